@@ -1,0 +1,354 @@
+"""The ``memvault`` command: a thin layer over ``Vault``.
+
+Each command opens the vault, calls one library method and prints the result.
+Exit codes: 0 ok, 2 bad input (validation, unknown id, conflict), 1 any other
+failure; errors are one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from . import __version__
+from .config import VaultConfig, load_config
+from .errors import ConflictError, MemvaultError, NotFoundError, ValidationError
+from .model import Hit, MemoryEntry
+from .vault import Vault
+
+app = typer.Typer(
+    name="memvault",
+    help="Long-term memory for LLM agents, on one SQLite file.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+User = Annotated[str, typer.Option("--user", "-u", help="the user whose memory this is")]
+Agent = Annotated[
+    str | None, typer.Option("--agent", "-a", help="an agent id (private memories of that agent)")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
+
+
+class _State:
+    def __init__(self, db: Path | None, home: Path | None) -> None:
+        self.db = db
+        self.home = home
+
+    def config(self) -> VaultConfig:
+        return load_config(home=self.home, db_path=self.db)
+
+    def vault(self) -> Vault:
+        config = self.config()
+        return Vault(config=config)
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="SQLite file (default: $MEMVAULT_HOME/memvault.db)")
+    ] = None,
+    home: Annotated[
+        Path | None,
+        typer.Option("--home", help="data directory (default: $MEMVAULT_HOME or ~/.memvault)"),
+    ] = None,
+) -> None:
+    ctx.obj = _State(db, home)
+
+
+def _state(ctx: typer.Context) -> _State:
+    state: _State = ctx.obj
+    return state
+
+
+def _echo_json(value: Any) -> None:
+    typer.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _metadata(raw: str | None) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(
+            f"--metadata is not valid JSON ({exc.msg}): pass a JSON object"
+        ) from None
+    if not isinstance(value, dict):
+        raise ValidationError('--metadata must be a JSON object, like \'{"tag": "x"}\'')
+    return value
+
+
+def _line(entry: MemoryEntry) -> str:
+    agent = f" agent={entry.agent_id}" if entry.agent_id else ""
+    title = f"{entry.name}: " if entry.name else ""
+    text = entry.content.replace("\n", " ")
+    if len(text) > 100:
+        text = text[:99] + "…"
+    return f"{entry.id}  [{entry.kind.value}]{agent}  {title}{text}"
+
+
+@app.command()
+def add(
+    ctx: typer.Context,
+    content: Annotated[str, typer.Argument(help="the text to remember")],
+    user: User,
+    agent: Agent = None,
+    kind: Annotated[str, typer.Option(help="user | project | feedback | reference")] = "user",
+    name: Annotated[str | None, typer.Option(help="a short title")] = None,
+    description: Annotated[str | None, typer.Option(help="one line used for relevance")] = None,
+    metadata: Annotated[str | None, typer.Option(help="a JSON object")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remember something."""
+    with _state(ctx).vault() as vault:
+        entry = vault.add(
+            content,
+            user_id=user,
+            agent_id=agent,
+            kind=kind,
+            name=name,
+            description=description,
+            metadata=_metadata(metadata),
+            source="api",
+        )
+    if as_json:
+        _echo_json(entry.to_dict())
+    else:
+        typer.echo(f"added {entry.id}")
+
+
+@app.command()
+def search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="what to look for")],
+    user: User,
+    agent: Agent = None,
+    limit: Annotated[int, typer.Option(help="how many results")] = 5,
+    kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Find the memories most relevant to a query."""
+    with _state(ctx).vault() as vault:
+        hits: list[Hit] = vault.search(query, user_id=user, agent_id=agent, limit=limit, kind=kind)
+    if as_json:
+        _echo_json([h.to_dict() for h in hits])
+        return
+    if not hits:
+        typer.echo("no matching memories")
+    for rank, hit in enumerate(hits, start=1):
+        typer.echo(f"{rank:>2}. {_line(hit.entry)}")
+
+
+@app.command()
+def get(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    agent: Agent = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show one memory."""
+    with _state(ctx).vault() as vault:
+        entry = vault.get(entry_id, user_id=user, agent_id=agent)
+    if as_json:
+        _echo_json(entry.to_dict())
+        return
+    for key, value in entry.to_dict().items():
+        if value not in (None, "", {}):
+            typer.echo(f"{key}: {value}")
+
+
+@app.command("list")
+def list_(
+    ctx: typer.Context,
+    user: User,
+    agent: Agent = None,
+    kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
+    limit: Annotated[int, typer.Option(help="page size")] = 20,
+    offset: Annotated[int, typer.Option(help="skip this many")] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """List memories, newest first."""
+    with _state(ctx).vault() as vault:
+        entries = vault.list(user_id=user, agent_id=agent, kind=kind, limit=limit, offset=offset)
+    if as_json:
+        _echo_json([e.to_dict() for e in entries])
+        return
+    if not entries:
+        typer.echo("no memories")
+    for entry in entries:
+        typer.echo(_line(entry))
+
+
+@app.command()
+def update(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    agent: Agent = None,
+    content: Annotated[str | None, typer.Option(help="new text")] = None,
+    name: Annotated[str | None, typer.Option(help="new title")] = None,
+    description: Annotated[str | None, typer.Option(help="new description")] = None,
+    kind: Annotated[str | None, typer.Option(help="new kind")] = None,
+    metadata: Annotated[str | None, typer.Option(help="new metadata (JSON object)")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Change a memory."""
+    with _state(ctx).vault() as vault:
+        entry = vault.update(
+            entry_id,
+            user_id=user,
+            agent_id=agent,
+            content=content,
+            name=name,
+            description=description,
+            kind=kind,
+            metadata=_metadata(metadata),
+        )
+    if as_json:
+        _echo_json(entry.to_dict())
+    else:
+        typer.echo(f"updated {entry.id}")
+
+
+@app.command()
+def delete(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    agent: Agent = None,
+) -> None:
+    """Forget a memory."""
+    with _state(ctx).vault() as vault:
+        vault.delete(entry_id, user_id=user, agent_id=agent)
+    typer.echo(f"deleted {entry_id}")
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    user: User,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="write to this file (default: stdout)")
+    ] = None,
+) -> None:
+    """Write all of a user's memories as JSON lines."""
+    with _state(ctx).vault() as vault:
+        lines = (json.dumps(r, ensure_ascii=False) + "\n" for r in vault.export(user_id=user))
+        if output is None:
+            for line in lines:
+                sys.stdout.write(line)
+            return
+        # Temp file + rename: an interrupted export never leaves a truncated file behind.
+        target = output.expanduser()
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                count = 0
+                for line in lines:
+                    fh.write(line)
+                    count += 1
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    typer.echo(f"exported {count} memories to {target}", err=True)
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help="a JSONL file from export, or - for stdin")],
+    user: User,
+    skip_existing: Annotated[
+        bool, typer.Option("--skip-existing", help="leave ids the user already has alone")
+    ] = False,
+) -> None:
+    """Import JSON lines (all or nothing) into a user's memory."""
+    if source == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        try:
+            lines = Path(source).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise ValidationError(f"cannot read {source}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ValidationError(f"{source} is not UTF-8 text: pass a JSONL export") from None
+    with _state(ctx).vault() as vault:
+        entries = vault.import_(
+            lines, user_id=user, on_conflict="skip" if skip_existing else "error"
+        )
+    typer.echo(f"imported {len(entries)} memories")
+
+
+@app.command()
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to listen on")] = 8765,
+) -> None:
+    """Run the HTTP API on the configured vault."""
+    try:
+        from .server.app import run
+    except ImportError as exc:
+        raise MemvaultError(
+            f"the HTTP server needs the 'server' extra ({exc.name} is missing): "
+            "pip install 'memvault[server]'"
+        ) from None
+    run(_state(ctx).config(), host=host, port=port)
+
+
+@app.command()
+def doctor(ctx: typer.Context) -> None:
+    """Print versions, the data directory and the store's health."""
+    import sqlite3
+    from importlib.util import find_spec
+
+    config = _state(ctx).config()
+    typer.echo(f"memvault {__version__}")
+    typer.echo(f"python {platform.python_version()}  sqlite {sqlite3.sqlite_version}")
+    typer.echo(f"data dir: {config.home}")
+    typer.echo(f"database: {config.database}")
+    for extra, module in (("server", "fastapi"), ("local", "sentence_transformers")):
+        typer.echo(f"extra {extra}: {'installed' if find_spec(module) else 'not installed'}")
+    with Vault(config=config) as vault:
+        health = vault.health()
+    for key, value in health.items():
+        typer.echo(f"store {key}: {value}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the app; turn memvault errors into exit codes and one-line messages."""
+    try:
+        app(args=argv, prog_name="memvault", standalone_mode=True)
+    except SystemExit as exc:  # typer/click finished (usage errors exit with 2)
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    except (ValidationError, NotFoundError, ConflictError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 2
+    except MemvaultError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        return 1
+    return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

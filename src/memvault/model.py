@@ -1,0 +1,183 @@
+"""The core data model: one record type, ``MemoryEntry``, serves every seed.
+
+Entries are immutable values; changes go through ``Vault.update`` which returns a
+new entry. Enum values are the strings stored in the database and on the wire.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Kind(StrEnum):
+    """What a memory is about (seed 002's four types)."""
+
+    USER = "user"  # who the user is: preferences, role, habits
+    PROJECT = "project"  # project knowledge: progress, decisions, constraints
+    FEEDBACK = "feedback"  # corrections or confirmations of the agent's behaviour
+    REFERENCE = "reference"  # pointers to outside resources
+
+
+class MemClass(StrEnum):
+    """How long-lived the memory is and where it came from (seed 004)."""
+
+    SEMANTIC = "semantic"  # stable facts
+    SHORT_TERM = "short_term"  # recent day-to-day context
+    PROCESS = "process"  # task progress details
+    SOURCE_ARCHIVE = "source_archive"  # raw conversation slices
+    COMPRESSED_ARCHIVE = "compressed_archive"  # consolidated summaries
+
+
+class Domain(StrEnum):
+    """Work and life memories are kept apart on write and on query (seed 004)."""
+
+    WORK = "work"
+    LIFE = "life"
+
+
+class Tier(StrEnum):
+    """Storage tier; recall prefers active, then cold, then archive (seed 004)."""
+
+    ACTIVE = "active"
+    COLD = "cold"
+    ARCHIVE = "archive"
+
+
+class Sensitivity(StrEnum):
+    """Protection level assigned from what the sensitive-data detectors found."""
+
+    NORMAL = "normal"
+    SENSITIVE = "sensitive"
+    PROTECTED = "protected"
+    SECRET = "secret"
+
+
+class DecisionStatus(StrEnum):
+    """Lifecycle of an entry that records a decision (seed 004)."""
+
+    PROPOSED = "proposed"
+    EXPLORING = "exploring"
+    PENDING = "pending"
+    ADOPTED = "adopted"
+    REJECTED = "rejected"
+    SUPERSEDED = "superseded"
+    INVALID = "invalid"
+
+
+class Source(StrEnum):
+    """Which door a memory came in through."""
+
+    TOOL = "tool"
+    EXTRACTION = "extraction"
+    TURN = "turn"
+    UI = "ui"
+    API = "api"
+    MIGRATION = "migration"
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC (the only clock the engine reads)."""
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    """A 32-hex-digit id that sorts by creation time (48-bit ms clock + 80 random bits)."""
+    ms = time.time_ns() // 1_000_000
+    return f"{ms:012x}{os.urandom(10).hex()}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scope:
+    """Who is asking: a user, and optionally one of that user's agents.
+
+    ``agent_id=None`` is the user's shared space. Validation lives in
+    ``memvault.validation.make_scope``; build scopes through it.
+    """
+
+    user_id: str
+    agent_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryEntry:
+    """One memory. ``agent_id=None`` means it belongs to the user across agents."""
+
+    id: str
+    user_id: str
+    content: str
+    agent_id: str | None = None
+    session_id: str | None = None
+    workspace_id: str | None = None
+    name: str = ""
+    description: str = ""
+    kind: Kind = Kind.USER
+    mem_class: MemClass = MemClass.SEMANTIC
+    domain: Domain | None = None
+    category: str | None = None
+    confidence: float | None = None
+    importance: float = 0.5
+    tier: Tier = Tier.ACTIVE
+    created_at: datetime = field(default_factory=utcnow)
+    updated_at: datetime = field(default_factory=utcnow)
+    last_accessed_at: datetime | None = None
+    access_count: int = 0
+    expires_at: datetime | None = None
+    status: DecisionStatus | None = None
+    sensitivity: Sensitivity = Sensitivity.NORMAL
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: Source = Source.API
+
+    def replace(self, **changes: Any) -> MemoryEntry:
+        """A copy with some fields changed (entries are immutable)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: enums as strings, times as ISO 8601 UTC."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, datetime):
+                value = value.isoformat()
+            elif isinstance(value, StrEnum):
+                value = value.value
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[f.name] = value
+        return out
+
+
+ENTRY_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(MemoryEntry))
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A search result: the entry and its relevance score (higher is better)."""
+
+    entry: MemoryEntry
+    score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"entry": self.entry.to_dict(), "score": self.score}
+
+
+__all__ = [
+    "ENTRY_FIELDS",
+    "DecisionStatus",
+    "Domain",
+    "Hit",
+    "Kind",
+    "MemClass",
+    "MemoryEntry",
+    "Scope",
+    "Sensitivity",
+    "Source",
+    "Tier",
+    "new_id",
+    "utcnow",
+]

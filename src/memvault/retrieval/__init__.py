@@ -1,0 +1,1 @@
+"""Retrieval channels (keyword, vector) and how their rankings are combined."""

@@ -1,0 +1,48 @@
+"""The keyword channel: what an entry is indexed with, and how a query becomes terms."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..model import MemoryEntry
+from ..stores.base import SearchDoc
+from ..text import index_text
+
+# Metadata keys whose values are indexed (at the lower "extra" weight) by default.
+DEFAULT_INDEXED_METADATA: tuple[str, ...] = ("tags", "keywords", "speaker", "context")
+
+
+def _flatten(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield str(value)
+    elif isinstance(value, Mapping):
+        for v in value.values():
+            yield from _flatten(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _flatten(v)
+
+
+def search_doc(
+    entry: MemoryEntry, indexed_metadata: Iterable[str] = DEFAULT_INDEXED_METADATA
+) -> SearchDoc:
+    """Tokens for the three full-text columns, derived from the entry alone.
+
+    Being a pure function of the entry, it can be recomputed on every update
+    and by a re-index, and every backend indexes exactly the same tokens.
+    """
+    extra_parts = [entry.category or ""]
+    for key in indexed_metadata:
+        if key in entry.metadata:
+            extra_parts.extend(_flatten(entry.metadata[key]))
+    return SearchDoc(
+        head=index_text(entry.name, entry.description),
+        body=index_text(entry.content),
+        extra=index_text(*extra_parts),
+    )
+
+
+__all__ = ["DEFAULT_INDEXED_METADATA", "search_doc"]

@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI). Only this package imports fastapi and uvicorn."""

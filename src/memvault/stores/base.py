@@ -1,0 +1,151 @@
+"""The storage contract every backend implements.
+
+A store keeps entries, their full-text tokens and (later) their vectors, and
+enforces the scope of every read and write itself, so that no caller bug can
+reach another user's rows. It is deliberately small: validation, tokenization,
+ranking policy and fusion live in the engine, above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from ..model import Domain, Kind, MemClass, MemoryEntry, Tier
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Which of a user's entries a call may see.
+
+    ``all_agents=True`` is the owner's view (every entry of the user). Otherwise
+    the view holds the user's shared entries plus, when ``agent_id`` is set, that
+    agent's private ones.
+    """
+
+    user_id: str
+    agent_id: str | None = None
+    all_agents: bool = False
+
+    def sees(self, entry: MemoryEntry) -> bool:
+        if entry.user_id != self.user_id:
+            return False
+        return self.all_agents or entry.agent_id is None or entry.agent_id == self.agent_id
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """Optional equality filters on classification fields (None = any)."""
+
+    kind: Kind | None = None
+    mem_class: MemClass | None = None
+    domain: Domain | None = None
+    tier: Tier | None = None
+    agent_id: str | None = None  # narrow an owner's view to one agent's private entries
+    session_id: str | None = None
+
+    def matches(self, entry: MemoryEntry) -> bool:
+        return (
+            (self.kind is None or entry.kind == self.kind)
+            and (self.mem_class is None or entry.mem_class == self.mem_class)
+            and (self.domain is None or entry.domain == self.domain)
+            and (self.tier is None or entry.tier == self.tier)
+            and (self.agent_id is None or entry.agent_id == self.agent_id)
+            and (self.session_id is None or entry.session_id == self.session_id)
+        )
+
+
+NO_FILTER = EntryFilter()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDoc:
+    """Pre-tokenized full-text fields (space-joined tokens from ``memvault.text``).
+
+    ``head`` is the title and description, ``body`` the content, ``extra`` optional
+    context that helps finding the entry (weighted lower) but is not shown.
+    """
+
+    head: str
+    body: str
+    extra: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordWeights:
+    """BM25 column weights, and the document count above which a term is "common".
+
+    A backend may leave common terms out of a query that has rarer ones (their
+    BM25 weight is small, their cost large); 0 disables that.
+    """
+
+    head: float = 2.0
+    body: float = 1.0
+    extra: float = 0.5
+    common_term_cutoff: int = 0
+
+
+DEFAULT_WEIGHTS = KeywordWeights()
+
+Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
+
+
+@runtime_checkable
+class Store(Protocol):
+    """A backend. Each write is atomic: it fully happens or leaves no trace."""
+
+    def insert(self, items: Sequence[tuple[MemoryEntry, SearchDoc]]) -> None:
+        """Insert all items in one transaction; ``ConflictError`` if an id exists for the user."""
+
+    def get(self, view: View, entry_id: str) -> MemoryEntry | None:
+        """The entry if it exists inside ``view``, else None."""
+
+    def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
+        """Read, change and write one entry in a single write transaction.
+
+        ``mutate`` receives the current entry and returns the new one with its
+        tokens; if it raises, nothing is written. ``NotFoundError`` if the entry
+        is not inside ``view``.
+        """
+
+    def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
+        """Delete the entries inside ``view``; returns the ids actually deleted."""
+
+    def list(
+        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+    ) -> list[MemoryEntry]:
+        """Entries newest first."""
+
+    def iter_entries(self, view: View, flt: EntryFilter = NO_FILTER) -> Iterator[MemoryEntry]:
+        """Every entry inside ``view``, oldest first, fetched in pages."""
+
+    def count(self, view: View, flt: EntryFilter = NO_FILTER) -> int: ...
+
+    def keyword_search(
+        self,
+        view: View,
+        terms: Sequence[str],
+        *,
+        flt: EntryFilter = NO_FILTER,
+        limit: int = 10,
+        weights: KeywordWeights = DEFAULT_WEIGHTS,
+    ) -> list[tuple[MemoryEntry, float]]:
+        """BM25 over the tokens, any term matching; best first, score higher = better."""
+
+    def health(self) -> dict[str, Any]:
+        """Backend facts for `memvault doctor` and `/readyz`; raises StoreError if broken."""
+
+    def close(self) -> None: ...
+
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "NO_FILTER",
+    "EntryFilter",
+    "KeywordWeights",
+    "Mutation",
+    "SearchDoc",
+    "Store",
+    "View",
+]

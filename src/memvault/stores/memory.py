@@ -1,0 +1,156 @@
+"""An in-memory ``Store`` for tests and throwaway vaults.
+
+It implements the same contract as the SQL backends (scope, atomic writes,
+BM25 keyword search) with plain dicts, so tests can exercise the engine
+without touching internals. Data is lost when the object goes away.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..errors import ConflictError, NotFoundError
+from ..model import MemoryEntry
+from .base import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, Mutation, SearchDoc, View
+
+_K1 = 1.2
+_B = 0.75
+
+
+class MemoryStore:
+    """A ``Store`` that lives in a Python dict, guarded by a lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._rows: dict[tuple[str, str], tuple[MemoryEntry, SearchDoc]] = {}
+        self._closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            from ..errors import StoreError
+
+            raise StoreError("store is closed: open a new Vault")
+
+    def insert(self, items: Sequence[tuple[MemoryEntry, SearchDoc]]) -> None:
+        with self._lock:
+            self._check_open()
+            keys = [(e.user_id, e.id) for e, _ in items]
+            if len(set(keys)) != len(keys) or any(k in self._rows for k in keys):
+                raise ConflictError(
+                    "an entry with one of these ids already exists for this user: "
+                    "omit the id to get a new one, or update the existing entry"
+                )
+            for key, item in zip(keys, items, strict=True):
+                self._rows[key] = item
+
+    def get(self, view: View, entry_id: str) -> MemoryEntry | None:
+        with self._lock:
+            self._check_open()
+            row = self._rows.get((view.user_id, entry_id))
+        return row[0] if row is not None and view.sees(row[0]) else None
+
+    def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
+        with self._lock:
+            self._check_open()
+            current = self.get(view, entry_id)
+            if current is None:
+                raise NotFoundError(
+                    f"no memory {entry_id!r} for user {view.user_id!r}: "
+                    "list or search to find valid ids",
+                    entry_id=entry_id,
+                    user_id=view.user_id,
+                )
+            new, doc = mutate(current)
+            if new.id != entry_id or new.user_id != view.user_id:
+                raise ValueError("update may not change an entry's id or owner")
+            self._rows[(view.user_id, entry_id)] = (new, doc)
+            return new
+
+    def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
+        with self._lock:
+            self._check_open()
+            deleted = [i for i in dict.fromkeys(entry_ids) if self.get(view, i) is not None]
+            for i in deleted:
+                del self._rows[(view.user_id, i)]
+        return deleted
+
+    def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
+        with self._lock:
+            self._check_open()
+            return [(e, d) for e, d in self._rows.values() if view.sees(e) and flt.matches(e)]
+
+    def list(
+        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+    ) -> list[MemoryEntry]:
+        rows = sorted(
+            (e for e, _ in self._visible(view, flt)),
+            key=lambda e: (e.created_at, e.id),
+            reverse=True,
+        )
+        return rows[offset : offset + limit]
+
+    def iter_entries(self, view: View, flt: EntryFilter = NO_FILTER) -> Iterator[MemoryEntry]:
+        yield from sorted(
+            (e for e, _ in self._visible(view, flt)), key=lambda e: (e.created_at, e.id)
+        )
+
+    def count(self, view: View, flt: EntryFilter = NO_FILTER) -> int:
+        return len(self._visible(view, flt))
+
+    def keyword_search(
+        self,
+        view: View,
+        terms: Sequence[str],
+        *,
+        flt: EntryFilter = NO_FILTER,
+        limit: int = 10,
+        weights: KeywordWeights = DEFAULT_WEIGHTS,
+    ) -> list[tuple[MemoryEntry, float]]:
+        """Okapi BM25 over the view, with per-column weights like FTS5's ``bm25()``."""
+        if not terms:
+            return []
+        docs = self._visible(view, flt)
+        if not docs:
+            return []
+        columns = [
+            (weights.head, [Counter(d.head.split()) for _, d in docs]),
+            (weights.body, [Counter(d.body.split()) for _, d in docs]),
+            (weights.extra, [Counter(d.extra.split()) for _, d in docs]),
+        ]
+        lengths = [
+            len(d.head.split()) + len(d.body.split()) + len(d.extra.split()) for _, d in docs
+        ]
+        avg = (sum(lengths) / len(lengths)) or 1.0
+        n = len(docs)
+        scores = [0.0] * n
+        for term in dict.fromkeys(terms):
+            df = sum(1 for i in range(n) if any(col[i].get(term) for _, col in columns))
+            if df == 0:
+                continue
+            idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+            for i in range(n):
+                freq = sum(w * col[i].get(term, 0) for w, col in columns)
+                if freq:
+                    norm = _K1 * (1 - _B + _B * lengths[i] / avg)
+                    scores[i] += idf * freq * (_K1 + 1) / (freq + norm)
+        ranked = sorted(
+            ((docs[i][0], s) for i, s in enumerate(scores) if s > 0),
+            key=lambda pair: -pair[1],
+        )
+        return ranked[:limit]
+
+    def health(self) -> dict[str, Any]:
+        with self._lock:
+            self._check_open()
+            return {"backend": "memory", "entries": len(self._rows)}
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+
+
+__all__ = ["MemoryStore"]

@@ -1,0 +1,427 @@
+"""The embedded default backend: one SQLite file in WAL mode.
+
+Concurrency: every write runs in a ``BEGIN IMMEDIATE`` transaction, so a
+read-then-write takes the write lock before it reads and concurrent writers
+queue on ``busy_timeout`` instead of failing with "database is locked". One
+connection per store object, shared by threads under a lock; other processes
+coordinate through SQLite's own file locking.
+
+Scope is enforced twice: the full-text index carries hashed scope tokens, so a
+MATCH only ever walks the caller's rows, and every query also filters on
+``user_id`` in SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConflictError, NotFoundError, StoreError
+from ..model import MemoryEntry
+from .base import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, Mutation, SearchDoc, View
+from .rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
+from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
+
+_SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
+_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
+_INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
+)
+_UPDATE_SQL = (
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = ?" for c in _INSERT_COLUMNS)
+    + " WHERE user_id = ? AND id = ?"
+)
+_PAGE = 500
+
+
+def _h(*parts: str) -> str:
+    return hashlib.blake2b("\x00".join(parts).encode(), digest_size=10).hexdigest()
+
+
+def user_token(user_id: str) -> str:
+    return "u" + _h(user_id)
+
+
+def shared_token(user_id: str) -> str:
+    return "s" + _h(user_id)
+
+
+def private_token(user_id: str, agent_id: str) -> str:
+    return "p" + _h(user_id, agent_id)
+
+
+def scope_tokens(entry: MemoryEntry) -> str:
+    """Tokens of the FTS ``scope`` column: owner, agent space and classification."""
+    tokens = [user_token(entry.user_id)]
+    if entry.agent_id is None:
+        tokens.append(shared_token(entry.user_id))
+    else:
+        tokens.append(private_token(entry.user_id, entry.agent_id))
+    tokens += [
+        f"k{entry.kind.value}",
+        f"c{entry.mem_class.value}".replace("_", ""),
+        f"t{entry.tier.value}",
+    ]
+    if entry.domain is not None:
+        tokens.append(f"d{entry.domain.value}")
+    return " ".join(tokens)
+
+
+def _view_sql(view: View) -> tuple[str, list[Any]]:
+    if view.all_agents:
+        return "m.user_id = ?", [view.user_id]
+    if view.agent_id is None:
+        return "m.user_id = ? AND m.agent_id IS NULL", [view.user_id]
+    return "m.user_id = ? AND (m.agent_id IS NULL OR m.agent_id = ?)", [
+        view.user_id,
+        view.agent_id,
+    ]
+
+
+def _filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (
+        ("kind", flt.kind),
+        ("mem_class", flt.mem_class),
+        ("domain", flt.domain),
+        ("tier", flt.tier),
+        ("agent_id", flt.agent_id),
+        ("session_id", flt.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"m.{column} = ?")
+            params.append(value.value if hasattr(value, "value") else value)
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def _scope_match(view: View, flt: EntryFilter) -> str:
+    """The FTS5 expression that restricts a MATCH to the view (and classification filters)."""
+    if view.all_agents:
+        parts = [f'scope : "{user_token(view.user_id)}"']
+    elif view.agent_id is None:
+        parts = [f'scope : "{shared_token(view.user_id)}"']
+    else:
+        parts = [
+            f'scope : ("{shared_token(view.user_id)}" OR '
+            f'"{private_token(view.user_id, view.agent_id)}")'
+        ]
+    if flt.kind is not None:
+        parts.append(f'scope : "k{flt.kind.value}"')
+    if flt.mem_class is not None:
+        parts.append(f'scope : "c{flt.mem_class.value.replace("_", "")}"')
+    if flt.tier is not None:
+        parts.append(f'scope : "t{flt.tier.value}"')
+    if flt.domain is not None:
+        parts.append(f'scope : "d{flt.domain.value}"')
+    return " AND ".join(parts)
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+class SQLiteStore:
+    """A ``Store`` on one SQLite file (or ``":memory:"``)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 10_000,
+        synchronous: str = "FULL",
+        migrate_to: int | None = None,
+    ) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._conn = sqlite3.connect(
+                self.path,
+                timeout=busy_timeout_ms / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if self.path != ":memory:":
+                self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute(f"PRAGMA synchronous = {synchronous}")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self.applied_migrations = apply_migrations(self._conn, migrate_to)
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"cannot open SQLite database {self.path}: {exc}; check the path and permissions"
+            ) from exc
+
+    # -- transactions ---------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One ``BEGIN IMMEDIATE`` transaction; rolled back on any exception."""
+        with self._lock:
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(
+                    f"database is busy ({exc}): retry, or raise busy_timeout_ms"
+                ) from exc
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise StoreError(f"database read failed: {exc}") from exc
+
+    # -- writes ---------------------------------------------------------------------
+
+    def insert(self, items: Sequence[tuple[MemoryEntry, SearchDoc]]) -> None:
+        rows = [(*entry_to_row(e), scope_tokens(e), d.head, d.body, d.extra) for e, d in items]
+        try:
+            with self._write() as conn:
+                conn.executemany(_INSERT_SQL, rows)
+        except sqlite3.IntegrityError as exc:
+            raise ConflictError(
+                f"an entry with one of these ids already exists for this user ({exc}): "
+                "omit the id to get a new one, or update the existing entry"
+            ) from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"insert failed and was rolled back: {exc}") from exc
+
+    def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
+        where, params = _view_sql(view)
+        try:
+            with self._write() as conn:
+                row = conn.execute(
+                    f"SELECT {_SELECT} FROM memories m WHERE {where} AND m.id = ?",
+                    (*params, entry_id),
+                ).fetchone()
+                if row is None:
+                    raise NotFoundError(
+                        f"no memory {entry_id!r} for user {view.user_id!r}: "
+                        "list or search to find valid ids",
+                        entry_id=entry_id,
+                        user_id=view.user_id,
+                    )
+                new, doc = mutate(row_to_entry(row))
+                if new.id != entry_id or new.user_id != view.user_id:
+                    raise ValueError("update may not change an entry's id or owner")
+                conn.execute(
+                    _UPDATE_SQL,
+                    (
+                        *entry_to_row(new),
+                        scope_tokens(new),
+                        doc.head,
+                        doc.body,
+                        doc.extra,
+                        view.user_id,
+                        entry_id,
+                    ),
+                )
+                return new
+        except sqlite3.Error as exc:
+            raise StoreError(f"update failed and was rolled back: {exc}") from exc
+
+    def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
+        if not entry_ids:
+            return []
+        where, params = _view_sql(view)
+        deleted: list[str] = []
+        try:
+            with self._write() as conn:
+                for start in range(0, len(entry_ids), _PAGE):
+                    chunk = list(entry_ids[start : start + _PAGE])
+                    marks = ", ".join("?" for _ in chunk)
+                    found = conn.execute(
+                        f"SELECT m.id FROM memories m WHERE {where} AND m.id IN ({marks})",
+                        (*params, *chunk),
+                    ).fetchall()
+                    ids = [r[0] for r in found]
+                    if ids:
+                        marks = ", ".join("?" for _ in ids)
+                        conn.execute(
+                            f"DELETE FROM memories WHERE user_id = ? AND id IN ({marks})",
+                            (view.user_id, *ids),
+                        )
+                    deleted.extend(ids)
+        except sqlite3.Error as exc:
+            raise StoreError(f"delete failed and was rolled back: {exc}") from exc
+        return deleted
+
+    # -- reads ----------------------------------------------------------------------
+
+    def get(self, view: View, entry_id: str) -> MemoryEntry | None:
+        where, params = _view_sql(view)
+        with self._read() as conn:
+            row = conn.execute(
+                f"SELECT {_SELECT} FROM memories m WHERE {where} AND m.id = ?",
+                (*params, entry_id),
+            ).fetchone()
+        return None if row is None else row_to_entry(row)
+
+    def list(
+        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+    ) -> list[MemoryEntry]:
+        where, params = _view_sql(view)
+        fsql, fparams = _filter_sql(flt)
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT {_SELECT} FROM memories m WHERE {where}{fsql} "
+                "ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?",
+                (*params, *fparams, limit, offset),
+            ).fetchall()
+        return [row_to_entry(r) for r in rows]
+
+    def iter_entries(self, view: View, flt: EntryFilter = NO_FILTER) -> Iterator[MemoryEntry]:
+        where, params = _view_sql(view)
+        fsql, fparams = _filter_sql(flt)
+        after: tuple[str, str] = ("", "")
+        while True:
+            with self._read() as conn:
+                rows = conn.execute(
+                    f"SELECT {_SELECT} FROM memories m WHERE {where}{fsql} "
+                    "AND (m.created_at, m.id) > (?, ?) ORDER BY m.created_at, m.id LIMIT ?",
+                    (*params, *fparams, *after, _PAGE),
+                ).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                yield row_to_entry(row)
+            last = rows[-1]
+            after = (last[ENTRY_COLUMNS.index("created_at")], last[0])
+
+    def count(self, view: View, flt: EntryFilter = NO_FILTER) -> int:
+        where, params = _view_sql(view)
+        fsql, fparams = _filter_sql(flt)
+        with self._read() as conn:
+            row = conn.execute(
+                f"SELECT count(*) FROM memories m WHERE {where}{fsql}", (*params, *fparams)
+            ).fetchone()
+        return int(row[0])
+
+    def keyword_search(
+        self,
+        view: View,
+        terms: Sequence[str],
+        *,
+        flt: EntryFilter = NO_FILTER,
+        limit: int = 10,
+        weights: KeywordWeights = DEFAULT_WEIGHTS,
+    ) -> list[tuple[MemoryEntry, float]]:
+        if not terms:
+            return []
+        with self._read() as conn:
+            groups = self._plan_terms(conn, terms, weights.common_term_cutoff)
+            rows: list[Any] = []
+            seen: set[int] = set()
+            for joiner, group in groups:
+                found = self._match(
+                    conn, view, flt, joiner.join(map(_quote, group)), limit, weights
+                )
+                rows.extend(r for r in found if r[-2] not in seen)
+                seen.update(r[-2] for r in found)
+                if len(rows) >= limit:
+                    break
+        rows = rows[:limit]
+        # FTS5's bm25() is negative (more negative = better); flip it so higher is better.
+        return [(row_to_entry(r), -float(r[-1])) for r in rows]
+
+    @staticmethod
+    def _plan_terms(
+        conn: sqlite3.Connection, terms: Sequence[str], cutoff: int
+    ) -> list[tuple[str, list[str]]]:
+        """Which term groups to MATCH, in order, as (joiner, terms).
+
+        Normally one OR group of every term. With a cutoff, terms found in more
+        than ``cutoff`` documents are dropped when rarer terms exist (in the
+        spirit of Lucene's common-terms cutoff); a query of common terms only
+        asks for entries holding all of them first, then for the rarest one.
+        """
+        if cutoff <= 0 or len(terms) == 0:
+            return [(" OR ", list(terms))]
+        marks = ", ".join("?" for _ in terms)
+        df = dict(
+            conn.execute(
+                f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(terms)
+            ).fetchall()
+        )
+        present = [t for t in terms if df.get(t, 0) > 0]
+        if not present:
+            return []
+        rare = [t for t in present if df[t] <= cutoff]
+        if rare:
+            return [(" OR ", rare)]
+        rarest = min(present, key=lambda t: df[t])
+        if len(present) == 1:
+            return [(" OR ", [rarest])]
+        return [(" AND ", present), (" OR ", [rarest])]
+
+    @staticmethod
+    def _match(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        expression: str,
+        limit: int,
+        weights: KeywordWeights,
+    ) -> list[Any]:
+        match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({expression})"
+        where, params = _view_sql(view)
+        fsql, fparams = _filter_sql(flt)
+        sql = (
+            f"SELECT {_SELECT}, r.pk, r.score FROM ("
+            "  SELECT rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
+            "  FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?"
+            f") r JOIN memories m ON m.pk = r.pk WHERE {where}{fsql} ORDER BY r.score"
+        )
+        return conn.execute(
+            sql, (weights.head, weights.body, weights.extra, match, limit, *params, *fparams)
+        ).fetchall()
+
+    # -- admin ----------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        with self._read() as conn:
+            return current_version(conn)
+
+    def health(self) -> dict[str, Any]:
+        with self._read() as conn:
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            entries = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+            version = current_version(conn)
+        if check != "ok":
+            raise StoreError(f"SQLite integrity check failed: {check}; restore from a backup")
+        return {
+            "backend": "sqlite",
+            "path": self.path,
+            "sqlite_version": sqlite3.sqlite_version,
+            "journal_mode": mode,
+            "schema_version": version,
+            "latest_schema_version": LATEST_VERSION,
+            "entries": entries,
+            "integrity": check,
+        }
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+__all__ = ["SQLiteStore", "scope_tokens"]

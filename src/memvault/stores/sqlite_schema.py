@@ -1,0 +1,186 @@
+"""Recorded schema migrations of the SQLite store.
+
+Each migration is a plain function registered with ``@migration(version, name)``.
+``apply_migrations`` runs the missing ones in order, each inside its own
+``BEGIN IMMEDIATE`` transaction together with the row that records it, so a
+crash or a concurrent opener can never leave a half-applied schema.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ..errors import MigrationError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(version: int, name: str) -> Callable[[Callable[[sqlite3.Connection], None]], None]:
+    def register(fn: Callable[[sqlite3.Connection], None]) -> None:
+        if MIGRATIONS and MIGRATIONS[-1].version != version - 1:
+            raise RuntimeError(f"migration {version} registered out of order")
+        MIGRATIONS.append(Migration(version, name, fn))
+
+    return register
+
+
+def _run(conn: sqlite3.Connection, script: str) -> None:
+    # executescript() would COMMIT behind our back, so run statements one by one,
+    # splitting where sqlite3.complete_statement says a statement ends.
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            conn.execute(statement)
+            statement = ""
+    if statement.strip():
+        conn.execute(statement)
+
+
+@migration(1, "memories table, full-text index and sync triggers")
+def _create_memories(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TABLE memories (
+            pk INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            agent_id TEXT,
+            session_id TEXT,
+            workspace_id TEXT,
+            name TEXT NOT NULL DEFAULT '',
+            content TEXT NOT NULL,
+            description TEXT NOT NULL DEFAULT '',
+            kind TEXT NOT NULL,
+            mem_class TEXT NOT NULL,
+            domain TEXT,
+            category TEXT,
+            confidence REAL,
+            importance REAL NOT NULL,
+            tier TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            last_accessed_at TEXT,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            expires_at TEXT,
+            status TEXT,
+            sensitivity TEXT NOT NULL,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            source TEXT NOT NULL,
+            fts_scope TEXT NOT NULL,
+            fts_head TEXT NOT NULL DEFAULT '',
+            fts_body TEXT NOT NULL DEFAULT '',
+            fts_extra TEXT NOT NULL DEFAULT '',
+            UNIQUE (user_id, id)
+        );
+        CREATE INDEX memories_by_user ON memories (user_id, agent_id, created_at);
+        CREATE INDEX memories_by_user_time ON memories (user_id, created_at, id);
+        CREATE VIRTUAL TABLE memories_fts USING fts5 (
+            scope, head, body, extra,
+            content='memories', content_rowid='pk',
+            tokenize='unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts (rowid, scope, head, body, extra)
+            VALUES (new.pk, new.fts_scope, new.fts_head, new.fts_body, new.fts_extra);
+        END;
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts (memories_fts, rowid, scope, head, body, extra)
+            VALUES ('delete', old.pk, old.fts_scope, old.fts_head, old.fts_body, old.fts_extra);
+        END;
+        CREATE TRIGGER memories_fts_update
+        AFTER UPDATE OF fts_scope, fts_head, fts_body, fts_extra ON memories BEGIN
+            INSERT INTO memories_fts (memories_fts, rowid, scope, head, body, extra)
+            VALUES ('delete', old.pk, old.fts_scope, old.fts_head, old.fts_body, old.fts_extra);
+            INSERT INTO memories_fts (rowid, scope, head, body, extra)
+            VALUES (new.pk, new.fts_scope, new.fts_head, new.fts_body, new.fts_extra);
+        END;
+        """,
+    )
+
+
+@migration(2, "embeddings table: one float32 vector per entry and model")
+def _create_embeddings(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TABLE embeddings (
+            memory_pk INTEGER PRIMARY KEY REFERENCES memories (pk) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vector BLOB NOT NULL
+        );
+        CREATE INDEX embeddings_by_model ON embeddings (model);
+        """,
+    )
+
+
+@migration(3, "term statistics view of the full-text index")
+def _create_vocab(conn: sqlite3.Connection) -> None:
+    # Document frequency per term, read by keyword search to skip very common terms.
+    conn.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row')")
+
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM memvault_migrations").fetchone()
+    return int(row[0])
+
+
+def apply_migrations(conn: sqlite3.Connection, target: int | None = None) -> list[int]:
+    """Bring the schema up to ``target`` (default: latest); returns the versions applied.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``).
+    """
+    target = LATEST_VERSION if target is None else target
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS memvault_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    version = current_version(conn)
+    if version > LATEST_VERSION:
+        raise MigrationError(
+            f"database schema is version {version} but this memvault knows only up to "
+            f"{LATEST_VERSION}: upgrade memvault to open it"
+        )
+    applied: list[int] = []
+    for step in MIGRATIONS:
+        if step.version > target:
+            break
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Re-check inside the write lock: another process may have just applied it.
+            if current_version(conn) >= step.version:
+                conn.execute("COMMIT")
+                continue
+            step.apply(conn)
+            conn.execute(
+                "INSERT INTO memvault_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (step.version, step.name, datetime.now(UTC).isoformat()),
+            )
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise MigrationError(
+                f"could not apply migration {step.version} ({step.name}): {exc}; the database "
+                "was left at the previous version"
+            ) from exc
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        applied.append(step.version)
+    return applied

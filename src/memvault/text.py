@@ -1,0 +1,131 @@
+"""Turning text into search tokens, the same way for documents and queries.
+
+Latin-script text is lower-cased, split into words, stop words dropped and the
+rest Snowball-stemmed ("services" -> "servic"). Chinese (and other CJK) runs are
+segmented with jieba in search mode, which emits both words and their parts, so
+"数据仓库" in a query meets "公司的数据仓库" in a document. Every backend indexes
+the resulting space-joined tokens, so ranking behaves the same on all of them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+# Han, CJK extension A, compatibility ideographs, kana and hangul.
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
+_WORD = re.compile(r"[^\W_]+")
+
+ENGLISH_STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn did didn do does doesn
+    doing don down during each few for from further had hadn has hasn have haven having he
+    her here hers herself him himself his how i if in into is isn it its itself just ll me
+    more most mustn my myself no nor not now of off on once only or other ought our ours
+    ourselves out over own re same shan she should shouldn so some such t than that the
+    their theirs them themselves then there these they this those through to too under until
+    up ve very was wasn we were weren what when where which while who whom why will with won
+    would wouldn you your yours yourself yourselves s d m o y also did does yes
+    """.split()
+)
+
+CHINESE_STOPWORDS = frozenset(
+    (
+        "的 了 是 在 和 与 及 或 也 就 都 而 着 吗 "
+        "呢 吧 啊 呀 哦 嗯 之 其 这 那 这个 那个 一个 什么 "
+        "怎么 哪 哪个 哪些 为什么 如何 我 你 他 她 它 我们 你们 他们 "
+        "她们 有 没有 被 把 给 让 对 从 向 吗 么 还 又 "
+        "很 最 更 所以 因为 但是 而且 如果 ， 。 "
+    ).split()
+)
+
+STOPWORDS = ENGLISH_STOPWORDS | CHINESE_STOPWORDS
+
+_jieba_lock = threading.Lock()
+_jieba: Any = None
+
+
+def _segmenter() -> Any:
+    """jieba loads its dictionary (about a second) on first use, so only when CJK text appears."""
+    global _jieba
+    if _jieba is None:
+        with _jieba_lock:
+            if _jieba is None:
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _jieba = jieba
+    return _jieba
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    if word.isascii() and word.isalpha():
+        return str(_stemmer().stemWord(word))
+    return word
+
+
+def has_cjk(text: str) -> bool:
+    return _CJK_RUN.search(text) is not None
+
+
+def _latin_tokens(chunk: str) -> Iterable[str]:
+    for word in _WORD.findall(chunk.lower()):
+        if word in ENGLISH_STOPWORDS:
+            continue
+        yield _stem(word)
+
+
+def _cjk_tokens(run: str) -> Iterable[str]:
+    for piece in _segmenter().cut_for_search(run):
+        piece = piece.strip()
+        if piece and piece not in CHINESE_STOPWORDS and _WORD.fullmatch(piece):
+            yield piece
+
+
+def tokenize(text: str) -> list[str]:
+    """Search tokens of ``text`` in order (duplicates kept: they count for BM25)."""
+    if not text:
+        return []
+    text = unicodedata.normalize("NFKC", text)
+    tokens: list[str] = []
+    pos = 0
+    for match in _CJK_RUN.finditer(text):
+        tokens.extend(_latin_tokens(text[pos : match.start()]))
+        tokens.extend(_cjk_tokens(match.group()))
+        pos = match.end()
+    tokens.extend(_latin_tokens(text[pos:]))
+    return tokens
+
+
+def index_text(*parts: str) -> str:
+    """The space-joined tokens a backend stores in its full-text column."""
+    return " ".join(tok for part in parts if part for tok in tokenize(part))
+
+
+def query_terms(text: str, max_terms: int = 64) -> list[str]:
+    """Distinct tokens of a query, first occurrence first, at most ``max_terms``."""
+    seen: dict[str, None] = {}
+    for tok in tokenize(text):
+        if tok not in seen:
+            seen[tok] = None
+            if len(seen) >= max_terms:
+                break
+    return list(seen)
+
+
+__all__ = ["STOPWORDS", "has_cjk", "index_text", "query_terms", "tokenize"]

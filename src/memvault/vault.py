@@ -1,0 +1,526 @@
+"""``Vault``: the engine facade every surface (CLI, HTTP, MCP, agents) calls.
+
+It validates input, builds typed entries, derives their search tokens and
+delegates storage to a ``Store``. Scope rules live here and in the store:
+
+* every call names a ``user_id``; nothing ever crosses to another user;
+* management calls (get, update, delete, list, count, export) with
+  ``agent_id=None`` act as the owner and see all of the user's entries; with an
+  agent id they see the user's shared entries plus that agent's private ones;
+* ``search`` is recall for an agent context: with ``agent_id=None`` it sees the
+  user's shared entries, with an agent id the shared ones plus that agent's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+from .config import VaultConfig, load_config
+from .errors import ConflictError, ImportFormatError, NotFoundError, ValidationError
+from .model import (
+    DecisionStatus,
+    Domain,
+    Hit,
+    Kind,
+    MemClass,
+    MemoryEntry,
+    Sensitivity,
+    Source,
+    Tier,
+    new_id,
+    utcnow,
+)
+from .retrieval.keyword import search_doc
+from .stores.base import EntryFilter, KeywordWeights, SearchDoc, Store, View
+from .stores.sqlite import SQLiteStore
+from .text import query_terms
+from .validation import (
+    MAX_DESCRIPTION_CHARS,
+    MAX_NAME_CHARS,
+    check_content,
+    check_count,
+    check_datetime,
+    check_entry_id,
+    check_enum,
+    check_limit,
+    check_metadata,
+    check_offset,
+    check_optional_enum,
+    check_optional_ident,
+    check_short_text,
+    check_unit_float,
+    make_scope,
+)
+
+_UNSET: Any = object()
+
+# Fields an import record may carry; anything else is rejected so typos surface.
+_IMPORT_FIELDS = frozenset(
+    {
+        "id",
+        "user_id",
+        "agent_id",
+        "session_id",
+        "workspace_id",
+        "name",
+        "content",
+        "description",
+        "kind",
+        "mem_class",
+        "domain",
+        "category",
+        "confidence",
+        "importance",
+        "tier",
+        "created_at",
+        "updated_at",
+        "last_accessed_at",
+        "access_count",
+        "expires_at",
+        "status",
+        "sensitivity",
+        "metadata",
+        "source",
+    }
+)
+
+
+class Vault:
+    """Long-term memory for agents, on one store (a SQLite file by default).
+
+    ``Vault(path)`` opens (and creates or upgrades) a SQLite file; ``Vault()`` uses
+    ``<MEMVAULT_HOME>/memvault.db``; ``Vault(store=...)`` runs on any ``Store``.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        store: Store | None = None,
+        config: VaultConfig | None = None,
+    ) -> None:
+        self.config = config if config is not None else load_config()
+        if store is not None and path is not None:
+            raise ValidationError("pass either a path or a store, not both")
+        if store is None:
+            db = Path(path).expanduser() if path is not None else self.config.database
+            store = SQLiteStore(
+                db,
+                busy_timeout_ms=self.config.busy_timeout_ms,
+                synchronous=self.config.synchronous,
+            )
+        self.store: Store = store
+        kw = self.config.keyword
+        self._weights = KeywordWeights(
+            kw.head_weight, kw.body_weight, kw.extra_weight, kw.common_term_cutoff
+        )
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Vault:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- helpers --------------------------------------------------------------------
+
+    def _doc(self, entry: MemoryEntry) -> SearchDoc:
+        return search_doc(entry, self.config.keyword.indexed_metadata)
+
+    @staticmethod
+    def _owner_view(user_id: str, agent_id: str | None) -> View:
+        scope = make_scope(user_id, agent_id)
+        return View(scope.user_id, scope.agent_id, all_agents=scope.agent_id is None)
+
+    @staticmethod
+    def _filter(
+        kind: Any = None,
+        mem_class: Any = None,
+        domain: Any = None,
+        tier: Any = None,
+        session_id: Any = None,
+    ) -> EntryFilter:
+        return EntryFilter(
+            kind=check_optional_enum(Kind, kind, "kind"),
+            mem_class=check_optional_enum(MemClass, mem_class, "mem_class"),
+            domain=check_optional_enum(Domain, domain, "domain"),
+            tier=check_optional_enum(Tier, tier, "tier"),
+            session_id=check_optional_ident(session_id, "session_id"),
+        )
+
+    def _not_found(self, entry_id: str, user_id: str) -> NotFoundError:
+        return NotFoundError(
+            f"no memory {entry_id!r} for user {user_id!r}: list or search to find valid ids",
+            entry_id=entry_id,
+            user_id=user_id,
+        )
+
+    def _build(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
+        """Validate one record's fields into an entry owned by ``user_id``."""
+        cfg = self.config
+        now = utcnow()
+        created = check_datetime(fields.get("created_at"), "created_at") or now
+        entry_id = fields.get("id")
+        return MemoryEntry(
+            id=check_entry_id(entry_id) if entry_id is not None else new_id(),
+            user_id=user_id,
+            agent_id=check_optional_ident(fields.get("agent_id"), "agent_id"),
+            session_id=check_optional_ident(fields.get("session_id"), "session_id"),
+            workspace_id=check_optional_ident(fields.get("workspace_id"), "workspace_id"),
+            name=check_short_text(fields.get("name"), "name", MAX_NAME_CHARS),
+            content=check_content(fields.get("content"), cfg.max_content_bytes),
+            description=check_short_text(
+                fields.get("description"), "description", MAX_DESCRIPTION_CHARS
+            ),
+            kind=check_enum(Kind, fields.get("kind") or Kind.USER, "kind"),
+            mem_class=check_enum(
+                MemClass, fields.get("mem_class") or MemClass.SEMANTIC, "mem_class"
+            ),
+            domain=check_optional_enum(Domain, fields.get("domain"), "domain"),
+            category=check_short_text(fields.get("category"), "category", MAX_NAME_CHARS) or None,
+            confidence=check_unit_float(fields.get("confidence"), "confidence", optional=True),
+            importance=check_unit_float(
+                0.5 if fields.get("importance") is None else fields["importance"], "importance"
+            )
+            or 0.0,
+            tier=check_enum(Tier, fields.get("tier") or Tier.ACTIVE, "tier"),
+            created_at=created,
+            updated_at=check_datetime(fields.get("updated_at"), "updated_at") or created,
+            last_accessed_at=check_datetime(fields.get("last_accessed_at"), "last_accessed_at"),
+            access_count=check_count(fields.get("access_count") or 0, "access_count"),
+            expires_at=check_datetime(fields.get("expires_at"), "expires_at"),
+            status=check_optional_enum(DecisionStatus, fields.get("status"), "status"),
+            sensitivity=check_enum(
+                Sensitivity, fields.get("sensitivity") or Sensitivity.NORMAL, "sensitivity"
+            ),
+            metadata=check_metadata(fields.get("metadata"), cfg.max_metadata_bytes),
+            source=check_enum(Source, fields.get("source") or Source.API, "source"),
+        )
+
+    # -- writes ---------------------------------------------------------------------
+
+    def add(
+        self,
+        content: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        kind: Kind | str = Kind.USER,
+        name: str | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        mem_class: MemClass | str = MemClass.SEMANTIC,
+        domain: Domain | str | None = None,
+        category: str | None = None,
+        confidence: float | None = None,
+        importance: float = 0.5,
+        status: DecisionStatus | str | None = None,
+        expires_at: Any = None,
+        source: Source | str = Source.API,
+        id: str | None = None,
+    ) -> MemoryEntry:
+        """Store one memory and return it as stored. Findable by keyword on return."""
+        scope = make_scope(user_id, agent_id)
+        entry = self._build(
+            {
+                "id": id,
+                "agent_id": scope.agent_id,
+                "content": content,
+                "kind": kind,
+                "name": name,
+                "description": description,
+                "metadata": metadata,
+                "session_id": session_id,
+                "workspace_id": workspace_id,
+                "mem_class": mem_class,
+                "domain": domain,
+                "category": category,
+                "confidence": confidence,
+                "importance": importance,
+                "status": status,
+                "expires_at": expires_at,
+                "source": source,
+            },
+            user_id=scope.user_id,
+        )
+        self.store.insert([(entry, self._doc(entry))])
+        return entry
+
+    def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
+        """Store many memories in one transaction: all of them, or none if any is invalid.
+
+        Each record takes the keyword arguments of ``add`` (``content`` required).
+        """
+        scope = make_scope(user_id)
+        entries: list[MemoryEntry] = []
+        for i, record in enumerate(records):
+            if not isinstance(record, Mapping):
+                raise ValidationError(f"record {i} is not an object", index=i)
+            unknown = set(record) - _IMPORT_FIELDS
+            if unknown:
+                raise ValidationError(
+                    f"record {i} has unknown fields {sorted(unknown)}: remove them", index=i
+                )
+            try:
+                entries.append(self._build(record, user_id=scope.user_id))
+            except ValidationError as exc:
+                raise ValidationError(f"record {i}: {exc}", index=i) from None
+        if entries:
+            self.store.insert([(e, self._doc(e)) for e in entries])
+        return entries
+
+    def update(
+        self,
+        entry_id: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        content: str | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        kind: Kind | str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        mem_class: MemClass | str | None = None,
+        domain: Domain | str | None = None,
+        category: str | None = None,
+        importance: float | None = None,
+        tier: Tier | str | None = None,
+        status: DecisionStatus | str | None = None,
+        expires_at: Any = _UNSET,
+    ) -> MemoryEntry:
+        """Change the given fields of one entry (None = keep) and return the new entry."""
+        view = self._owner_view(user_id, agent_id)
+        check_entry_id(entry_id)
+        cfg = self.config
+        changes: dict[str, Any] = {}
+        if content is not None:
+            changes["content"] = check_content(content, cfg.max_content_bytes)
+        if name is not None:
+            changes["name"] = check_short_text(name, "name", MAX_NAME_CHARS)
+        if description is not None:
+            changes["description"] = check_short_text(
+                description, "description", MAX_DESCRIPTION_CHARS
+            )
+        if kind is not None:
+            changes["kind"] = check_enum(Kind, kind, "kind")
+        if metadata is not None:
+            changes["metadata"] = check_metadata(metadata, cfg.max_metadata_bytes)
+        if mem_class is not None:
+            changes["mem_class"] = check_enum(MemClass, mem_class, "mem_class")
+        if domain is not None:
+            changes["domain"] = check_enum(Domain, domain, "domain")
+        if category is not None:
+            changes["category"] = check_short_text(category, "category", MAX_NAME_CHARS) or None
+        if importance is not None:
+            changes["importance"] = check_unit_float(importance, "importance")
+        if tier is not None:
+            changes["tier"] = check_enum(Tier, tier, "tier")
+        if status is not None:
+            changes["status"] = check_enum(DecisionStatus, status, "status")
+        if expires_at is not _UNSET:
+            changes["expires_at"] = check_datetime(expires_at, "expires_at")
+        if not changes:
+            raise ValidationError(
+                "nothing to update: pass at least one field such as content or name"
+            )
+
+        def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            new = current.replace(**changes, updated_at=utcnow())
+            return new, self._doc(new)
+
+        return self.store.update(view, entry_id, mutate)
+
+    def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
+        """Delete one entry; ``NotFoundError`` if it is not the caller's."""
+        view = self._owner_view(user_id, agent_id)
+        check_entry_id(entry_id)
+        if not self.store.delete(view, [entry_id]):
+            raise self._not_found(entry_id, view.user_id)
+
+    def delete_many(
+        self, entry_ids: Iterable[str], *, user_id: str, agent_id: str | None = None
+    ) -> list[str]:
+        """Delete the given entries that are the caller's; returns the ids deleted."""
+        view = self._owner_view(user_id, agent_id)
+        ids = [check_entry_id(i) for i in entry_ids]
+        return self.store.delete(view, ids)
+
+    # -- reads ----------------------------------------------------------------------
+
+    def get(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> MemoryEntry:
+        view = self._owner_view(user_id, agent_id)
+        check_entry_id(entry_id)
+        entry = self.store.get(view, entry_id)
+        if entry is None:
+            raise self._not_found(entry_id, view.user_id)
+        return entry
+
+    def list(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        kind: Kind | str | None = None,
+        mem_class: MemClass | str | None = None,
+        domain: Domain | str | None = None,
+        tier: Tier | str | None = None,
+        session_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryEntry]:
+        """The caller's entries, newest first, filtered and paged."""
+        view = self._owner_view(user_id, agent_id)
+        flt = self._filter(kind, mem_class, domain, tier, session_id)
+        return self.store.list(
+            view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
+        )
+
+    def count(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        kind: Kind | str | None = None,
+        mem_class: MemClass | str | None = None,
+        domain: Domain | str | None = None,
+        tier: Tier | str | None = None,
+        session_id: str | None = None,
+    ) -> int:
+        view = self._owner_view(user_id, agent_id)
+        return self.store.count(view, self._filter(kind, mem_class, domain, tier, session_id))
+
+    def _check_query(self, query: object) -> str:
+        if not isinstance(query, str):
+            raise ValidationError("query must be a string", field="query")
+        if not query.strip():
+            raise ValidationError("query is empty: send the text to search for", field="query")
+        size = len(query.encode("utf-8", "surrogatepass"))
+        if size > self.config.max_query_bytes:
+            raise ValidationError(
+                f"query is {size} bytes, over the limit of {self.config.max_query_bytes}: "
+                "send a shorter query",
+                field="query",
+            )
+        return query
+
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        limit: int = 5,
+        kind: Kind | str | None = None,
+        mem_class: MemClass | str | None = None,
+        domain: Domain | str | None = None,
+        tier: Tier | str | None = None,
+    ) -> list[Hit]:
+        """Entries relevant to ``query`` in the caller's recall scope, best first."""
+        scope = make_scope(user_id, agent_id)
+        view = View(scope.user_id, scope.agent_id)
+        text = self._check_query(query)
+        limit = check_limit(limit, maximum=1000)
+        flt = self._filter(kind, mem_class, domain, tier)
+        terms = query_terms(text, self.config.keyword.max_query_terms)
+        ranked = self.store.keyword_search(view, terms, flt=flt, limit=limit, weights=self._weights)
+        return [Hit(entry, score) for entry, score in ranked]
+
+    # -- export / import ------------------------------------------------------------
+
+    def export(self, *, user_id: str, agent_id: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every entry of the caller's as a JSON-ready dict, oldest first (JSONL lines)."""
+        view = self._owner_view(user_id, agent_id)
+        for entry in self.store.iter_entries(view):
+            yield entry.to_dict()
+
+    def import_(
+        self,
+        records: Iterable[Mapping[str, Any] | str],
+        *,
+        user_id: str,
+        on_conflict: Literal["error", "skip"] = "error",
+    ) -> list[MemoryEntry]:
+        """Import exported records (dicts, or JSONL lines) into ``user_id``'s memory.
+
+        All or nothing: a malformed record rejects the whole import. Records keep
+        their ids and times but always become ``user_id``'s, whatever they say.
+        With ``on_conflict="skip"`` ids the user already has are left alone.
+        """
+        scope = make_scope(user_id)
+        if on_conflict not in ("error", "skip"):
+            raise ValidationError("on_conflict must be 'error' or 'skip'", field="on_conflict")
+        entries: list[MemoryEntry] = []
+        seen: set[str] = set()
+        for lineno, raw in enumerate(records, start=1):
+            record: Any = raw
+            if isinstance(raw, str):
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw)
+                except json.JSONDecodeError as exc:
+                    raise ImportFormatError(
+                        f"line {lineno} is not valid JSON ({exc.msg}): fix or remove it; "
+                        "nothing was imported",
+                        line=lineno,
+                    ) from None
+            if not isinstance(record, Mapping):
+                raise ImportFormatError(
+                    f"line {lineno} is not a JSON object: each line must be one exported "
+                    "memory; nothing was imported",
+                    line=lineno,
+                )
+            unknown = set(record) - _IMPORT_FIELDS
+            if unknown:
+                raise ImportFormatError(
+                    f"line {lineno} has unknown fields {sorted(unknown)}: nothing was imported",
+                    line=lineno,
+                )
+            try:
+                entry = self._build(record, user_id=scope.user_id)
+            except ValidationError as exc:
+                raise ImportFormatError(
+                    f"line {lineno}: {exc}; nothing was imported", line=lineno
+                ) from None
+            if entry.id in seen:
+                raise ImportFormatError(
+                    f"line {lineno} repeats id {entry.id!r}: nothing was imported", line=lineno
+                )
+            seen.add(entry.id)
+            entries.append(entry)
+        owner = View(scope.user_id, all_agents=True)
+        if on_conflict == "skip":
+            entries = [e for e in entries if self.store.get(owner, e.id) is None]
+        else:
+            clash = [e.id for e in entries if self.store.get(owner, e.id) is not None]
+            if clash:
+                raise ConflictError(
+                    f"{len(clash)} imported ids already exist for {scope.user_id!r} "
+                    f"(first: {clash[0]!r}): use on_conflict='skip'; nothing was imported"
+                )
+        if entries:
+            self.store.insert([(e, self._doc(e)) for e in entries])
+        return entries
+
+    # -- admin ----------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        return self.store.health()
+
+
+__all__ = ["Vault"]

@@ -1,0 +1,174 @@
+"""The `memvault` command, run as a real subprocess against real SQLite files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memvault import cli
+
+
+def run(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEMVAULT_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "memvault.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def test_add_then_search_is_scoped_by_user(home: Path) -> None:
+    added = run(home, "add", "--user", "alice", "Alice writes Go services")
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.startswith("added ")
+
+    found = run(home, "search", "--user", "alice", "go services", "--json")
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    assert [h["entry"]["content"] for h in hits] == ["Alice writes Go services"]
+
+    other = run(home, "search", "--user", "bob", "go services", "--json")
+    assert other.returncode == 0
+    assert json.loads(other.stdout) == []
+
+
+def test_chinese_entry_found_by_word(home: Path) -> None:
+    assert run(home, "add", "--user", "alice", "我们的后端服务都部署在杭州").returncode == 0
+    hits = json.loads(run(home, "search", "--user", "alice", "服务", "--json").stdout)
+    assert len(hits) == 1 and "服务" in hits[0]["entry"]["content"]
+
+
+def test_global_db_option_before_command(tmp_path: Path, home: Path) -> None:
+    db = tmp_path / "other.db"
+    assert run(home, "--db", str(db), "add", "--user", "u1", "kept elsewhere").returncode == 0
+    assert db.exists()
+    listed = json.loads(run(home, "--db", str(db), "list", "--user", "u1", "--json").stdout)
+    assert [e["content"] for e in listed] == ["kept elsewhere"]
+    # The default database under MEMVAULT_HOME was not used.
+    assert json.loads(run(home, "list", "--user", "u1", "--json").stdout) == []
+
+
+def test_get_update_delete_round_trip(home: Path) -> None:
+    entry = json.loads(run(home, "add", "--user", "al", "first text", "--json").stdout)
+    updated = run(home, "update", entry["id"], "--user", "al", "--content", "second text")
+    assert updated.returncode == 0, updated.stderr
+    got = json.loads(run(home, "get", entry["id"], "--user", "al", "--json").stdout)
+    assert got["content"] == "second text"
+    assert run(home, "delete", entry["id"], "--user", "al").returncode == 0
+    missing = run(home, "get", entry["id"], "--user", "al")
+    assert missing.returncode == 2
+    assert "no memory" in missing.stderr and len(missing.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "--user", "alice", ""],
+        ["add", "--user", "alice", "   "],
+        ["add", "--user", "../x", "hello"],
+        ["add", "--user", "alice", "hi", "--kind", "nonsense"],
+        ["add", "--user", "alice", "hi", "--metadata", "{not json"],
+        ["get", "0123456789abcdef", "--user", "alice"],
+        ["update", "0123456789abcdef", "--user", "alice", "--content", "x"],
+        ["delete", "0123456789abcdef", "--user", "alice"],
+        ["search", "--user", "alice", "   "],
+        ["search", "--user", "alice"],
+    ],
+)
+def test_bad_input_exits_2_and_changes_nothing(home: Path, args: list[str]) -> None:
+    run(home, "add", "--user", "alice", "the one memory")
+    before = run(home, "export", "--user", "alice").stdout
+    result = run(home, *args)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.stderr.strip()
+    assert run(home, "export", "--user", "alice").stdout == before
+
+
+def test_oversized_content_rejected(home: Path, tmp_path: Path) -> None:
+    big = "x" * (1024 * 1024)
+    script = tmp_path / "big.py"
+    # 1 MiB does not fit in argv on every system, so call main() in-process.
+    script.write_text(
+        "import sys\nfrom memvault.cli import main\n"
+        f"sys.exit(main(['add', '--user', 'alice', {big!r}]))\n"
+    )
+    env = {**os.environ, "MEMVAULT_HOME": str(home)}
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 2
+    assert "over the limit" in result.stderr
+    assert json.loads(run(home, "list", "--user", "alice", "--json").stdout) == []
+
+
+def test_export_import_round_trip_and_malformed_import(home: Path, tmp_path: Path) -> None:
+    run(home, "add", "--user", "alice", "one")
+    run(home, "add", "--user", "alice", "two", "--kind", "project")
+    out = tmp_path / "alice.jsonl"
+    assert run(home, "export", "--user", "alice", "-o", str(out)).returncode == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2
+
+    imported = run(home, "import", str(out), "--user", "carol")
+    assert imported.returncode == 0, imported.stderr
+    carol = json.loads(run(home, "list", "--user", "carol", "--json").stdout)
+    assert sorted(e["content"] for e in carol) == ["one", "two"]
+    assert all(e["user_id"] == "carol" for e in carol)
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + "\n{broken\n")
+    result = run(home, "import", str(bad), "--user", "dave")
+    assert result.returncode == 2
+    assert "line 2" in result.stderr
+    assert json.loads(run(home, "list", "--user", "dave", "--json").stdout) == []
+
+    # Importing the same ids again conflicts (nothing changes) unless told to skip.
+    again = run(home, "import", str(out), "--user", "carol")
+    assert again.returncode == 2
+    assert len(json.loads(run(home, "list", "--user", "carol", "--json").stdout)) == 2
+    skip = run(home, "import", str(out), "--user", "carol", "--skip-existing")
+    assert skip.returncode == 0 and "imported 0" in skip.stdout
+
+
+def test_import_from_stdin(home: Path) -> None:
+    record = json.dumps({"content": "from a pipe", "kind": "reference"})
+    result = run(home, "import", "-", "--user", "erin", stdin=record + "\n")
+    assert result.returncode == 0, result.stderr
+    listed = json.loads(run(home, "list", "--user", "erin", "--json").stdout)
+    assert listed[0]["content"] == "from a pipe" and listed[0]["kind"] == "reference"
+
+
+def test_doctor_reports_store(home: Path) -> None:
+    result = run(home, "doctor")
+    assert result.returncode == 0, result.stderr
+    assert "store integrity: ok" in result.stdout
+    assert str(home) in result.stdout
+
+
+def test_serve_refuses_public_bind_without_auth(home: Path) -> None:
+    result = run(home, "serve", "--host", "0.0.0.0", "--port", "1")
+    assert result.returncode == 1
+    assert "refusing to bind" in result.stderr
+
+
+def test_every_command_is_documented_in_readme() -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    names = [
+        c.name or (c.callback.__name__ if c.callback else "") for c in cli.app.registered_commands
+    ]
+    assert names, "no commands registered"
+    for name in names:
+        assert f"memvault {name}" in readme or f"`{name}`" in readme, f"README lacks {name}"
