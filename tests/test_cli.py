@@ -13,8 +13,11 @@ import pytest
 from memvault import cli
 
 
-def run(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEMVAULT_HOME": str(home)}
+def run(
+    home: Path, *args: str, stdin: str | None = None, embedder: str = "none"
+) -> subprocess.CompletedProcess[str]:
+    # Most tests exercise the command layer, keyword-only; one uses the real local model.
+    env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": embedder}
     return subprocess.run(
         [sys.executable, "-m", "memvault.cli", *args],
         capture_output=True,
@@ -43,6 +46,24 @@ def test_add_then_search_is_scoped_by_user(home: Path) -> None:
     other = run(home, "search", "--user", "bob", "go services", "--json")
     assert other.returncode == 0
     assert json.loads(other.stdout) == []
+
+
+def test_search_by_meaning_with_the_local_model(home: Path) -> None:
+    for text in ("Alice writes her backend services in Go", "Alice's cat is called Miso"):
+        assert run(home, "add", "--user", "alice", text, embedder="local").returncode == 0
+    found = run(
+        home,
+        "search",
+        "--user",
+        "alice",
+        "which language does she use",
+        "--json",
+        embedder="local",
+    )
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    assert hits[0]["entry"]["content"] == "Alice writes her backend services in Go"
+    assert "vector" in hits[0]["sources"]
 
 
 def test_chinese_entry_found_by_word(home: Path) -> None:

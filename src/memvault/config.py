@@ -38,6 +38,72 @@ class KeywordConfig(BaseModel):
         ("tags", "keywords", "speaker", "context"),
         description="metadata keys whose values are searchable at the extra weight",
     )
+    head_metadata: tuple[str, ...] = Field(
+        ("date",),
+        description="metadata keys searchable at the head weight, with name and description",
+    )
+    drop_question_words: bool = Field(
+        True, description="leave words like 'what', 'kind', 'might' out of queries"
+    )
+
+
+class RetrievalConfig(BaseModel):
+    """How channels are combined and weighed (see ``memvault.retrieval.fusion``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    keyword_weight: float = Field(1.0, ge=0, description="RRF weight of the keyword channel")
+    vector_weight: float = Field(
+        0.2,
+        ge=0,
+        description="RRF weight of the vector channel; below keyword's because the keyword "
+        "index also sees each entry's context (chosen on LoCoMo 0-4)",
+    )
+    rrf_k: float = Field(60.0, gt=0, description="reciprocal rank fusion constant")
+    candidates: int = Field(50, ge=1, le=1000, description="depth each channel contributes")
+    importance_boost: float = Field(0.05, ge=0, le=1, description="max +/- share from importance")
+    recency_boost: float = Field(0.05, ge=0, le=1, description="max share added for recency")
+    half_life_days: float = Field(30.0, gt=0, description="recency half-life")
+    cold_factor: float = Field(0.97, ge=0, le=1, description="score factor of cold entries")
+    archive_factor: float = Field(0.94, ge=0, le=1, description="score factor of archived ones")
+    person_key: str | None = Field(
+        "speaker",
+        description="metadata key naming who said an entry; a query naming exactly one such "
+        "person boosts that person's entries (None = off)",
+    )
+    person_boost: float = Field(0.3, ge=0, le=2, description="score share added for that match")
+
+
+class EmbeddingConfig(BaseModel):
+    """Which embedder turns text into vectors, and how."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    provider: Literal["auto", "local", "openai", "hashing", "none"] = Field(
+        "auto", description="auto = local when the 'local' extra is installed, else none"
+    )
+    base_url: str | None = Field(None, description="OpenAI-compatible API base, e.g. .../v1")
+    api_key: str | None = Field(None, description="API key (MEMVAULT_EMBEDDING_API_KEY)")
+    model: str = Field("text-embedding-3-small", description="API model name")
+    dim: int = Field(1536, ge=1, description="API vector size")
+    batch_size: int = Field(64, ge=1, le=2048, description="texts per embedding call")
+    background: bool = Field(True, description="embed after add returns (False: before)")
+    metadata_prefix: tuple[str, ...] = Field(
+        ("speaker",),
+        description="metadata keys whose values prefix the embedded text ('Ann: text')",
+    )
+
+
+class ContextConfig(BaseModel):
+    """The recalled-memory block for a system prompt."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_tokens: int = Field(2000, ge=16, description="token budget of the block")
+    limit: int = Field(10, ge=1, le=100, description="most entries considered")
+    min_similarity: float = Field(
+        0.3, ge=-1, le=1, description="a vector-only hit below this cosine is left out"
+    )
 
 
 class VaultConfig(BaseModel):
@@ -58,6 +124,9 @@ class VaultConfig(BaseModel):
         "FULL", description="SQLite fsync policy; FULL never loses a committed write"
     )
     keyword: KeywordConfig = Field(default_factory=KeywordConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    context: ContextConfig = Field(default_factory=ContextConfig)
 
     @property
     def database(self) -> Path:
@@ -70,6 +139,13 @@ _ENV_FIELDS: dict[str, str] = {
     "MEMVAULT_MAX_CONTENT_BYTES": "max_content_bytes",
     "MEMVAULT_SYNCHRONOUS": "synchronous",
 }
+_ENV_EMBEDDING: dict[str, str] = {
+    "MEMVAULT_EMBEDDER": "provider",
+    "MEMVAULT_EMBEDDING_BASE_URL": "base_url",
+    "MEMVAULT_EMBEDDING_API_KEY": "api_key",
+    "MEMVAULT_EMBEDDING_MODEL": "model",
+    "MEMVAULT_EMBEDDING_DIM": "dim",
+}
 
 
 def env_settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
@@ -80,13 +156,22 @@ def env_settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
         raw = env.get(var)
         if raw:
             values[name] = Path(raw).expanduser() if name in ("home", "db_path") else raw
+    embedding = {name: env[var] for var, name in _ENV_EMBEDDING.items() if env.get(var)}
+    if embedding:
+        values["embedding"] = embedding
     return values
 
 
 def load_config(environ: dict[str, str] | None = None, **overrides: Any) -> VaultConfig:
     """Defaults, then the environment, then ``overrides`` (None values are ignored)."""
     values = env_settings(environ)
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        if key in values and isinstance(values[key], dict) and isinstance(value, dict):
+            values[key] = {**values[key], **value}
+        else:
+            values[key] = value
     try:
         return VaultConfig(**values)
     except PydanticValidationError as exc:
@@ -96,4 +181,13 @@ def load_config(environ: dict[str, str] | None = None, **overrides: Any) -> Vaul
         raise ConfigError(f"invalid memvault configuration: {problems}") from None
 
 
-__all__ = ["KeywordConfig", "VaultConfig", "env_settings", "load_config"]
+def force_offline_models() -> None:
+    """Tell the Hugging Face libraries never to reach the network (no run-time downloads)."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+__all__ = ["KeywordConfig", "VaultConfig", "env_settings", "force_offline_models", "load_config"]

@@ -157,13 +157,18 @@ ENTRY_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(MemoryE
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A search result: the entry and its relevance score (higher is better)."""
+    """A search result: the entry and its relevance score (higher is better).
+
+    ``sources`` tells what each channel saw: ``keyword`` (BM25) and ``vector``
+    (cosine similarity), for the channels that found the entry.
+    """
 
     entry: MemoryEntry
     score: float
+    sources: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"entry": self.entry.to_dict(), "score": self.score}
+        return {"entry": self.entry.to_dict(), "score": self.score, "sources": dict(self.sources)}
 
 
 __all__ = [

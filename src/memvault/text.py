@@ -47,6 +47,15 @@ CHINESE_STOPWORDS = frozenset(
 
 STOPWORDS = ENGLISH_STOPWORDS | CHINESE_STOPWORDS
 
+# Words that shape a question but say nothing about what is asked for; dropped
+# from queries only ("What kind of music might she like?" -> music, like).
+QUESTION_WORDS = frozenset(
+    """
+    what when where who whom whose which why how did does do kind type sort likely would
+    could might many much ever yet
+    """.split()
+)
+
 _jieba_lock = threading.Lock()
 _jieba: Any = None
 
@@ -83,9 +92,9 @@ def has_cjk(text: str) -> bool:
     return _CJK_RUN.search(text) is not None
 
 
-def _latin_tokens(chunk: str) -> Iterable[str]:
+def _latin_tokens(chunk: str, skip: frozenset[str]) -> Iterable[str]:
     for word in _WORD.findall(chunk.lower()):
-        if word in ENGLISH_STOPWORDS:
+        if word in ENGLISH_STOPWORDS or word in skip:
             continue
         yield _stem(word)
 
@@ -97,18 +106,21 @@ def _cjk_tokens(run: str) -> Iterable[str]:
             yield piece
 
 
-def tokenize(text: str) -> list[str]:
-    """Search tokens of ``text`` in order (duplicates kept: they count for BM25)."""
+def tokenize(text: str, *, skip: frozenset[str] = frozenset()) -> list[str]:
+    """Search tokens of ``text`` in order (duplicates kept: they count for BM25).
+
+    ``skip`` holds further lower-case words to leave out, before stemming.
+    """
     if not text:
         return []
     text = unicodedata.normalize("NFKC", text)
     tokens: list[str] = []
     pos = 0
     for match in _CJK_RUN.finditer(text):
-        tokens.extend(_latin_tokens(text[pos : match.start()]))
+        tokens.extend(_latin_tokens(text[pos : match.start()], skip))
         tokens.extend(_cjk_tokens(match.group()))
         pos = match.end()
-    tokens.extend(_latin_tokens(text[pos:]))
+    tokens.extend(_latin_tokens(text[pos:], skip))
     return tokens
 
 
@@ -117,10 +129,16 @@ def index_text(*parts: str) -> str:
     return " ".join(tok for part in parts if part for tok in tokenize(part))
 
 
-def query_terms(text: str, max_terms: int = 64) -> list[str]:
-    """Distinct tokens of a query, first occurrence first, at most ``max_terms``."""
+def query_terms(
+    text: str, max_terms: int = 64, *, skip: frozenset[str] = QUESTION_WORDS
+) -> list[str]:
+    """Distinct tokens of a query, first occurrence first, at most ``max_terms``.
+
+    Question words are dropped by default: they say how something is asked,
+    not what is asked for.
+    """
     seen: dict[str, None] = {}
-    for tok in tokenize(text):
+    for tok in tokenize(text, skip=skip):
         if tok not in seen:
             seen[tok] = None
             if len(seen) >= max_terms:
@@ -128,4 +146,4 @@ def query_terms(text: str, max_terms: int = 64) -> list[str]:
     return list(seen)
 
 
-__all__ = ["STOPWORDS", "has_cjk", "index_text", "query_terms", "tokenize"]
+__all__ = ["QUESTION_WORDS", "STOPWORDS", "has_cjk", "index_text", "query_terms", "tokenize"]

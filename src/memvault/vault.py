@@ -14,12 +14,16 @@ delegates storage to a ``Store``. Scope rules live here and in the store:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
 from .config import VaultConfig, load_config
+from .embed.base import Embedder
+from .embed.factory import make_embedder
+from .embed.worker import EmbeddingWorker
 from .errors import ConflictError, ImportFormatError, NotFoundError, ValidationError
 from .model import (
     DecisionStatus,
@@ -34,10 +38,13 @@ from .model import (
     new_id,
     utcnow,
 )
+from .retrieval.context import pack
+from .retrieval.fusion import Boosts, rrf
 from .retrieval.keyword import search_doc
-from .stores.base import EntryFilter, KeywordWeights, SearchDoc, Store, View
+from .retrieval.vector import VectorIndex
+from .stores.base import NO_FILTER, EntryFilter, KeywordWeights, SearchDoc, Store, View
 from .stores.sqlite import SQLiteStore
-from .text import query_terms
+from .text import QUESTION_WORDS, query_terms, tokenize
 from .validation import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
@@ -94,6 +101,8 @@ class Vault:
 
     ``Vault(path)`` opens (and creates or upgrades) a SQLite file; ``Vault()`` uses
     ``<MEMVAULT_HOME>/memvault.db``; ``Vault(store=...)`` runs on any ``Store``.
+    The embedder comes from ``config.embedding`` unless one is passed
+    (``embedder=None`` means keyword search only).
     """
 
     def __init__(
@@ -102,6 +111,7 @@ class Vault:
         *,
         store: Store | None = None,
         config: VaultConfig | None = None,
+        embedder: Embedder | None = _UNSET,
     ) -> None:
         self.config = config if config is not None else load_config()
         if store is not None and path is not None:
@@ -118,11 +128,46 @@ class Vault:
         self._weights = KeywordWeights(
             kw.head_weight, kw.body_weight, kw.extra_weight, kw.common_term_cutoff
         )
+        rc = self.config.retrieval
+        self._boosts = Boosts(
+            importance=rc.importance_boost,
+            recency=rc.recency_boost,
+            half_life_days=rc.half_life_days,
+            cold=rc.cold_factor,
+            archive=rc.archive_factor,
+        )
+        try:
+            self.embedder: Embedder | None = (
+                make_embedder(self.config.embedding) if embedder is _UNSET else embedder
+            )
+        except BaseException:
+            self.store.close()
+            raise
+        self._people_cache: dict[str, tuple[int, dict[str, str]]] = {}
+        self._index: VectorIndex | None = None
+        self._worker: EmbeddingWorker | None = None
+        if self.embedder is not None:
+            self._index = VectorIndex(self.store, self.embedder.name)
+            self._worker = EmbeddingWorker(
+                self.store,
+                self.embedder,
+                self._index,
+                self.embed_text,
+                batch_size=self.config.embedding.batch_size,
+                backfill=self.config.embedding.background,
+            )
 
     # -- lifecycle ------------------------------------------------------------------
 
     def close(self) -> None:
+        """Finish queued embeddings, then close the store."""
+        if self._worker is not None:
+            self._worker.close(drain=True)
         self.store.close()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
+        return True if self._worker is None else self._worker.flush(timeout)
 
     def __enter__(self) -> Vault:
         return self
@@ -138,7 +183,64 @@ class Vault:
     # -- helpers --------------------------------------------------------------------
 
     def _doc(self, entry: MemoryEntry) -> SearchDoc:
-        return search_doc(entry, self.config.keyword.indexed_metadata)
+        kw = self.config.keyword
+        return search_doc(entry, kw.indexed_metadata, kw.head_metadata)
+
+    def embed_text(self, entry: MemoryEntry) -> str:
+        """What the embedder sees: 'speaker: title. description. content'."""
+        prefix = [
+            str(entry.metadata[key])
+            for key in self.config.embedding.metadata_prefix
+            if isinstance(entry.metadata.get(key), str | int | float)
+        ]
+        body = ". ".join(p for p in (entry.name, entry.description, entry.content) if p)
+        return f"{' '.join(prefix)}: {body}" if prefix else body
+
+    def _people(self, user_id: str) -> dict[str, str]:
+        """Lower-cased person names (values of ``retrieval.person_key``) -> the stored name."""
+        key = self.config.retrieval.person_key
+        if not key:
+            return {}
+        counter = self.store.change_counter()
+        cached = self._people_cache.get(user_id)
+        if cached is None or cached[0] != counter:
+            names = self.store.metadata_values(user_id, key, limit=200)
+            cached = (counter, {n.lower(): n for n in names if isinstance(n, str) and n.strip()})
+            self._people_cache[user_id] = cached
+        return cached[1]
+
+    def _note_people(self, entries: list[MemoryEntry]) -> None:
+        """Keep the person cache current after this process's own inserts."""
+        key = self.config.retrieval.person_key
+        if not key:
+            return
+        for entry in entries:
+            cached = self._people_cache.get(entry.user_id)
+            name = entry.metadata.get(key)
+            if cached is not None and isinstance(name, str) and name.strip():
+                cached[1].setdefault(name.lower(), name)
+
+    def _named_person(self, user_id: str, text: str) -> tuple[str | None, frozenset[str]]:
+        """The one known person the query names (whole words), and all named people's tokens."""
+        people = self._people(user_id)
+        if not people:
+            return None, frozenset()
+        lowered = text.lower()
+        named = [
+            name
+            for low, name in people.items()
+            if re.search(r"(?<!\w)" + re.escape(low) + r"(?!\w)", lowered)
+        ]
+        tokens = frozenset(t for name in named for t in tokenize(name))
+        return (named[0] if len(named) == 1 else None), tokens
+
+    def _embed_later(self, entries: list[MemoryEntry]) -> None:
+        if self._worker is None or not entries:
+            return
+        if self.config.embedding.background:
+            self._worker.submit(entries)
+        else:
+            self._worker.embed_now(entries)
 
     @staticmethod
     def _owner_view(user_id: str, agent_id: str | None) -> View:
@@ -259,6 +361,8 @@ class Vault:
             user_id=scope.user_id,
         )
         self.store.insert([(entry, self._doc(entry))])
+        self._note_people([entry])
+        self._embed_later([entry])
         return entry
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
@@ -282,6 +386,8 @@ class Vault:
                 raise ValidationError(f"record {i}: {exc}", index=i) from None
         if entries:
             self.store.insert([(e, self._doc(e)) for e in entries])
+            self._note_people(entries)
+            self._embed_later(entries)
         return entries
 
     def update(
@@ -343,7 +449,19 @@ class Vault:
             new = current.replace(**changes, updated_at=utcnow())
             return new, self._doc(new)
 
-        return self.store.update(view, entry_id, mutate)
+        old_text: list[str] = []
+
+        def remember_and_mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            old_text.append(self.embed_text(current))
+            return mutate(current)
+
+        entry = self.store.update(view, entry_id, remember_and_mutate)
+        self._people_cache.pop(entry.user_id, None)
+        if self._index is not None and old_text and old_text[0] != self.embed_text(entry):
+            # The store dropped the old vector with the text change; embed the new text.
+            self._index.remove(entry.user_id, [entry.id])
+            self._embed_later([entry])
+        return entry
 
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""
@@ -351,6 +469,9 @@ class Vault:
         check_entry_id(entry_id)
         if not self.store.delete(view, [entry_id]):
             raise self._not_found(entry_id, view.user_id)
+        self._people_cache.pop(view.user_id, None)
+        if self._index is not None:
+            self._index.remove(view.user_id, [entry_id])
 
     def delete_many(
         self, entry_ids: Iterable[str], *, user_id: str, agent_id: str | None = None
@@ -358,7 +479,11 @@ class Vault:
         """Delete the given entries that are the caller's; returns the ids deleted."""
         view = self._owner_view(user_id, agent_id)
         ids = [check_entry_id(i) for i in entry_ids]
-        return self.store.delete(view, ids)
+        deleted = self.store.delete(view, ids)
+        self._people_cache.pop(view.user_id, None)
+        if self._index is not None:
+            self._index.remove(view.user_id, deleted)
+        return deleted
 
     # -- reads ----------------------------------------------------------------------
 
@@ -430,15 +555,102 @@ class Vault:
         domain: Domain | str | None = None,
         tier: Tier | str | None = None,
     ) -> list[Hit]:
-        """Entries relevant to ``query`` in the caller's recall scope, best first."""
+        """Entries relevant to ``query`` in the caller's recall scope, best first.
+
+        Hybrid: BM25 over tokens and cosine over vectors (when an embedder is
+        configured), merged by reciprocal rank fusion, then gently weighed by
+        importance, recency and tier. Expired entries are left out.
+        """
         scope = make_scope(user_id, agent_id)
         view = View(scope.user_id, scope.agent_id)
         text = self._check_query(query)
         limit = check_limit(limit, maximum=1000)
         flt = self._filter(kind, mem_class, domain, tier)
-        terms = query_terms(text, self.config.keyword.max_query_terms)
-        ranked = self.store.keyword_search(view, terms, flt=flt, limit=limit, weights=self._weights)
-        return [Hit(entry, score) for entry, score in ranked]
+        return self._hybrid(text, view, flt, limit)
+
+    def _hybrid(self, text: str, view: View, flt: EntryFilter, limit: int) -> list[Hit]:
+        rc = self.config.retrieval
+        depth = max(limit, rc.candidates)
+        kw = self.config.keyword
+        skip = QUESTION_WORDS if kw.drop_question_words else frozenset()
+        person, person_tokens = self._named_person(view.user_id, text)
+        terms = query_terms(text, kw.max_query_terms, skip=skip)
+        if person_tokens and len(set(terms) - person_tokens) > 0:
+            # The name itself matches every entry of that person: let the boost do that job.
+            terms = [t for t in terms if t not in person_tokens]
+        keyword = self.store.keyword_search(
+            view, terms, flt=flt, limit=depth, weights=self._weights
+        )
+        entries = {e.id: e for e, _ in keyword}
+        sources: dict[str, dict[str, float]] = {e.id: {"keyword": s} for e, s in keyword}
+        rankings: dict[str, list[str]] = {"keyword": [e.id for e, _ in keyword]}
+
+        if self.embedder is not None and self._index is not None and rc.vector_weight > 0:
+            qvec = self.embedder.embed([text])[0]
+            fetch = depth if flt == NO_FILTER else depth * 4
+            similar = self._index.search(view, qvec, fetch)
+            unknown = [i for i, _ in similar if i not in entries]
+            for entry in self.store.get_many(view, unknown):
+                entries[entry.id] = entry
+            ranked: list[str] = []
+            for entry_id, sim in similar:
+                entry = entries.get(entry_id)
+                if entry is None or not flt.matches(entry):
+                    continue
+                ranked.append(entry_id)
+                sources.setdefault(entry_id, {})["vector"] = sim
+                if len(ranked) >= depth:
+                    break
+            rankings["vector"] = ranked
+
+        fused = rrf(
+            rankings,
+            k=rc.rrf_k,
+            weights={"keyword": rc.keyword_weight, "vector": rc.vector_weight},
+        )
+        now = utcnow()
+        hits = [
+            Hit(entries[i], score * self._boosts.factor(entries[i], now), sources.get(i, {}))
+            for i, score in fused.items()
+            if entries[i].expires_at is None or entries[i].expires_at > now
+        ]
+        if person is not None and rc.person_key:
+            key, boost = rc.person_key, 1.0 + rc.person_boost
+            hits = [
+                Hit(h.entry, h.score * boost, h.sources)
+                if h.entry.metadata.get(key) == person
+                else h
+                for h in hits
+            ]
+        hits.sort(key=lambda h: h.score, reverse=True)
+        return hits[:limit]
+
+    def context(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        max_tokens: int | None = None,
+        limit: int | None = None,
+    ) -> str:
+        """The recalled-memory block for a system prompt, or "" when nothing is relevant.
+
+        A hit counts as relevant when the keyword channel matched it or its cosine
+        similarity reaches ``context.min_similarity``; the best ones are packed
+        into ``max_tokens`` inside ``<memory-context>``.
+        """
+        cc = self.config.context
+        budget = cc.max_tokens if max_tokens is None else max_tokens
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
+            raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
+        hits = self.search(query, user_id=user_id, agent_id=agent_id, limit=limit or cc.limit)
+        relevant = [
+            h
+            for h in hits
+            if "keyword" in h.sources or h.sources.get("vector", -1.0) >= cc.min_similarity
+        ]
+        return pack(relevant, budget)
 
     # -- export / import ------------------------------------------------------------
 
@@ -515,6 +727,8 @@ class Vault:
                 )
         if entries:
             self.store.insert([(e, self._doc(e)) for e in entries])
+            self._note_people(entries)
+            self._embed_later(entries)
         return entries
 
     # -- admin ----------------------------------------------------------------------

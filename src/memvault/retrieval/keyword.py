@@ -27,7 +27,9 @@ def _flatten(value: Any) -> Iterable[str]:
 
 
 def search_doc(
-    entry: MemoryEntry, indexed_metadata: Iterable[str] = DEFAULT_INDEXED_METADATA
+    entry: MemoryEntry,
+    indexed_metadata: Iterable[str] = DEFAULT_INDEXED_METADATA,
+    head_metadata: Iterable[str] = (),
 ) -> SearchDoc:
     """Tokens for the three full-text columns, derived from the entry alone.
 
@@ -38,8 +40,12 @@ def search_doc(
     for key in indexed_metadata:
         if key in entry.metadata:
             extra_parts.extend(_flatten(entry.metadata[key]))
+    head_parts = [entry.name, entry.description]
+    for key in head_metadata:
+        if key in entry.metadata:
+            head_parts.extend(_flatten(entry.metadata[key]))
     return SearchDoc(
-        head=index_text(entry.name, entry.description),
+        head=index_text(*head_parts),
         body=index_text(entry.content),
         extra=index_text(*extra_parts),
     )

@@ -187,7 +187,13 @@ def run(config: VaultConfig, *, host: str = "127.0.0.1", port: int = 8765) -> No
 
     check_bind(host)
     with Vault(config=config) as vault:
-        print(f"memvault {__version__} serving {config.database} on http://{host}:{port}")
+        if vault.embedder is not None:
+            vault.embedder.embed(["warm up"])  # load the model now, not on the first request
+        embedder = vault.embedder.name if vault.embedder else "none (keyword only)"
+        print(
+            f"memvault {__version__} serving {config.database} on http://{host}:{port} "
+            f"(embedder: {embedder})"
+        )
         uvicorn.run(create_app(vault), host=host, port=port, log_level="info")
 
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
 
 from ..model import Domain, Kind, MemClass, MemoryEntry, Tier
 
@@ -88,6 +92,23 @@ class KeywordWeights:
 
 DEFAULT_WEIGHTS = KeywordWeights()
 
+
+@dataclass(frozen=True, slots=True)
+class VectorItem:
+    """A vector computed from an entry as it was at ``updated_at``."""
+
+    entry_id: str
+    updated_at: datetime
+    vector: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVectors:
+    ids: list[str]
+    agent_ids: list[str | None]
+    matrix: npt.NDArray[np.float32]  # shape (len(ids), dim)
+
+
 Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
 
 
@@ -133,6 +154,30 @@ class Store(Protocol):
     ) -> list[tuple[MemoryEntry, float]]:
         """BM25 over the tokens, any term matching; best first, score higher = better."""
 
+    def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
+        """The entries among ``entry_ids`` inside ``view`` (any order, missing ones left out)."""
+
+    def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
+        """Distinct values of one top-level metadata key among the user's entries."""
+
+    # -- vectors ------------------------------------------------------------------
+    # One vector per entry; it is dropped whenever the entry's text changes, and
+    # vectors of another model are ignored, so dimensions never mix.
+
+    def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
+        """Store vectors of entries unchanged since ``updated_at``; returns the ids written."""
+
+    def load_vectors(self, user_id: str, model: str) -> StoredVectors:
+        """Every vector of ``model`` for the user's entries (all agents)."""
+
+    def missing_vectors(
+        self, model: str, *, limit: int = 256, after: tuple[str, str] | None = None
+    ) -> list[MemoryEntry]:
+        """Entries (any user) with no vector of ``model``, by (user_id, id) after ``after``."""
+
+    def change_counter(self) -> int:
+        """A number that changes when another process or connection commits a write."""
+
     def health(self) -> dict[str, Any]:
         """Backend facts for `memvault doctor` and `/readyz`; raises StoreError if broken."""
 
@@ -147,5 +192,7 @@ __all__ = [
     "Mutation",
     "SearchDoc",
     "Store",
+    "StoredVectors",
+    "VectorItem",
     "View",
 ]

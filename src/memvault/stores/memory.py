@@ -13,9 +13,21 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
-from .base import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, Mutation, SearchDoc, View
+from .base import (
+    DEFAULT_WEIGHTS,
+    NO_FILTER,
+    EntryFilter,
+    KeywordWeights,
+    Mutation,
+    SearchDoc,
+    StoredVectors,
+    VectorItem,
+    View,
+)
 
 _K1 = 1.2
 _B = 0.75
@@ -27,6 +39,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._rows: dict[tuple[str, str], tuple[MemoryEntry, SearchDoc]] = {}
+        self._vectors: dict[tuple[str, str], tuple[str, np.ndarray]] = {}
         self._closed = False
 
     def _check_open(self) -> None:
@@ -68,6 +81,13 @@ class MemoryStore:
             if new.id != entry_id or new.user_id != view.user_id:
                 raise ValueError("update may not change an entry's id or owner")
             self._rows[(view.user_id, entry_id)] = (new, doc)
+            if (new.name, new.content, new.description, new.metadata) != (
+                current.name,
+                current.content,
+                current.description,
+                current.metadata,
+            ):
+                self._vectors.pop((view.user_id, entry_id), None)
             return new
 
     def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
@@ -76,6 +96,7 @@ class MemoryStore:
             deleted = [i for i in dict.fromkeys(entry_ids) if self.get(view, i) is not None]
             for i in deleted:
                 del self._rows[(view.user_id, i)]
+                self._vectors.pop((view.user_id, i), None)
         return deleted
 
     def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
@@ -142,6 +163,62 @@ class MemoryStore:
             key=lambda pair: -pair[1],
         )
         return ranked[:limit]
+
+    def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
+        found = (self.get(view, i) for i in dict.fromkeys(entry_ids))
+        return [e for e in found if e is not None]
+
+    def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
+        with self._lock:
+            self._check_open()
+            values = [
+                e.metadata[key]
+                for (uid, _), (e, _) in self._rows.items()
+                if uid == user_id and e.metadata.get(key) is not None
+            ]
+        return list(dict.fromkeys(v for v in values if isinstance(v, str | int | float)))[:limit]
+
+    def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
+        written: list[str] = []
+        with self._lock:
+            self._check_open()
+            for item in items:
+                row = self._rows.get((user_id, item.entry_id))
+                if row is not None and row[0].updated_at == item.updated_at:
+                    vector = np.array(item.vector, dtype=np.float32)
+                    self._vectors[(user_id, item.entry_id)] = (model, vector)
+                    written.append(item.entry_id)
+        return written
+
+    def load_vectors(self, user_id: str, model: str) -> StoredVectors:
+        with self._lock:
+            self._check_open()
+            pairs = [
+                (self._rows[key][0], vec)
+                for key, (name, vec) in self._vectors.items()
+                if key[0] == user_id and name == model
+            ]
+        if not pairs:
+            return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32))
+        return StoredVectors(
+            [e.id for e, _ in pairs],
+            [e.agent_id for e, _ in pairs],
+            np.stack([v for _, v in pairs]),
+        )
+
+    def missing_vectors(
+        self, model: str, *, limit: int = 256, after: tuple[str, str] | None = None
+    ) -> list[MemoryEntry]:
+        after = after or ("", "")
+        with self._lock:
+            self._check_open()
+            keys = sorted(
+                k for k in self._rows if k > after and self._vectors.get(k, ("",))[0] != model
+            )
+            return [self._rows[k][0] for k in keys[:limit]]
+
+    def change_counter(self) -> int:
+        return 0  # nothing outside this object can write to it
 
     def health(self) -> dict[str, Any]:
         with self._lock:

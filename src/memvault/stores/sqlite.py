@@ -21,10 +21,22 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..errors import ConflictError, NotFoundError, StoreError
 from ..model import MemoryEntry
-from .base import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, Mutation, SearchDoc, View
-from .rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
+from .base import (
+    DEFAULT_WEIGHTS,
+    NO_FILTER,
+    EntryFilter,
+    KeywordWeights,
+    Mutation,
+    SearchDoc,
+    StoredVectors,
+    VectorItem,
+    View,
+)
+from .rows import ENTRY_COLUMNS, entry_to_row, format_time, row_to_entry
 from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
 
 _SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -393,6 +405,93 @@ class SQLiteStore:
         return conn.execute(
             sql, (weights.head, weights.body, weights.extra, match, limit, *params, *fparams)
         ).fetchall()
+
+    def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
+        where, params = _view_sql(view)
+        out: list[MemoryEntry] = []
+        with self._read() as conn:
+            for start in range(0, len(entry_ids), _PAGE):
+                chunk = list(entry_ids[start : start + _PAGE])
+                marks = ", ".join("?" for _ in chunk)
+                rows = conn.execute(
+                    f"SELECT {_SELECT} FROM memories m WHERE {where} AND m.id IN ({marks})",
+                    (*params, *chunk),
+                ).fetchall()
+                out.extend(row_to_entry(r) for r in rows)
+        return out
+
+    def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
+        path = '$."' + key.replace('"', "") + '"'
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT json_extract(metadata, ?) AS v FROM memories "
+                "WHERE user_id = ? AND v IS NOT NULL LIMIT ?",
+                (path, user_id, limit),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    # -- vectors --------------------------------------------------------------------
+
+    def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
+        written: list[str] = []
+        if not items:
+            return written
+        try:
+            with self._write() as conn:
+                for item in items:
+                    vector = np.ascontiguousarray(item.vector, dtype=np.float32)
+                    cur = conn.execute(
+                        "INSERT OR REPLACE INTO embeddings (memory_pk, model, dim, vector) "
+                        "SELECT pk, ?, ?, ? FROM memories "
+                        "WHERE user_id = ? AND id = ? AND updated_at = ?",
+                        (
+                            model,
+                            int(vector.shape[0]),
+                            vector.tobytes(),
+                            user_id,
+                            item.entry_id,
+                            format_time(item.updated_at),
+                        ),
+                    )
+                    if cur.rowcount:
+                        written.append(item.entry_id)
+        except sqlite3.Error as exc:
+            raise StoreError(f"writing vectors failed and was rolled back: {exc}") from exc
+        return written
+
+    def load_vectors(self, user_id: str, model: str) -> StoredVectors:
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT m.id, m.agent_id, e.dim, e.vector FROM embeddings e "
+                "JOIN memories m ON m.pk = e.memory_pk WHERE m.user_id = ? AND e.model = ?",
+                (user_id, model),
+            ).fetchall()
+        if not rows:
+            return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32))
+        dim = rows[0][2]
+        rows = [r for r in rows if r[2] == dim]
+        matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32)
+        return StoredVectors(
+            [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy()
+        )
+
+    def missing_vectors(
+        self, model: str, *, limit: int = 256, after: tuple[str, str] | None = None
+    ) -> list[MemoryEntry]:
+        after = after or ("", "")
+        with self._read() as conn:
+            rows = conn.execute(
+                f"SELECT {_SELECT} FROM memories m "
+                "LEFT JOIN embeddings e ON e.memory_pk = m.pk AND e.model = ? "
+                "WHERE e.memory_pk IS NULL AND (m.user_id, m.id) > (?, ?) "
+                "ORDER BY m.user_id, m.id LIMIT ?",
+                (model, *after, limit),
+            ).fetchall()
+        return [row_to_entry(r) for r in rows]
+
+    def change_counter(self) -> int:
+        with self._read() as conn:
+            return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
     # -- admin ----------------------------------------------------------------------
 

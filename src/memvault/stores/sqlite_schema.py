@@ -133,6 +133,19 @@ def _create_vocab(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row')")
 
 
+@migration(4, "drop an entry's vector when its text changes")
+def _drop_stale_vectors(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TRIGGER memories_vector_stale
+        AFTER UPDATE OF name, content, description, metadata ON memories BEGIN
+            DELETE FROM embeddings WHERE memory_pk = new.pk;
+        END;
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -1,0 +1,322 @@
+"""LoCoMo turn retrieval through the real ``Vault``: keyword, vector and hybrid.
+
+Protocol (as in ``../shared/bench/BASELINES.md``): each of the 10 conversations is
+one user's memory, every dialog turn one entry (speaker, session date, dia_id
+kept as metadata); every QA item of category 1-4 whose evidence resolves is a
+query, gold = its evidence turns, retrieval only within that conversation.
+The data is read in place from ``../shared/bench/data/locomo/locomo10.json``
+(CC BY-NC 4.0, see its README); it is never copied into this repository.
+
+Parameters were chosen on conversations 0-4; 5-9 are reported apart as the
+held-out half.
+
+    .venv/bin/python bench/locomo.py [--modes keyword vector hybrid] [--convs 0 1 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import re
+import resource
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memvault import Vault, load_config
+from memvault.embed.base import Embedder
+
+DATA = (
+    Path(__file__).resolve().parents[2] / "shared" / "bench" / "data" / "locomo" / "locomo10.json"
+)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    session: int
+    date: str
+    caption: str = ""
+
+
+@dataclass
+class Conversation:
+    index: int
+    turns: list[Turn]
+    questions: list[tuple[str, int, list[str]]] = field(default_factory=list)
+
+
+def session_date(raw: str) -> str:
+    """'1:56 pm on 8 May, 2023' -> '8 May 2023'."""
+    m = re.search(r"(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})", raw or "")
+    return f"{int(m.group(1))} {m.group(2)} {m.group(3)}" if m else (raw or "")
+
+
+def load(path: Path) -> list[Conversation]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    conversations = []
+    for ci, item in enumerate(data):
+        conv = item["conversation"]
+        sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
+        turns = [
+            Turn(
+                dia_id=t["dia_id"],
+                speaker=t["speaker"],
+                text=t["text"],
+                session=s,
+                date=session_date(conv.get(f"session_{s}_date_time", "")),
+                caption=t.get("blip_caption", ""),
+            )
+            for s in sessions
+            for t in conv[f"session_{s}"]
+        ]
+        known = {t.dia_id for t in turns}
+        c = Conversation(ci, turns)
+        for qa in item["qa"]:
+            if qa.get("category") not in CATEGORIES:
+                continue
+            gold: list[str] = []
+            for ev in qa.get("evidence", []):
+                for tok in re.split(r"[;,\s]+", ev):
+                    m = re.fullmatch(r"D:?(\d+):0*(\d+)", tok.strip())
+                    if m and f"D{m.group(1)}:{m.group(2)}" in known:
+                        dia = f"D{m.group(1)}:{m.group(2)}"
+                        if dia not in gold:
+                            gold.append(dia)
+            if gold:
+                c.questions.append((qa["question"], qa["category"], gold))
+        conversations.append(c)
+    return conversations
+
+
+def records(conv: Conversation, window: int) -> list[dict[str, Any]]:
+    """One record per turn, as an agent integration would store a conversation turn.
+
+    Neighbouring turns of the same session go to the ``context`` metadata, which
+    the engine indexes at its lower "extra" weight.
+    """
+    out = []
+    for i, t in enumerate(conv.turns):
+        text = t.text + (f" [shares a photo: {t.caption}]" if t.caption else "")
+        neighbours = [
+            f"{n.speaker}: {n.text}"
+            for n in conv.turns[max(0, i - window) : i + window + 1]
+            if n is not t and n.session == t.session
+        ]
+        out.append(
+            {
+                "content": text,
+                "kind": "user",
+                "mem_class": "source_archive",
+                "session_id": f"s{t.session}",
+                "metadata": {
+                    "speaker": t.speaker,
+                    "date": t.date,
+                    "dia_id": t.dia_id,
+                    "context": " ".join(neighbours),
+                },
+            }
+        )
+    return out
+
+
+class CachedEmbedder:
+    """Remembers vectors by text across runs (a pickle file), to iterate on parameters fast."""
+
+    def __init__(self, inner: Embedder, path: Path | None) -> None:
+        self.inner = inner
+        self.path = path
+        self.cache: dict[str, Any] = {}
+        self.passthrough = False  # set while querying, so query latency is real
+        if path is not None and path.exists():
+            self.cache = pickle.loads(path.read_bytes())
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Any) -> Any:
+        import numpy as np
+
+        if self.passthrough:
+            return self.inner.embed(texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if missing:
+            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
+                self.cache[text] = vec
+        return np.stack([self.cache[t] for t in texts]) if texts else self.inner.embed([])
+
+    def save(self) -> None:
+        if self.path is not None:
+            self.path.write_bytes(pickle.dumps(self.cache))
+
+
+def parse_sets(pairs: list[str]) -> dict[str, Any]:
+    """``section.field=value`` pairs into nested config overrides (values parsed as JSON)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        dotted, _, raw = pair.partition("=")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        node = out
+        *parents, leaf = dotted.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def evaluate(
+    mode: str,
+    conversations: list[Conversation],
+    embedder: Embedder | None,
+    window: int,
+    tmp: Path,
+    sets: dict[str, Any],
+) -> dict[str, Any]:
+    overrides: dict[str, Any] = json.loads(json.dumps(sets))
+    overrides.setdefault("embedding", {})["background"] = False
+    if mode == "vector":
+        overrides.setdefault("retrieval", {})["keyword_weight"] = 0.0
+    config = load_config(environ={}, home=tmp, **overrides)
+    vault = Vault(
+        tmp / f"{mode}.db", config=config, embedder=None if mode == "keyword" else embedder
+    )
+    t0 = time.perf_counter()
+    n_turns = 0
+    for conv in conversations:
+        recs = records(conv, window)
+        for start in range(0, len(recs), 256):
+            vault.add_many(recs[start : start + 256], user_id=f"conv{conv.index}")
+        n_turns += len(recs)
+    vault.flush()
+    index_ms = (time.perf_counter() - t0) * 1000 / max(1, n_turns)
+    if isinstance(embedder, CachedEmbedder):
+        embedder.passthrough = True
+
+    per_query: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    for conv in conversations:
+        for question, cat, gold in conv.questions:
+            t1 = time.perf_counter()
+            hits = vault.search(question, user_id=f"conv{conv.index}", limit=50)
+            latencies.append((time.perf_counter() - t1) * 1000)
+            ranked = [h.entry.metadata["dia_id"] for h in hits]
+            gold_set = set(gold)
+            rr = next((1.0 / r for r, d in enumerate(ranked, 1) if d in gold_set), 0.0)
+            per_query.append(
+                {
+                    "conv": conv.index,
+                    "cat": cat,
+                    "r5": len(gold_set & set(ranked[:5])) / len(gold_set),
+                    "r10": len(gold_set & set(ranked[:10])) / len(gold_set),
+                    "h5": float(bool(gold_set & set(ranked[:5]))),
+                    "mrr": rr,
+                }
+            )
+    vault.close()
+    if isinstance(embedder, CachedEmbedder):
+        embedder.passthrough = False
+    return {
+        "mode": mode,
+        "queries": per_query,
+        "index_ms": index_ms,
+        "p50": statistics.median(latencies),
+        "p95": percentile(latencies, 0.95),
+    }
+
+
+def summarize(queries: list[dict[str, Any]]) -> dict[str, float]:
+    n = max(1, len(queries))
+    out = {k: sum(q[k] for q in queries) / n for k in ("r5", "r10", "h5", "mrr")}
+    out["n"] = len(queries)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--modes", nargs="+", default=["keyword", "vector", "hybrid"])
+    parser.add_argument("--convs", type=int, nargs="*", default=None)
+    parser.add_argument("--window", type=int, default=2, help="neighbour turns as context")
+    parser.add_argument("--set", action="append", default=[], help="config override a.b=value")
+    parser.add_argument("--embed-cache", type=Path, default=None, help="pickle of vectors")
+    args = parser.parse_args()
+
+    conversations = load(args.data)
+    if args.convs:
+        conversations = [c for c in conversations if c.index in args.convs]
+    embedder: Embedder | None = None
+    if any(m != "keyword" for m in args.modes):
+        from memvault.embed.local import LocalEmbedder
+
+        embedder = CachedEmbedder(LocalEmbedder(), args.embed_cache)
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in args.modes:
+            sets = parse_sets(args.set)
+            results.append(evaluate(mode, conversations, embedder, args.window, Path(tmp), sets))
+    if isinstance(embedder, CachedEmbedder):
+        embedder.save()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    n_queries = len(results[0]["queries"])
+    print(f"LoCoMo: {len(conversations)} conversations, {n_queries} queries (categories 1-4)\n")
+    print(
+        "| mode | split | recall@5 | recall@10 | hit@5 | MRR | "
+        "index ms/turn | query p50 ms | query p95 ms |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    splits = {
+        "all": lambda q: True,
+        "0-4": lambda q: q["conv"] < 5,
+        "5-9": lambda q: q["conv"] >= 5,
+    }
+    for r in results:
+        for name, keep in splits.items():
+            qs = [q for q in r["queries"] if keep(q)]
+            if not qs:
+                continue
+            s = summarize(qs)
+            timing = (
+                f"{r['index_ms']:.2f} | {r['p50']:.1f} | {r['p95']:.1f}"
+                if name == "all"
+                else " | | "
+            )
+            print(
+                f"| {r['mode']} | {name} | {s['r5']:.3f} | {s['r10']:.3f} | {s['h5']:.3f} | "
+                f"{s['mrr']:.3f} | {timing} |"
+            )
+    print("\nrecall@10 by category (all conversations)\n")
+    print("| mode | " + " | ".join(CATEGORIES.values()) + " |")
+    print("|---|" + "---|" * len(CATEGORIES))
+    for r in results:
+        by_cat: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for q in r["queries"]:
+            by_cat[q["cat"]].append(q)
+        cells = " | ".join(f"{summarize(by_cat[c])['r10']:.3f}" for c in CATEGORIES)
+        print(f"| {r['mode']} | {cells} |")
+    print(f"\npeak RSS {rss:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""The vector channel: exact cosine top-k over a user's vectors, cached in memory.
+
+A user's vectors are loaded once per model into a growable matrix and kept up
+to date by the engine's own writes; when another process commits (the store's
+change counter moves) the cache is dropped and reloaded lazily. Exact search
+with numpy is fast enough here: one matrix-vector product over 100k x 384
+floats takes a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ..stores.base import Store, View
+
+Matrix = npt.NDArray[np.float32]
+
+
+class _UserVectors:
+    """One user's vectors: rows ``[0, n)`` of ``matrix`` are live."""
+
+    def __init__(self, ids: list[str], agents: list[str | None], matrix: Matrix) -> None:
+        self.agent_codes: dict[str | None, int] = {None: 0}
+        self.ids = list(ids)
+        self.pos = {entry_id: i for i, entry_id in enumerate(self.ids)}
+        self.n = len(self.ids)
+        dim = matrix.shape[1] if matrix.size else 0
+        self.matrix = np.zeros((max(16, self.n * 2), dim), dtype=np.float32)
+        self.codes = np.zeros(self.matrix.shape[0], dtype=np.int32)
+        if self.n:
+            self.matrix[: self.n] = matrix
+            self.codes[: self.n] = [self._code(a) for a in agents]
+
+    def _code(self, agent_id: str | None) -> int:
+        return self.agent_codes.setdefault(agent_id, len(self.agent_codes))
+
+    def upsert(self, entry_id: str, agent_id: str | None, vector: Matrix) -> None:
+        if self.matrix.shape[1] == 0:
+            self.matrix = np.zeros((self.matrix.shape[0], vector.shape[0]), dtype=np.float32)
+        if vector.shape[0] != self.matrix.shape[1]:
+            return  # another model's size: never mixed in
+        i = self.pos.get(entry_id)
+        if i is None:
+            if self.n == self.matrix.shape[0]:
+                grow = self.matrix.shape[0] * 2
+                self.matrix = np.resize(self.matrix, (grow, self.matrix.shape[1]))
+                self.codes = np.resize(self.codes, grow)
+            i = self.n
+            self.n += 1
+            self.ids.append(entry_id)
+            self.pos[entry_id] = i
+        self.matrix[i] = vector
+        self.codes[i] = self._code(agent_id)
+
+    def remove(self, entry_id: str) -> None:
+        i = self.pos.pop(entry_id, None)
+        if i is None:
+            return
+        last = self.n - 1
+        if i != last:  # move the last row into the hole
+            moved = self.ids[last]
+            self.matrix[i] = self.matrix[last]
+            self.codes[i] = self.codes[last]
+            self.ids[i] = moved
+            self.pos[moved] = i
+        self.ids.pop()
+        self.n -= 1
+
+    def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
+        if self.n == 0 or query.shape[0] != self.matrix.shape[1]:
+            return []
+        sims = self.matrix[: self.n] @ query
+        codes = self.codes[: self.n]
+        if not view.all_agents:
+            visible = codes == 0
+            if view.agent_id is not None and view.agent_id in self.agent_codes:
+                visible |= codes == self.agent_codes[view.agent_id]
+            sims = np.where(visible, sims, -np.inf)
+        k = min(k, self.n)
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [(self.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
+
+
+class VectorIndex:
+    """Per-user caches of one model's vectors over a ``Store``."""
+
+    def __init__(self, store: Store, model: str) -> None:
+        self.store = store
+        self.model = model
+        self._users: dict[str, _UserVectors] = {}
+        self._lock = threading.RLock()
+        self._seen_counter = store.change_counter()
+
+    def _check_external_writes(self) -> None:
+        counter = self.store.change_counter()
+        if counter != self._seen_counter:
+            self._users.clear()
+            self._seen_counter = counter
+
+    def _user(self, user_id: str) -> _UserVectors:
+        cached = self._users.get(user_id)
+        if cached is None:
+            stored = self.store.load_vectors(user_id, self.model)
+            cached = _UserVectors(stored.ids, stored.agent_ids, stored.matrix)
+            self._users[user_id] = cached
+        return cached
+
+    def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
+        """Entry ids in ``view`` by cosine similarity to a unit ``query`` vector, best first."""
+        with self._lock:
+            self._check_external_writes()
+            return self._user(view.user_id).search(view, query, k)
+
+    def upsert(self, user_id: str, items: Sequence[tuple[str, str | None, Matrix]]) -> None:
+        """Reflect vectors this process just stored."""
+        with self._lock:
+            self._check_external_writes()
+            cached = self._users.get(user_id)
+            if cached is None:
+                return  # loaded from the store on first search
+            for entry_id, agent_id, vector in items:
+                cached.upsert(entry_id, agent_id, vector)
+
+    def remove(self, user_id: str, entry_ids: Sequence[str]) -> None:
+        """Reflect entries this process deleted or whose text it changed."""
+        with self._lock:
+            cached = self._users.get(user_id)
+            if cached is not None:
+                for entry_id in entry_ids:
+                    cached.remove(entry_id)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._users.clear()
+
+
+__all__ = ["VectorIndex"]

@@ -1,0 +1,90 @@
+"""Shared fixtures: every backend in ``STORE_BACKENDS``, and vaults on top of them.
+
+A backend joins the conformance suite (and every ``store``/``vault`` test) by adding
+one ``(id, factory)`` pair to ``STORE_BACKENDS``. A factory gets a fresh, empty
+directory it may use for files; one for a server-based backend (PostgreSQL, MySQL)
+should call ``pytest.skip()`` when its server is not configured.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from memvault import MemoryStore, SQLiteStore, Store, Vault, VaultConfig, load_config
+
+StoreFactory = Callable[[Path], Store]
+
+
+def _sqlite_file(directory: Path) -> Store:
+    return SQLiteStore(directory / "s.db")
+
+
+def _memory(directory: Path) -> Store:
+    return MemoryStore()
+
+
+STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
+    ("sqlite-file", _sqlite_file),
+    ("memory", _memory),
+]
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> VaultConfig:
+    """Default settings without the environment, and keyword-only retrieval.
+
+    With no embedder the engine's results are exact and fast to compute; the
+    vector channel has its own tests (``test_hybrid.py``).
+    """
+    return load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
+
+
+@pytest.fixture(
+    params=[factory for _, factory in STORE_BACKENDS],
+    ids=[backend_id for backend_id, _ in STORE_BACKENDS],
+)
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
+    """Opens fresh, empty stores of one backend; the first one lives in ``tmp_path``."""
+    factory: StoreFactory = request.param
+    opened: list[Store] = []
+    counter = itertools.count()
+
+    def make() -> Store:
+        n = next(counter)
+        directory = tmp_path if n == 0 else tmp_path / f"store{n}"
+        directory.mkdir(exist_ok=True)
+        store = factory(directory)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(make_store: Callable[[], Store]) -> Store:
+    """An empty store, once per backend in ``STORE_BACKENDS``."""
+    return make_store()
+
+
+@pytest.fixture
+def vault(store: Store, config: VaultConfig) -> Vault:
+    """A ``Vault`` on ``store`` (so also once per backend)."""
+    return Vault(store=store, config=config)
+
+
+@pytest.fixture
+def sqlite_path(tmp_path: Path) -> Path:
+    return tmp_path / "vault.db"
+
+
+@pytest.fixture
+def sqlite_vault(sqlite_path: Path, config: VaultConfig) -> Iterator[Vault]:
+    """A ``Vault`` on a real SQLite file (``sqlite_path``)."""
+    with Vault(sqlite_path, config=config) as v:
+        yield v

@@ -1,0 +1,1 @@
+"""Loopback servers that speak real wire protocols of services tests cannot reach."""

