@@ -189,13 +189,6 @@ IsolationMachine.TestCase.settings = settings(
 TestIsolation = IsolationMachine.TestCase
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SQLiteStore._plan_terms reads document frequencies "
-    "from memories_vocab over every user's rows, so bob's 'mango' entry makes 'zebra' the "
-    "dropped common term and alice's search finds nothing: another user's data changes "
-    "(and so reveals itself through) alice's results",
-)
 def test_another_users_words_do_not_change_my_search_results(tmp_path: Path) -> None:
     """Which of my entries a query finds must not depend on what other users stored."""
     config = load_config(

@@ -173,14 +173,6 @@ def test_concurrent_first_opens_record_each_migration_once(tmp_path: Path) -> No
         assert recorded_versions(path) == every_version
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=StoreError,
-    reason="SQLiteStore.__init__ runs 'PRAGMA journal_mode = WAL' once; "
-    "SQLite answers SQLITE_BUSY at once, without the busy handler, while another connection "
-    "holds a lock, so opening fails with 'database is locked' instead of waiting up to "
-    "busy_timeout_ms (two processes opening a new file at the same time hit this)",
-)
 def test_opening_waits_while_another_connection_writes(sqlite_path: Path) -> None:
     # A database not yet in WAL mode (as a brand-new file is while its first opener
     # converts it), with a write transaction open elsewhere for a moment.

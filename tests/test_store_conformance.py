@@ -24,12 +24,10 @@ from memvault import (
     NotFoundError,
     Sensitivity,
     Source,
-    SQLiteStore,
     Store,
     StoreError,
     Tier,
 )
-from memvault.stores import MemoryStore
 from memvault.stores.base import EntryFilter, SearchDoc, VectorItem, View
 from memvault.text import index_text
 
@@ -403,18 +401,7 @@ def test_keyword_search_applies_kind_tier_and_domain_filters(store: Store) -> No
         assert sorted(hit_ids(store, OWNER, "zebra", flt=flt)) == expected, flt
 
 
-def test_keyword_search_fills_the_limit_when_filtering_by_session(
-    store: Store, request: pytest.FixtureRequest
-) -> None:
-    if isinstance(store, SQLiteStore):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="SQLiteStore._match applies LIMIT inside the FTS subquery and the "
-                "session_id/agent_id filters only outside it, "
-                "so better-ranked rows of other sessions use up the limit",
-            )
-        )
+def test_keyword_search_fills_the_limit_when_filtering_by_session(store: Store) -> None:
     put(
         store,
         *[entry(f"s1-{i}", "apple apple apple", session_id="s1") for i in range(3)],
@@ -489,17 +476,7 @@ def test_a_view_never_returns_another_users_rows(store: Store) -> None:
 # -- values and lifecycle ----------------------------------------------------------
 
 
-def test_changing_a_returned_entrys_metadata_does_not_change_the_store(
-    store: Store, request: pytest.FixtureRequest
-) -> None:
-    if isinstance(store, MemoryStore):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="MemoryStore keeps and returns the caller's MemoryEntry objects, whose "
-                "metadata dict is mutable and shared (MemoryStore.insert and MemoryStore.get)",
-            )
-        )
+def test_changing_a_returned_entrys_metadata_does_not_change_the_store(store: Store) -> None:
     inserted = entry("e1", "x", metadata={"tags": ["a"]})
     put(store, inserted)
     inserted.metadata["tags"].append("from-insert")
@@ -610,20 +587,7 @@ def test_changing_an_entrys_text_drops_its_vector(store: Store) -> None:
     assert ids(store.missing_vectors(MODEL)) == ["e1"]
 
 
-def test_an_update_that_keeps_the_text_keeps_the_vector(
-    store: Store, request: pytest.FixtureRequest
-) -> None:
-    if isinstance(store, SQLiteStore):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="trigger memories_vector_stale fires on AFTER UPDATE OF name, content, "
-                "description, metadata (sqlite_schema.py, migration 4), and "
-                "SQLiteStore.update's UPDATE sets every column, so any update (tier, "
-                "importance, ...) deletes the vector, and Vault.update does not re-embed "
-                "because the text did not change",
-            )
-        )
+def test_an_update_that_keeps_the_text_keeps_the_vector(store: Store) -> None:
     _with_vector(store)
     store.update(OWNER, "e1", _set(tier=Tier.COLD, importance=0.9))
     assert stored(store) == {"e1": (None, (1.0, 0.0))}

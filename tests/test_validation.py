@@ -16,7 +16,6 @@ from memvault import (
     ImportFormatError,
     MemvaultError,
     NotFoundError,
-    SQLiteStore,
     ValidationError,
     Vault,
     VaultConfig,
@@ -302,12 +301,6 @@ def test_any_text_query_returns_hits_or_raises_validation_error(seeded: Vault, q
 # -- known gaps: input that escapes validation -------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="check_content/check_metadata call str.encode('utf-8') unguarded "
-    "in validation.py, so a lone surrogate raises UnicodeEncodeError, not ValidationError",
-)
 @pytest.mark.parametrize(
     "call",
     [
@@ -322,47 +315,19 @@ def test_lone_surrogates_are_a_validation_error(
         call(seeded)
 
 
-def test_lone_surrogate_in_name_is_a_validation_error(
-    vault: Vault, request: pytest.FixtureRequest
-) -> None:
-    request.applymarker(
-        pytest.mark.xfail(
-            strict=True,
-            reason="check_short_text does not reject lone surrogates: SQLiteStore then raises "
-            "UnicodeEncodeError from insert and MemoryStore stores the entry",
-        )
-    )
+def test_lone_surrogate_in_name_is_a_validation_error(vault: Vault) -> None:
     with pytest.raises(ValidationError):
         vault.add("valid content", user_id="alice", name="\ud800")
     assert vault.count(user_id="alice") == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="check_datetime calls value.astimezone(UTC) unguarded; "
-    "times that leave datetime's range in UTC raise OverflowError",
-)
 @pytest.mark.parametrize("when", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:30:00-01:00"])
 def test_times_out_of_range_in_utc_are_a_validation_error(seeded: Vault, when: str) -> None:
     with pytest.raises(ValidationError):
         seeded.add("valid content", user_id="alice", expires_at=when)
 
 
-def test_a_time_before_year_1000_round_trips_or_is_rejected(
-    seeded: Vault, request: pytest.FixtureRequest
-) -> None:
-    if isinstance(seeded.store, SQLiteStore):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                raises=ValueError,
-                reason="rows.format_time uses strftime('%Y'), which glibc does not zero-pad "
-                "('999-...'), and parse_time's strptime('%Y') then rejects the stored value: "
-                "the import succeeds and every later list/get/export of the user raises "
-                "ValueError",
-            )
-        )
+def test_a_time_before_year_1000_round_trips_or_is_rejected(seeded: Vault) -> None:
     record = {"content": "an old memory", "id": "old-1", "created_at": "0999-06-01T00:00:00+00:00"}
     try:
         seeded.import_([record], user_id="carol")

@@ -61,11 +61,24 @@ def check_entry_id(value: object) -> str:
     return value
 
 
+def check_encodable(text: str, field: str) -> str:
+    """Text must be valid Unicode (no lone surrogates) to be stored and indexed."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError(
+            f"{field} contains characters that are not valid Unicode (lone surrogates): "
+            "send UTF-8 text",
+            field=field,
+        ) from None
+    return text
+
+
 def check_content(value: object, max_bytes: int, field: str = "content") -> str:
     """Content is stripped, must not be empty and must fit the configured size."""
     if not isinstance(value, str):
         raise ValidationError(f"{field} must be a string, got {type(value).__name__}", field=field)
-    text = value.strip()
+    text = check_encodable(value.strip(), field)
     if not text:
         raise ValidationError(f"{field} is empty: send the text to remember", field=field)
     if "\x00" in text:
@@ -85,7 +98,7 @@ def check_short_text(value: object, field: str, max_chars: int) -> str:
         return ""
     if not isinstance(value, str):
         raise ValidationError(f"{field} must be a string, got {type(value).__name__}", field=field)
-    text = value.strip()
+    text = check_encodable(value.strip(), field)
     if "\x00" in text:
         raise ValidationError(f"{field} contains a NUL character: remove it", field=field)
     if len(text) > max_chars:
@@ -112,7 +125,7 @@ def check_metadata(value: object, max_bytes: int) -> dict[str, Any]:
             "lists and objects only",
             field="metadata",
         ) from None
-    if len(text.encode("utf-8")) > max_bytes:
+    if len(check_encodable(text, "metadata").encode("utf-8")) > max_bytes:
         raise ValidationError(
             f"metadata is over the limit of {max_bytes} bytes as JSON: store less",
             field="metadata",
@@ -178,7 +191,10 @@ def check_datetime(value: object, field: str, *, optional: bool = True) -> datet
         raise ValidationError(f"{field} must be an ISO 8601 time", field=field)
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValidationError(f"{field} {value!r} is out of range", field=field) from None
 
 
 def check_count(value: object, field: str) -> int:

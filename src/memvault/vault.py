@@ -51,6 +51,7 @@ from .validation import (
     check_content,
     check_count,
     check_datetime,
+    check_encodable,
     check_entry_id,
     check_enum,
     check_limit,
@@ -534,7 +535,7 @@ class Vault:
             raise ValidationError("query must be a string", field="query")
         if not query.strip():
             raise ValidationError("query is empty: send the text to search for", field="query")
-        size = len(query.encode("utf-8", "surrogatepass"))
+        size = len(check_encodable(query, "query").encode("utf-8"))
         if size > self.config.max_query_bytes:
             raise ValidationError(
                 f"query is {size} bytes, over the limit of {self.config.max_query_bytes}: "

@@ -112,6 +112,32 @@ class StoredVectors:
 Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
 
 
+def plan_terms(
+    terms: Sequence[str], view_df: Callable[[str], int], cutoff: int
+) -> list[tuple[str, list[str]]]:
+    """Term groups to try in order, as (joiner, terms); the last is always the full query.
+
+    With a cutoff, a term found in more than ``cutoff`` of the caller's entries is
+    "common" (in the spirit of Lucene's common-terms cutoff): the first attempt
+    leaves common terms out when rarer ones exist, or asks for entries holding
+    every common term when there are only common ones. A backend keeps an
+    attempt's results only if they fill the limit, else it runs the next. Only
+    the caller's own entries decide which terms are common, so other users'
+    data cannot change which entries a search returns. ``view_df`` may cap its
+    count at ``cutoff + 1``.
+    """
+    full = (" OR ", list(terms))
+    if cutoff <= 0 or len(terms) < 2:
+        return [full]
+    common = [t for t in terms if view_df(t) > cutoff]
+    if not common:
+        return [full]
+    rare = [t for t in terms if t not in common]
+    if rare:
+        return [(" OR ", rare), full]
+    return [(" AND ", common), full]
+
+
 @runtime_checkable
 class Store(Protocol):
     """A backend. Each write is atomic: it fully happens or leaves no trace."""
@@ -195,4 +221,5 @@ __all__ = [
     "StoredVectors",
     "VectorItem",
     "View",
+    "plan_terms",
 ]

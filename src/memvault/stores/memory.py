@@ -7,6 +7,7 @@ without touching internals. Data is lost when the object goes away.
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 from collections import Counter
@@ -27,10 +28,16 @@ from .base import (
     StoredVectors,
     VectorItem,
     View,
+    plan_terms,
 )
 
 _K1 = 1.2
 _B = 0.75
+
+
+def _own(entry: MemoryEntry) -> MemoryEntry:
+    """A copy whose metadata is not shared with the caller (entries are frozen, dicts are not)."""
+    return entry.replace(metadata=copy.deepcopy(entry.metadata))
 
 
 class MemoryStore:
@@ -57,14 +64,14 @@ class MemoryStore:
                     "an entry with one of these ids already exists for this user: "
                     "omit the id to get a new one, or update the existing entry"
                 )
-            for key, item in zip(keys, items, strict=True):
-                self._rows[key] = item
+            for key, (entry, doc) in zip(keys, items, strict=True):
+                self._rows[key] = (_own(entry), doc)
 
     def get(self, view: View, entry_id: str) -> MemoryEntry | None:
         with self._lock:
             self._check_open()
             row = self._rows.get((view.user_id, entry_id))
-        return row[0] if row is not None and view.sees(row[0]) else None
+        return _own(row[0]) if row is not None and view.sees(row[0]) else None
 
     def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
         with self._lock:
@@ -80,7 +87,7 @@ class MemoryStore:
             new, doc = mutate(current)
             if new.id != entry_id or new.user_id != view.user_id:
                 raise ValueError("update may not change an entry's id or owner")
-            self._rows[(view.user_id, entry_id)] = (new, doc)
+            self._rows[(view.user_id, entry_id)] = (_own(new), doc)
             if (new.name, new.content, new.description, new.metadata) != (
                 current.name,
                 current.content,
@@ -112,12 +119,13 @@ class MemoryStore:
             key=lambda e: (e.created_at, e.id),
             reverse=True,
         )
-        return rows[offset : offset + limit]
+        return [_own(e) for e in rows[offset : offset + limit]]
 
     def iter_entries(self, view: View, flt: EntryFilter = NO_FILTER) -> Iterator[MemoryEntry]:
-        yield from sorted(
+        for entry in sorted(
             (e for e, _ in self._visible(view, flt)), key=lambda e: (e.created_at, e.id)
-        )
+        ):
+            yield _own(entry)
 
     def count(self, view: View, flt: EntryFilter = NO_FILTER) -> int:
         return len(self._visible(view, flt))
@@ -147,22 +155,36 @@ class MemoryStore:
         ]
         avg = (sum(lengths) / len(lengths)) or 1.0
         n = len(docs)
-        scores = [0.0] * n
-        for term in dict.fromkeys(terms):
-            df = sum(1 for i in range(n) if any(col[i].get(term) for _, col in columns))
-            if df == 0:
-                continue
-            idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
-            for i in range(n):
-                freq = sum(w * col[i].get(term, 0) for w, col in columns)
-                if freq:
-                    norm = _K1 * (1 - _B + _B * lengths[i] / avg)
-                    scores[i] += idf * freq * (_K1 + 1) / (freq + norm)
-        ranked = sorted(
-            ((docs[i][0], s) for i, s in enumerate(scores) if s > 0),
-            key=lambda pair: -pair[1],
-        )
-        return ranked[:limit]
+
+        def has(i: int, term: str) -> bool:
+            return any(col[i].get(term) for _, col in columns)
+
+        def view_df(term: str) -> int:
+            return sum(1 for i in range(n) if has(i, term))
+
+        ranked: list[tuple[MemoryEntry, float]] = []
+        groups = plan_terms(list(dict.fromkeys(terms)), view_df, weights.common_term_cutoff)
+        for g, (joiner, group) in enumerate(groups):
+            scores = [0.0] * n
+            for term in group:
+                df = view_df(term)
+                if df == 0:
+                    continue
+                idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+                for i in range(n):
+                    freq = sum(w * col[i].get(term, 0) for w, col in columns)
+                    if freq:
+                        norm = _K1 * (1 - _B + _B * lengths[i] / avg)
+                        scores[i] += idf * freq * (_K1 + 1) / (freq + norm)
+            keep = [
+                i
+                for i in range(n)
+                if scores[i] > 0 and (joiner != " AND " or all(has(i, t) for t in group))
+            ]
+            ranked = sorted(((docs[i][0], scores[i]) for i in keep), key=lambda p: -p[1])
+            if len(ranked) >= limit or g == len(groups) - 1:
+                break
+        return [(_own(e), score) for e, score in ranked[:limit]]
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         found = (self.get(view, i) for i in dict.fromkeys(entry_ids))
@@ -215,7 +237,7 @@ class MemoryStore:
             keys = sorted(
                 k for k in self._rows if k > after and self._vectors.get(k, ("",))[0] != model
             )
-            return [self._rows[k][0] for k in keys[:limit]]
+            return [_own(self._rows[k][0]) for k in keys[:limit]]
 
     def change_counter(self) -> int:
         return 0  # nothing outside this object can write to it

@@ -45,20 +45,22 @@ ENTRY_COLUMNS: tuple[str, ...] = (
     "source",
 )
 
-_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-
 
 def format_time(value: datetime | None) -> str | None:
-    """Fixed-width UTC text, so lexical order is time order."""
+    """Fixed-width UTC text (four-digit year, microseconds), so lexical order is time order."""
     if value is None:
         return None
-    return value.astimezone(UTC).strftime(_TIME_FORMAT)
+    v = value.astimezone(UTC)
+    return (
+        f"{v.year:04d}-{v.month:02d}-{v.day:02d}T"
+        f"{v.hour:02d}:{v.minute:02d}:{v.second:02d}.{v.microsecond:06d}Z"
+    )
 
 
 def parse_time(value: str | None) -> datetime | None:
     if value is None:
         return None
-    return datetime.strptime(value, _TIME_FORMAT).replace(tzinfo=UTC)
+    return datetime.fromisoformat(value).astimezone(UTC)
 
 
 def entry_to_row(entry: MemoryEntry) -> tuple[Any, ...]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +36,7 @@ from .base import (
     StoredVectors,
     VectorItem,
     View,
+    plan_terms,
 )
 from .rows import ENTRY_COLUMNS, entry_to_row, format_time, row_to_entry
 from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
@@ -162,16 +164,42 @@ class SQLiteStore:
                 isolation_level=None,
                 check_same_thread=False,
             )
-            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            if self.path != ":memory:":
-                self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute(f"PRAGMA synchronous = {synchronous}")
-            self._conn.execute("PRAGMA foreign_keys = ON")
-            self.applied_migrations = apply_migrations(self._conn, migrate_to)
         except sqlite3.Error as exc:
             raise StoreError(
                 f"cannot open SQLite database {self.path}: {exc}; check the path and permissions"
             ) from exc
+        try:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            if self.path != ":memory:":
+                self._enable_wal(busy_timeout_ms)
+            self._conn.execute(f"PRAGMA synchronous = {synchronous}")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self.applied_migrations = apply_migrations(self._conn, migrate_to)
+        except BaseException as exc:
+            self._conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(
+                    f"cannot open SQLite database {self.path}: {exc}; check the path, its "
+                    "permissions, and that it is a memvault database"
+                ) from exc
+            raise
+
+    def _enable_wal(self, busy_timeout_ms: int) -> None:
+        """Switch to WAL; SQLite answers "locked" at once (ignoring busy_timeout) while
+        another connection holds a lock, so retry until the timeout runs out."""
+        deadline = time.monotonic() + busy_timeout_ms / 1000
+        delay = 0.005
+        while True:
+            try:
+                mode = self._conn.execute("PRAGMA journal_mode").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
 
     # -- transactions ---------------------------------------------------------------
 
@@ -338,51 +366,39 @@ class SQLiteStore:
     ) -> list[tuple[MemoryEntry, float]]:
         if not terms:
             return []
+        scope = _scope_match(view, flt)
+        cutoff = weights.common_term_cutoff
         with self._read() as conn:
-            groups = self._plan_terms(conn, terms, weights.common_term_cutoff)
-            rows: list[Any] = []
-            seen: set[int] = set()
-            for joiner, group in groups:
-                found = self._match(
-                    conn, view, flt, joiner.join(map(_quote, group)), limit, weights
+            global_df: dict[str, int] = {}
+            if cutoff > 0 and len(terms) > 1:
+                marks = ", ".join("?" for _ in terms)
+                global_df = dict(
+                    conn.execute(
+                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})",
+                        tuple(terms),
+                    ).fetchall()
                 )
-                rows.extend(r for r in found if r[-2] not in seen)
-                seen.update(r[-2] for r in found)
-                if len(rows) >= limit:
+
+            def view_df(term: str) -> int:
+                # Rare across the whole table means rare for the caller; only globally
+                # common terms are counted within the caller's scope (capped).
+                if global_df.get(term, 0) <= cutoff:
+                    return global_df.get(term, 0)
+                row = conn.execute(
+                    "SELECT count(*) FROM (SELECT rowid FROM memories_fts "
+                    "WHERE memories_fts MATCH ? LIMIT ?)",
+                    (f"{scope} AND {{head body extra}} : {_quote(term)}", cutoff + 1),
+                ).fetchone()
+                return int(row[0])
+
+            groups = plan_terms(terms, view_df, cutoff)
+            for n, (joiner, group) in enumerate(groups):
+                expression = joiner.join(_quote(t) for t in group)
+                rows = self._match(conn, view, flt, expression, limit, weights)
+                if len(rows) >= limit or n == len(groups) - 1:
                     break
-        rows = rows[:limit]
         # FTS5's bm25() is negative (more negative = better); flip it so higher is better.
         return [(row_to_entry(r), -float(r[-1])) for r in rows]
-
-    @staticmethod
-    def _plan_terms(
-        conn: sqlite3.Connection, terms: Sequence[str], cutoff: int
-    ) -> list[tuple[str, list[str]]]:
-        """Which term groups to MATCH, in order, as (joiner, terms).
-
-        Normally one OR group of every term. With a cutoff, terms found in more
-        than ``cutoff`` documents are dropped when rarer terms exist (in the
-        spirit of Lucene's common-terms cutoff); a query of common terms only
-        asks for entries holding all of them first, then for the rarest one.
-        """
-        if cutoff <= 0 or len(terms) == 0:
-            return [(" OR ", list(terms))]
-        marks = ", ".join("?" for _ in terms)
-        df = dict(
-            conn.execute(
-                f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(terms)
-            ).fetchall()
-        )
-        present = [t for t in terms if df.get(t, 0) > 0]
-        if not present:
-            return []
-        rare = [t for t in present if df[t] <= cutoff]
-        if rare:
-            return [(" OR ", rare)]
-        rarest = min(present, key=lambda t: df[t])
-        if len(present) == 1:
-            return [(" OR ", [rarest])]
-        return [(" AND ", present), (" OR ", [rarest])]
 
     @staticmethod
     def _match(
@@ -396,14 +412,17 @@ class SQLiteStore:
         match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({expression})"
         where, params = _view_sql(view)
         fsql, fparams = _filter_sql(flt)
+        # Every filter is applied before the LIMIT (so a filtered search still fills
+        # it); the full rows are read only for the winners.
         sql = (
             f"SELECT {_SELECT}, r.pk, r.score FROM ("
-            "  SELECT rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
-            "  FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?"
-            f") r JOIN memories m ON m.pk = r.pk WHERE {where}{fsql} ORDER BY r.score"
+            "  SELECT f.rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
+            "  FROM memories_fts f JOIN memories m ON m.pk = f.rowid"
+            f"  WHERE memories_fts MATCH ? AND {where}{fsql} ORDER BY score LIMIT ?"
+            ") r JOIN memories m ON m.pk = r.pk ORDER BY r.score"
         )
         return conn.execute(
-            sql, (weights.head, weights.body, weights.extra, match, limit, *params, *fparams)
+            sql, (weights.head, weights.body, weights.extra, match, *params, *fparams, limit)
         ).fetchall()
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:

@@ -146,6 +146,25 @@ def _drop_stale_vectors(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(5, "drop an entry's vector only when its embedded text really changed")
+def _drop_stale_vectors_when_changed(conn: sqlite3.Connection) -> None:
+    # The store's UPDATE writes every column, so "UPDATE OF" alone fired on tier or
+    # importance changes too and lost vectors that Vault.update never re-embeds.
+    _run(
+        conn,
+        """
+        DROP TRIGGER memories_vector_stale;
+        CREATE TRIGGER memories_vector_stale
+        AFTER UPDATE OF name, content, description, metadata ON memories
+        WHEN old.name IS NOT new.name OR old.content IS NOT new.content
+          OR old.description IS NOT new.description OR old.metadata IS NOT new.metadata
+        BEGIN
+            DELETE FROM embeddings WHERE memory_pk = new.pk;
+        END;
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
