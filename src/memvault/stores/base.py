@@ -115,16 +115,17 @@ Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
 def plan_terms(
     terms: Sequence[str], view_df: Callable[[str], int], cutoff: int
 ) -> list[tuple[str, list[str]]]:
-    """Term groups to try in order, as (joiner, terms); the last is always the full query.
+    """Term groups to try in order, as (joiner, terms).
 
-    With a cutoff, a term found in more than ``cutoff`` of the caller's entries is
-    "common" (in the spirit of Lucene's common-terms cutoff): the first attempt
-    leaves common terms out when rarer ones exist, or asks for entries holding
-    every common term when there are only common ones. A backend keeps an
-    attempt's results only if they fill the limit, else it runs the next. Only
-    the caller's own entries decide which terms are common, so other users'
-    data cannot change which entries a search returns. ``view_df`` may cap its
-    count at ``cutoff + 1``.
+    A backend runs the first group, and the next only if the previous one found
+    fewer entries than asked for. With a cutoff, a term found in more than
+    ``cutoff`` of the caller's entries is "common", as in Lucene's common-terms
+    query: when rarer terms exist, common ones are left out (their BM25 weight
+    is small, their cost large), so entries holding only common terms are not
+    returned; a query of common terms only first asks for entries holding all
+    of them, then for any. Only the caller's own entries decide which terms are
+    common, so other users' data cannot change which entries a search returns.
+    ``view_df`` may cap its count at ``cutoff + 1``.
     """
     full = (" OR ", list(terms))
     if cutoff <= 0 or len(terms) < 2:
@@ -134,7 +135,7 @@ def plan_terms(
         return [full]
     rare = [t for t in terms if t not in common]
     if rare:
-        return [(" OR ", rare), full]
+        return [(" OR ", rare)]
     return [(" AND ", common), full]
 
 

@@ -412,8 +412,21 @@ class SQLiteStore:
         match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({expression})"
         where, params = _view_sql(view)
         fsql, fparams = _filter_sql(flt)
-        # Every filter is applied before the LIMIT (so a filtered search still fills
-        # it); the full rows are read only for the winners.
+        if flt.session_id is None and flt.agent_id is None:
+            # The scope tokens in the MATCH already hold the view and the classification
+            # filters, so rank inside FTS alone (half the cost) and read full rows only
+            # for the winners; the outer user filter is a second guard.
+            sql = (
+                f"SELECT {_SELECT}, r.pk, r.score FROM ("
+                "  SELECT rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
+                "  FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?"
+                f") r JOIN memories m ON m.pk = r.pk WHERE {where} ORDER BY r.score"
+            )
+            return conn.execute(
+                sql, (weights.head, weights.body, weights.extra, match, limit, *params)
+            ).fetchall()
+        # Filters the index cannot express are applied before the LIMIT, so a
+        # filtered search still fills it.
         sql = (
             f"SELECT {_SELECT}, r.pk, r.score FROM ("
             "  SELECT f.rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
