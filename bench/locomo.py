@@ -269,7 +269,9 @@ def main() -> None:
     if any(m != "keyword" for m in args.modes):
         from memvault.embed.local import LocalEmbedder
 
-        embedder = CachedEmbedder(LocalEmbedder(), args.embed_cache)
+        # Without --embed-cache every mode embeds for itself, so index times are real.
+        local = LocalEmbedder()
+        embedder = CachedEmbedder(local, args.embed_cache) if args.embed_cache else local
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.modes:

@@ -73,7 +73,10 @@ class _UserVectors:
     def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
         if self.n == 0 or query.shape[0] != self.matrix.shape[1]:
             return []
-        sims = self.matrix[: self.n] @ query
+        # einsum, not BLAS: as fast for a matrix-vector product (memory-bound), and it
+        # leaves no OpenBLAS threads spinning that would slow the embedder's next call
+        # (measured: 12 ms -> 49 ms per query embedding on 2 cores).
+        sims = np.einsum("ij,j->i", self.matrix[: self.n], query)
         codes = self.codes[: self.n]
         if not view.all_agents:
             visible = codes == 0
