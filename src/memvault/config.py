@@ -61,6 +61,12 @@ class RetrievalConfig(BaseModel):
     )
     rrf_k: float = Field(60.0, gt=0, description="reciprocal rank fusion constant")
     candidates: int = Field(50, ge=1, le=1000, description="depth each channel contributes")
+    min_similarity: float = Field(
+        0.2,
+        ge=-1,
+        le=1,
+        description="a hit found only by the vector channel needs at least this cosine",
+    )
     importance_boost: float = Field(0.05, ge=0, le=1, description="max +/- share from importance")
     recency_boost: float = Field(0.05, ge=0, le=1, description="max share added for recency")
     half_life_days: float = Field(30.0, gt=0, description="recency half-life")

@@ -598,6 +598,8 @@ class Vault:
                 entry = entries.get(entry_id)
                 if entry is None or not flt.matches(entry):
                     continue
+                if sim < rc.min_similarity and entry_id not in sources:
+                    break  # sorted by similarity: the rest are weaker still
                 ranked.append(entry_id)
                 sources.setdefault(entry_id, {})["vector"] = sim
                 if len(ranked) >= depth:
