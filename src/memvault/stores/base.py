@@ -118,13 +118,14 @@ def plan_terms(
     """Term groups to try in order, as (joiner, terms).
 
     A backend runs the first group, and the next only if the previous one found
-    fewer entries than asked for. With a cutoff, a term found in more than
+    nothing. With a cutoff, a term found in more than
     ``cutoff`` of the caller's entries is "common", as in Lucene's common-terms
     query: when rarer terms exist, common ones are left out (their BM25 weight
     is small, their cost large), so entries holding only common terms are not
     returned; a query of common terms only first asks for entries holding all
     of them, then for any. Only the caller's own entries decide which terms are
-    common, so other users' data cannot change which entries a search returns.
+    common, so other users' data cannot change which entries a search returns
+    (BM25's term statistics may still span the whole index, as in any shared index).
     ``view_df`` may cap its count at ``cutoff + 1``.
     """
     full = (" OR ", list(terms))

@@ -182,7 +182,7 @@ class MemoryStore:
                 if scores[i] > 0 and (joiner != " AND " or all(has(i, t) for t in group))
             ]
             ranked = sorted(((docs[i][0], scores[i]) for i in keep), key=lambda p: -p[1])
-            if len(ranked) >= limit or g == len(groups) - 1:
+            if ranked or g == len(groups) - 1:
                 break
         return [(_own(e), score) for e, score in ranked[:limit]]
 

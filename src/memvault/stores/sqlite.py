@@ -395,7 +395,7 @@ class SQLiteStore:
             for n, (joiner, group) in enumerate(groups):
                 expression = joiner.join(_quote(t) for t in group)
                 rows = self._match(conn, view, flt, expression, limit, weights)
-                if len(rows) >= limit or n == len(groups) - 1:
+                if rows or n == len(groups) - 1:
                     break
         # FTS5's bm25() is negative (more negative = better); flip it so higher is better.
         return [(row_to_entry(r), -float(r[-1])) for r in rows]
