@@ -12,6 +12,7 @@ from .errors import (
     MemvaultError,
     MigrationError,
     NotFoundError,
+    SecurityError,
     StoreError,
     ValidationError,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "NotFoundError",
     "SQLiteStore",
     "Scope",
+    "SecurityError",
     "Sensitivity",
     "Source",
     "Store",

@@ -5,7 +5,8 @@ subclasses say what went wrong, and each message says what to do about it::
 
     MemvaultError
     ├── ValidationError          bad input; nothing was changed   (also ValueError)
-    │   └── ImportFormatError    a JSONL import record is malformed
+    │   ├── ImportFormatError    a JSONL import record is malformed
+    │   └── SecurityError        the security scan blocked the content
     ├── NotFoundError            no such entry in the caller's scope (also LookupError)
     ├── ConflictError            the write clashes with what is stored
     ├── StoreError               the database failed or is unusable
@@ -49,6 +50,15 @@ class ImportFormatError(ValidationError):
     """An import record could not be parsed; the whole import was rejected."""
 
     code = "invalid_import"
+
+
+class SecurityError(ValidationError):
+    """Content was blocked by the security scan (prompt injection, exfiltration, ...).
+
+    ``context["pattern_id"]`` names the rule that matched.
+    """
+
+    code = "blocked"
 
 
 class NotFoundError(MemvaultError, LookupError):
@@ -95,6 +105,7 @@ __all__ = [
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
+    "SecurityError",
     "StoreError",
     "ValidationError",
 ]

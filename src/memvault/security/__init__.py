@@ -1,0 +1,1 @@
+"""Protection of what enters a prompt: threat scanning and streaming scrubbing."""
