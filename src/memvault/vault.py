@@ -446,17 +446,14 @@ class Vault:
                 "nothing to update: pass at least one field such as content or name"
             )
 
+        old_text: list[str] = []
+
         def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            old_text.append(self.embed_text(current))
             new = current.replace(**changes, updated_at=utcnow())
             return new, self._doc(new)
 
-        old_text: list[str] = []
-
-        def remember_and_mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
-            old_text.append(self.embed_text(current))
-            return mutate(current)
-
-        entry = self.store.update(view, entry_id, remember_and_mutate)
+        entry = self.store.update(view, entry_id, mutate)
         self._people_cache.pop(entry.user_id, None)
         if self._index is not None and old_text and old_text[0] != self.embed_text(entry):
             # The store dropped the old vector with the text change; embed the new text.
