@@ -22,7 +22,7 @@ CONTEXT_NOTE = (
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
 _WORDISH = re.compile(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]")
-_FENCE = re.compile(r"</?\s*memory-context\s*>", re.IGNORECASE)
+_FENCE = re.compile(r"<\s*/?\s*memory-context\s*>", re.IGNORECASE)
 
 
 def count_tokens(text: str) -> int:
@@ -40,8 +40,15 @@ def count_tokens(text: str) -> int:
 
 
 def strip_fences(text: str) -> str:
-    """Remove any memory-context tag from a memory's text."""
-    return _FENCE.sub("", text)
+    """Remove every memory-context tag (any case or spacing) from a memory's text.
+
+    Repeats until none is left, since cutting one out can join two halves into another.
+    """
+    while True:
+        stripped = _FENCE.sub("", text)
+        if stripped == text:
+            return text
+        text = stripped
 
 
 def render_entry(hit: Hit) -> str:
