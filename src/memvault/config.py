@@ -8,6 +8,8 @@ in the package looks at ``os.environ``.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -196,4 +198,50 @@ def force_offline_models() -> None:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 
-__all__ = ["KeywordConfig", "VaultConfig", "env_settings", "force_offline_models", "load_config"]
+_ENV_REFERENCE = re.compile(
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*)|(\$)|(\{))"
+)
+
+
+def expand_env(value: str, environ: Mapping[str, str] | None = None) -> str:
+    """Replace ``$NAME`` and ``${NAME}`` with environment values; ``$$`` is a literal ``$``.
+
+    A ``$`` not followed by a name (``"costs $5"``) is kept as written. A referenced
+    variable that is not set, or a ``${`` without a valid name and closing brace, raises
+    ``ConfigError`` naming the variable (never echoing the value, which may hold a secret),
+    so a missing secret fails at startup instead of being sent as the literal ``$NAME``.
+    """
+    env = os.environ if environ is None else environ
+
+    def substitute(match: re.Match[str]) -> str:
+        braced, bare, dollar, _bad_brace = match.groups()
+        if dollar:
+            return "$"
+        name = braced or bare
+        if name is None:
+            raise ConfigError(
+                "malformed environment reference (a '${' without a valid name and '}'): write "
+                "${NAME} with letters, digits and underscores, or $$ for a literal dollar sign"
+            )
+        if name not in env:
+            raise ConfigError(
+                f"environment variable {name} is referenced in the configuration but not set: "
+                f"export {name} or remove the reference",
+                field=name,
+            )
+        return env[name]
+
+    return _ENV_REFERENCE.sub(substitute, value)
+
+
+__all__ = [
+    "ContextConfig",
+    "EmbeddingConfig",
+    "KeywordConfig",
+    "RetrievalConfig",
+    "VaultConfig",
+    "env_settings",
+    "expand_env",
+    "force_offline_models",
+    "load_config",
+]
