@@ -114,6 +114,18 @@ class ContextConfig(BaseModel):
     )
 
 
+class SecurityConfig(BaseModel):
+    """What the write path refuses."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scan_writes: bool = Field(
+        True,
+        description="run the threat scan (prompt injection, exfiltration, hidden characters) "
+        "on every write and reject what it flags",
+    )
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -135,6 +147,7 @@ class VaultConfig(BaseModel):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
+    security: SecurityConfig = Field(default_factory=SecurityConfig)
 
     @property
     def database(self) -> Path:
@@ -239,6 +252,7 @@ __all__ = [
     "EmbeddingConfig",
     "KeywordConfig",
     "RetrievalConfig",
+    "SecurityConfig",
     "VaultConfig",
     "env_settings",
     "expand_env",

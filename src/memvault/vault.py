@@ -24,7 +24,13 @@ from .config import VaultConfig, load_config
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.worker import EmbeddingWorker
-from .errors import ConflictError, ImportFormatError, NotFoundError, ValidationError
+from .errors import (
+    ConflictError,
+    ImportFormatError,
+    NotFoundError,
+    SecurityError,
+    ValidationError,
+)
 from .model import (
     DecisionStatus,
     Domain,
@@ -42,6 +48,7 @@ from .retrieval.context import pack
 from .retrieval.fusion import Boosts, rrf
 from .retrieval.keyword import search_doc
 from .retrieval.vector import VectorIndex
+from .security.scan import scan
 from .stores.base import NO_FILTER, EntryFilter, KeywordWeights, SearchDoc, Store, View
 from .stores.sqlite import SQLiteStore
 from .text import QUESTION_WORDS, query_terms, tokenize
@@ -271,8 +278,27 @@ class Vault:
             user_id=user_id,
         )
 
+    def _screen(self, *texts: str | None) -> None:
+        """The threat scan of the write path: flagged text is rejected, never stored."""
+        if not self.config.security.scan_writes:
+            return
+        threat = scan("\n".join(t for t in texts if t))
+        if threat is not None:
+            raise SecurityError(
+                f"content blocked by the security scan ({threat.pattern_id}: "
+                f"{threat.description}): memories may not carry instructions to the "
+                "assistant, secrets to send out or hidden characters; store the fact plainly",
+                pattern_id=threat.pattern_id,
+                category=threat.category,
+            )
+
     def _build(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
         """Validate one record's fields into an entry owned by ``user_id``."""
+        entry = self._build_unscreened(fields, user_id=user_id)
+        self._screen(entry.name, entry.description, entry.content)
+        return entry
+
+    def _build_unscreened(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
         cfg = self.config
         now = utcnow()
         created = check_datetime(fields.get("created_at"), "created_at") or now
@@ -383,8 +409,8 @@ class Vault:
                 )
             try:
                 entries.append(self._build(record, user_id=scope.user_id))
-            except ValidationError as exc:
-                raise ValidationError(f"record {i}: {exc}", index=i) from None
+            except ValidationError as exc:  # keep the class (e.g. SecurityError) and context
+                raise type(exc)(f"record {i}: {exc}", **{**exc.context, "index": i}) from None
         if entries:
             self.store.insert([(e, self._doc(e)) for e in entries])
             self._note_people(entries)
@@ -445,6 +471,7 @@ class Vault:
             raise ValidationError(
                 "nothing to update: pass at least one field such as content or name"
             )
+        self._screen(changes.get("name"), changes.get("description"), changes.get("content"))
 
         old_text: list[str] = []
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ..model import Hit
+from ..security.scan import scan
 
 OPEN_TAG = "<memory-context>"
 CLOSE_TAG = "</memory-context>"
@@ -52,9 +53,13 @@ def strip_fences(text: str) -> str:
 
 
 def render_entry(hit: Hit) -> str:
+    """``[kind] name`` then the content; a memory the threat scan flags is shown only as
+    ``[BLOCKED: pattern]`` so poisoned text never reaches a prompt."""
     entry = hit.entry
     title = f" {entry.name}" if entry.name else ""
-    return f"[{entry.kind.value}]{title}\n{strip_fences(entry.content)}"
+    threat = scan(f"{entry.name}\n{entry.content}")
+    body = f"[BLOCKED: {threat.pattern_id}]" if threat else strip_fences(entry.content)
+    return f"[{entry.kind.value}]{title}\n{body}"
 
 
 def pack(hits: Sequence[Hit], max_tokens: int) -> str:

@@ -1,0 +1,141 @@
+"""``VaultProvider``: the vault as the external memory provider (seed 002).
+
+Before each model call it recalls the memories relevant to the latest user
+message (hybrid retrieval, default 5) and renders them as ``[type] name`` +
+content inside ``<memory-context>``; nothing relevant means nothing injected.
+After each turn it keeps the raw exchange as a ``source_archive`` entry (every
+N turns, by ``turn_index``). Its tools are ``memory_save`` and ``memory_recall``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..errors import MemvaultError
+from ..model import MemClass, Source
+from ..vault import Vault
+from .provider import MemoryProvider, SessionContext
+from .vault_tools import TOOL_SCHEMAS, VaultTools
+
+log = logging.getLogger(__name__)
+
+SYSTEM_PROMPT_BLOCK = """\
+## Long-term memory
+You can remember things across conversations. Use memory_save to store what will
+matter later and memory_recall to look up what was saved before; memories that
+look relevant to the latest message are also shown to you automatically.
+
+Kinds of memory:
+- user: who the user is (role, preferences, habits)
+- project: what a piece of work is about (progress, decisions, constraints)
+- feedback: how the user corrected or confirmed the way you work
+- reference: where outside resources live (links, documents)
+
+When to save:
+- the user tells you about themselves, their preferences or habits -> user
+- you learn about a project's state, a decision or a constraint -> project
+- the user corrects or confirms how you behave -> feedback
+- an outside resource is mentioned -> reference
+Update an existing memory instead of saving a near-duplicate, and save only what
+will still be useful in a future conversation."""
+
+
+class VaultProvider(MemoryProvider):
+    """Hybrid recall and the seed-002 tools over a ``Vault``."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        *,
+        prefetch_limit: int = 5,
+        archive_turns: bool = True,
+        archive_every: int = 1,
+    ) -> None:
+        if prefetch_limit < 1 or archive_every < 1:
+            raise ValueError("prefetch_limit and archive_every must be at least 1")
+        self.vault = vault
+        self.prefetch_limit = prefetch_limit
+        self.archive_turns = archive_turns
+        self.archive_every = archive_every
+        self.session: SessionContext | None = None
+        self._tools: VaultTools | None = None
+
+    @property
+    def name(self) -> str:
+        return "vault"
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        thread_id: str | None = None,
+        base_dir: str,
+        **kwargs: Any,
+    ) -> None:
+        self.session = SessionContext.from_kwargs(
+            user_id=user_id, agent_id=agent_id, thread_id=thread_id, base_dir=base_dir, **kwargs
+        )
+        self._tools = VaultTools(self.vault, user_id=user_id, agent_id=agent_id)
+
+    def _require(self) -> SessionContext:
+        if self.session is None:
+            raise MemvaultError("VaultProvider is not initialized: call initialize() first")
+        return self.session
+
+    def system_prompt_block(self) -> str:
+        return SYSTEM_PROMPT_BLOCK
+
+    def prefetch(self, query: str, *, thread_id: str = "") -> str:
+        session = self._require()
+        if not query or not query.strip():
+            return ""
+        return self.vault.context(
+            query, user_id=session.user_id, agent_id=session.agent_id, limit=self.prefetch_limit
+        )
+
+    def sync_turn(
+        self,
+        user_content: str,
+        assistant_content: str,
+        *,
+        thread_id: str = "",
+        turn_index: int | None = None,
+    ) -> None:
+        session = self._require()
+        if not self.archive_turns:
+            return
+        if turn_index is not None and turn_index % self.archive_every != 0:
+            return
+        text = f"User: {user_content.strip()}\nAssistant: {assistant_content.strip()}"
+        metadata: dict[str, Any] = {"thread_id": thread_id or session.thread_id or ""}
+        if turn_index is not None:
+            metadata["turn_index"] = turn_index
+        try:
+            self.vault.add(
+                text,
+                user_id=session.user_id,
+                agent_id=session.agent_id,
+                kind="user",
+                mem_class=MemClass.SOURCE_ARCHIVE,
+                source=Source.TURN,
+                importance=0.3,
+                metadata=metadata,
+            )
+        except MemvaultError as exc:  # a turn that cannot be archived must not break the agent
+            log.warning("vault: turn not archived: %s", exc)
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return [dict(schema) for schema in TOOL_SCHEMAS]
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        self._require()
+        assert self._tools is not None
+        return self._tools.call(tool_name, args)
+
+
+__all__ = ["SYSTEM_PROMPT_BLOCK", "VaultProvider"]

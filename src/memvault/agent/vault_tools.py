@@ -1,0 +1,210 @@
+"""The ``memory_save`` / ``memory_recall`` tools over a ``Vault`` (seed 002 §5).
+
+Schemas are OpenAI function-calling dicts; handlers return JSON strings written
+for the model: on failure ``{"success": false, "error": ...}`` with what to do
+next, never an exception. Scope is injected by the caller (user and agent),
+never taken from the model's arguments, so a model cannot reach another
+user's memories: an id that is not the caller's is simply "not found".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import MemvaultError, NotFoundError, SecurityError
+from ..model import Hit, Kind, MemoryEntry
+from ..vault import Vault
+
+KINDS = [k.value for k in Kind]
+
+MEMORY_SAVE_SCHEMA: dict[str, Any] = {
+    "name": "memory_save",
+    "description": (
+        "Create, update or delete a long-term memory. Saved memories are recalled "
+        "automatically in later conversations. Update an existing memory (by id) "
+        "instead of creating a near-duplicate."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "action": {"type": "string", "enum": ["create", "update", "delete"]},
+            "name": {"type": "string", "description": "a short title for the memory"},
+            "type": {
+                "type": "string",
+                "enum": KINDS,
+                "description": "user: who the user is; project: progress, decisions, "
+                "constraints; feedback: corrections of your behaviour; reference: "
+                "links and documents",
+            },
+            "content": {"type": "string", "description": "the memory itself"},
+            "description": {
+                "type": "string",
+                "description": "one line saying when this memory is relevant",
+            },
+            "id": {"type": "string", "description": "the memory id, for update and delete"},
+        },
+        "required": ["action", "name", "type"],
+        "additionalProperties": False,
+    },
+}
+
+MEMORY_RECALL_SCHEMA: dict[str, Any] = {
+    "name": "memory_recall",
+    "description": "Search long-term memory for information from earlier conversations.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "what to look for"},
+            "type": {"type": "string", "enum": KINDS, "description": "only this kind"},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 20,
+                "default": 5,
+                "description": "how many memories to return",
+            },
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    },
+}
+
+TOOL_SCHEMAS = [MEMORY_SAVE_SCHEMA, MEMORY_RECALL_SCHEMA]
+
+
+def _ok(**payload: Any) -> str:
+    return json.dumps({"success": True, **payload}, ensure_ascii=False)
+
+
+def _fail(message: str) -> str:
+    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+
+
+def _brief(entry: MemoryEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "type": entry.kind.value,
+        "name": entry.name,
+        "description": entry.description,
+        "content": entry.content,
+        "updated_at": entry.updated_at.isoformat(),
+    }
+
+
+def parse_arguments(raw: Any) -> dict[str, Any] | str:
+    """Tool arguments as a dict, or a JSON error string the model can act on."""
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str):
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            return _fail(
+                f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}): "
+                "send one JSON object with the tool's parameters"
+            )
+        if isinstance(value, dict):
+            return value
+    return _fail("the arguments must be one JSON object with the tool's parameters")
+
+
+class VaultTools:
+    """The two tools bound to one user (and agent) of a vault."""
+
+    def __init__(self, vault: Vault, *, user_id: str, agent_id: str | None = None) -> None:
+        self.vault = vault
+        self.user_id = user_id
+        self.agent_id = agent_id
+
+    def call(self, name: str, raw_args: Any) -> str:
+        args = parse_arguments(raw_args)
+        if isinstance(args, str):
+            return args
+        try:
+            if name == "memory_save":
+                return self.save(args)
+            if name == "memory_recall":
+                return self.recall(args)
+        except SecurityError as exc:
+            return _fail(
+                f"blocked by the security scan ({exc.context.get('pattern_id', 'threat')}): "
+                "memories must not contain instructions to the assistant, secrets or "
+                "hidden characters; rephrase it as a plain fact"
+            )
+        except NotFoundError:
+            return _fail(f"no memory with id {args.get('id')!r}: call memory_recall to find the id")
+        except MemvaultError as exc:
+            return _fail(str(exc))
+        return _fail(f"unknown tool {name!r}: use memory_save or memory_recall")
+
+    def save(self, args: dict[str, Any]) -> str:
+        unknown = set(args) - set(MEMORY_SAVE_SCHEMA["parameters"]["properties"])
+        if unknown:
+            return _fail(f"unknown parameters {sorted(unknown)}: remove them")
+        action = args.get("action")
+        kind = args.get("type")
+        if kind is not None and kind not in KINDS:
+            return _fail(f"'type' must be one of {', '.join(KINDS)}")
+        if action == "create":
+            if not isinstance(args.get("content"), str) or not args["content"].strip():
+                return _fail("create needs 'content': the text to remember")
+            entry = self.vault.add(
+                args["content"],
+                user_id=self.user_id,
+                agent_id=self.agent_id,
+                kind=args.get("type") or "user",
+                name=args.get("name"),
+                description=args.get("description"),
+                source="tool",
+            )
+            return _ok(action="created", memory=_brief(entry))
+        if action in ("update", "delete"):
+            entry_id = args.get("id")
+            if not isinstance(entry_id, str) or not entry_id:
+                return _fail(f"{action} needs the memory 'id': call memory_recall to find it")
+            if action == "delete":
+                self.vault.delete(entry_id, user_id=self.user_id, agent_id=self.agent_id)
+                return _ok(action="deleted", id=entry_id)
+            entry = self.vault.update(
+                entry_id,
+                user_id=self.user_id,
+                agent_id=self.agent_id,
+                content=args.get("content"),
+                name=args.get("name"),
+                description=args.get("description"),
+                kind=args.get("type"),
+            )
+            return _ok(action="updated", memory=_brief(entry))
+        return _fail("'action' must be one of create, update, delete")
+
+    def recall(self, args: dict[str, Any]) -> str:
+        unknown = set(args) - set(MEMORY_RECALL_SCHEMA["parameters"]["properties"])
+        if unknown:
+            return _fail(f"unknown parameters {sorted(unknown)}: remove them")
+        query = args.get("query")
+        if not isinstance(query, str) or not query.strip():
+            return _fail("'query' must be a non-empty string: the words to search for")
+        limit = args.get("limit", 5)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 20:
+            return _fail("'limit' must be an integer from 1 to 20")
+        if args.get("type") is not None and args["type"] not in KINDS:
+            return _fail(f"'type' must be one of {', '.join(KINDS)}")
+        hits: list[Hit] = self.vault.search(
+            query, user_id=self.user_id, agent_id=self.agent_id, limit=limit, kind=args.get("type")
+        )
+        return _ok(
+            count=len(hits),
+            memories=[{**_brief(h.entry), "score": round(h.score, 6)} for h in hits],
+        )
+
+
+__all__ = [
+    "MEMORY_RECALL_SCHEMA",
+    "MEMORY_SAVE_SCHEMA",
+    "TOOL_SCHEMAS",
+    "VaultTools",
+    "parse_arguments",
+]
