@@ -6,9 +6,12 @@ subclasses say what went wrong, and each message says what to do about it::
     MemvaultError
     ├── ValidationError          bad input; nothing was changed   (also ValueError)
     │   ├── ImportFormatError    a JSONL import record is malformed
-    │   └── SecurityError        the security scan blocked the content
+    │   ├── SecurityError        the security scan blocked the content
+    │   ├── CharLimitError       a memory file would exceed its character limit
+    │   └── AmbiguousMatchError  old_text matches several entries
     ├── NotFoundError            no such entry in the caller's scope (also LookupError)
     ├── ConflictError            the write clashes with what is stored
+    │   └── FileDriftError       a memory file was hand-edited and no longer round-trips
     ├── StoreError               the database failed or is unusable
     │   └── MigrationError       the schema could not be created or upgraded
     ├── ConfigError              a setting is invalid
@@ -61,6 +64,21 @@ class SecurityError(ValidationError):
     code = "blocked"
 
 
+class CharLimitError(ValidationError):
+    """An edit would push a memory file over its character limit; nothing was written.
+
+    ``context`` holds ``chars`` (now), ``chars_after`` and ``limit``.
+    """
+
+    code = "over_limit"
+
+
+class AmbiguousMatchError(ValidationError):
+    """``old_text`` matches several different entries; ``context["matches"]`` previews them."""
+
+    code = "ambiguous_match"
+
+
 class NotFoundError(MemvaultError, LookupError):
     """The entry does not exist for this user (another user's entry is never revealed)."""
 
@@ -71,6 +89,13 @@ class ConflictError(MemvaultError):
     """The write clashes with stored data (for example an id that already exists)."""
 
     code = "conflict"
+
+
+class FileDriftError(ConflictError):
+    """A memory file was edited by hand so it no longer round-trips; rewriting it would
+    lose text. ``context["backup"]`` is the copy taken before refusing."""
+
+    code = "file_drift"
 
 
 class StoreError(MemvaultError):
@@ -98,9 +123,12 @@ class EmbeddingError(MemvaultError):
 
 
 __all__ = [
+    "AmbiguousMatchError",
+    "CharLimitError",
     "ConfigError",
     "ConflictError",
     "EmbeddingError",
+    "FileDriftError",
     "ImportFormatError",
     "MemvaultError",
     "MigrationError",

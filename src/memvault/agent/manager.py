@@ -315,8 +315,14 @@ class MemoryManager:
 
     # -- recall -------------------------------------------------------------------
 
-    def prefetch_all(self, query: str, *, thread_id: str = "") -> str:
+    def prefetch_all(
+        self, query: str, *, thread_id: str = "", include_builtin: bool = True
+    ) -> str:
         """Recalled context for ``query`` from every provider, joined in provider order.
+
+        The builtin's prefetch is its frozen snapshot, the same text as its system
+        prompt block: a caller that already injects ``system_prompt_blocks()`` passes
+        ``include_builtin=False`` so the snapshot is not in the prompt twice.
 
         The builtin runs inline (its prefetch reads a snapshot in memory). Each
         external runs on its own daemon thread; one that errors or has not
@@ -325,6 +331,8 @@ class MemoryManager:
         """
         blocks: list[str | None] = []
         for provider in self.providers:
+            if provider is self._builtin and not include_builtin:
+                continue
             call = _bind_prefetch(provider, query, thread_id)
             if provider is self._builtin:
                 blocks.append(self._quietly(provider, "prefetch", call))

@@ -1,0 +1,355 @@
+"""``BuiltinFileProvider``: the user profile and agent notes as two small text files.
+
+Layout under ``base_dir`` (the same ``users/{user_id}`` tree holds
+``memory_config.json``, which belongs to the configuration layer)::
+
+    users/{user_id}/USER.md                      who the user is, shared by all agents
+    users/{user_id}/agents/{agent_id}/MEMORY.md  one agent's private notes
+    users/{user_id}/MEMORY.md                    the notes of the global agent (agent_id None)
+
+The files use Hermes Agent's format (see ``memvault.agent.files``), so a user can
+point both programs at the same files: pass ``user_file`` / ``memory_file`` to
+override the layout.
+
+Prompt text is a frozen snapshot: ``initialize`` reads both files once, and
+``system_prompt_block`` and ``prefetch`` return that text for the whole session,
+which keeps the prompt prefix cacheable. Writes go to disk at once (durable) but
+show up in the prompt only after ``reload()`` or a new session
+(``on_session_switch`` with ``reset=True``). Tool results always show the live files.
+
+Every ``add``/``replace`` is scanned by ``memvault.security.scan`` and refused
+with ``SecurityError`` naming the pattern. An entry already poisoned on disk is
+replaced in the prompt by a ``[BLOCKED: <pattern_id> ...]`` placeholder, but
+``entries()`` still lists it so the user can see and remove it.
+
+Turns, for the tool's failure guard: a turn ends at ``sync_turn``, at
+``on_session_switch``, and when ``prefetch`` is called with a query different
+from the previous one (a new user message). ``prefetch`` runs before every model
+call, including the calls inside one turn's tool loop, which repeat the same
+query, so those do not reset the guard.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, SecurityError
+from ..security.scan import scan
+from .files import (
+    MEMORY_CHAR_LIMIT,
+    USER_CHAR_LIMIT,
+    Edit,
+    EditResult,
+    MemoryFile,
+    Usage,
+    join_entries,
+)
+from .provider import MemoryProvider, MemoryWrite, SessionContext, WriteTarget
+from .tools import MEMORY_TOOL_NAME, MEMORY_TOOL_SCHEMA, TurnGuard, parse_target, run_memory_tool
+
+logger = logging.getLogger(__name__)
+
+RULE = "═" * 44
+HEADERS: dict[WriteTarget, str] = {
+    "user": "USER PROFILE (who the user is)",
+    "memory": "MEMORY (your personal notes)",
+}
+# A file edited by hand far past its limit is cut when rendered, so it cannot flood
+# the prompt; the model is told to consolidate.
+RENDER_FACTOR = 2
+
+
+def blocked_placeholder(pattern_id: str) -> str:
+    """What the prompt shows instead of an entry the security scan flags."""
+    return (
+        f"[BLOCKED: {pattern_id} — this entry was withheld by the security scan; "
+        "the user can review and remove it]"
+    )
+
+
+def sanitize(entries: Sequence[str]) -> list[str]:
+    """``entries`` with every flagged entry replaced by its placeholder."""
+    shown = []
+    for entry in entries:
+        threat = scan(entry)
+        shown.append(entry if threat is None else blocked_placeholder(threat.pattern_id))
+    return shown
+
+
+def render_block(target: WriteTarget, entries: Sequence[str], limit: int) -> str:
+    """One prompt block: rule, header with usage, rule, entries separated by ``§``.
+
+    Usage counts the text on disk; flagged entries are shown as placeholders.
+    Returns "" when there are no entries.
+    """
+    if not entries:
+        return ""
+    usage = Usage.of(entries, limit)
+    over = ", over the limit" if usage.over else ""
+    shown = sanitize(entries)
+    cap = limit * RENDER_FACTOR
+    kept: list[str] = []
+    for entry in shown:
+        if kept and len(join_entries([*kept, entry])) > cap:
+            break
+        kept.append(entry)
+    body = join_entries(kept)
+    if len(kept) < len(shown):
+        body += (
+            f"\n[... {len(shown) - len(kept)} more entries not shown: this file is over its "
+            "limit; consolidate it with the memory tool]"
+        )
+    header = f"{HEADERS[target]} [{usage}{over}]"
+    return f"{RULE}\n{header}\n{RULE}\n{body}"
+
+
+class BuiltinFileProvider(MemoryProvider):
+    """USER.md and MEMORY.md on local disk, with the ``memory`` tool.
+
+    Limits default to Hermes' (1375 characters for USER.md, 2200 for MEMORY.md).
+    ``on_write`` is called after each entry a write changed (so an orchestrator can
+    mirror it to an external provider); its exceptions are logged, never raised,
+    since the write is already on disk.
+    """
+
+    def __init__(
+        self,
+        *,
+        user_char_limit: int = USER_CHAR_LIMIT,
+        memory_char_limit: int = MEMORY_CHAR_LIMIT,
+        user_file: str | Path | None = None,
+        memory_file: str | Path | None = None,
+        lock_timeout: float = 10.0,
+        on_write: Callable[[MemoryWrite], None] | None = None,
+    ) -> None:
+        self._limits: dict[WriteTarget, int] = {
+            "user": user_char_limit,
+            "memory": memory_char_limit,
+        }
+        self._overrides: dict[WriteTarget, Path | None] = {
+            "user": Path(user_file) if user_file is not None else None,
+            "memory": Path(memory_file) if memory_file is not None else None,
+        }
+        self._lock_timeout = lock_timeout
+        self._on_write = on_write
+        self._context: SessionContext | None = None
+        self._files: dict[WriteTarget, MemoryFile] = {}
+        self._snapshot = ""
+        self._snapshot_at: datetime | None = None
+        self._guard = TurnGuard()
+        self._last_query: str | None = None
+        self._state_lock = threading.Lock()
+
+    # -- identity and lifecycle ---------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return "builtin"
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        thread_id: str | None = None,
+        base_dir: str,
+        **kwargs: Any,
+    ) -> None:
+        context = SessionContext.from_kwargs(
+            user_id=user_id, agent_id=agent_id, thread_id=thread_id, base_dir=base_dir, **kwargs
+        )
+        user_dir = context.base_dir / "users" / context.user_id
+        notes_dir = user_dir if context.agent_id is None else user_dir / "agents" / context.agent_id
+        paths: dict[WriteTarget, Path] = {
+            "user": self._overrides["user"] or user_dir / "USER.md",
+            "memory": self._overrides["memory"] or notes_dir / "MEMORY.md",
+        }
+        self._files = {
+            target: MemoryFile(path, self._limits[target], lock_timeout=self._lock_timeout)
+            for target, path in paths.items()
+        }
+        self._context = context
+        self._guard.reset()
+        self.reload()
+
+    def reload(self) -> str:
+        """Read both files again and freeze a new prompt snapshot; returns it."""
+        taken_at = datetime.now(UTC)
+        blocks = []
+        for target in ("user", "memory"):
+            memory_file = self._file(target)
+            entries = memory_file.entries()
+            for entry in entries:
+                if (threat := scan(entry)) is not None:
+                    logger.warning(
+                        "%s holds an entry flagged %s; it is withheld from the prompt",
+                        memory_file.path,
+                        threat.pattern_id,
+                    )
+            blocks.append(render_block(target, entries, memory_file.limit))
+        text = "\n\n".join(block for block in blocks if block)
+        if text:
+            text += (
+                f"\n\n(Snapshot taken at {taken_at:%Y-%m-%d %H:%M} UTC; memory saved since then "
+                "is on disk but not shown here.)"
+            )
+        with self._state_lock:
+            self._snapshot = text
+            self._snapshot_at = taken_at
+        return text
+
+    @property
+    def snapshot_taken_at(self) -> datetime | None:
+        return self._snapshot_at
+
+    @property
+    def paths(self) -> dict[WriteTarget, Path]:
+        """Where each target lives (after ``initialize``)."""
+        return {target: self._file(target).path for target in ("user", "memory")}
+
+    # -- prompt -------------------------------------------------------------------------
+
+    def system_prompt_block(self) -> str:
+        return self._snapshot
+
+    def prefetch(self, query: str, *, thread_id: str = "") -> str:
+        with self._state_lock:
+            if query != self._last_query:
+                self._last_query = query
+                self._guard.reset()
+        return self._snapshot
+
+    def sync_turn(
+        self,
+        user_content: str,
+        assistant_content: str,
+        *,
+        thread_id: str = "",
+        turn_index: int | None = None,
+    ) -> None:
+        self._end_turn()
+
+    def on_session_switch(
+        self,
+        new_thread_id: str,
+        *,
+        parent_thread_id: str = "",
+        reset: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """A new or switched thread (``reset``) starts a session: refresh the snapshot.
+        A branch or a continuation after compaction keeps it (the prompt prefix stays)."""
+        self._end_turn()
+        if reset and self._context is not None:
+            self.reload()
+
+    def _end_turn(self) -> None:
+        with self._state_lock:
+            self._last_query = None
+            self._guard.reset()
+
+    # -- public API (live files) ----------------------------------------------------------
+
+    def entries(self, target: str) -> list[str]:
+        """The entries on disk now, as written (flagged ones included, for review)."""
+        return self._file(parse_target(target)).entries()
+
+    def display_entries(self, target: WriteTarget) -> list[str]:
+        """The live entries as the model may see them (flagged ones as placeholders)."""
+        return sanitize(self.entries(target))
+
+    def usage_of(self, target: WriteTarget) -> Usage:
+        return self._file(parse_target(target)).usage()
+
+    def usage(self, target: str) -> dict[str, int]:
+        """``chars`` (of the joined text), ``limit``, ``percent`` and ``count``."""
+        return self.usage_of(parse_target(target)).as_dict()
+
+    def add(self, target: str, content: str) -> EditResult:
+        """Append an entry; an exact duplicate changes nothing (``result.changed`` is False)."""
+        return self.edit(parse_target(target), [Edit.add(content)])
+
+    def replace(self, target: str, old_text: str, content: str) -> EditResult:
+        """Replace the one entry containing ``old_text``."""
+        return self.edit(parse_target(target), [Edit.replace(old_text, content)])
+
+    def remove(self, target: str, old_text: str) -> EditResult:
+        """Remove the one entry containing ``old_text``."""
+        return self.edit(parse_target(target), [Edit.remove(old_text)])
+
+    def replace_at(
+        self, target: str, index: int, content: str, *, expected: str | None = None
+    ) -> EditResult:
+        """Replace the entry at ``index`` of ``entries(target)``; with ``expected``, only
+        if it still holds that text (``ConflictError`` otherwise)."""
+        return self.edit(parse_target(target), [Edit.replace_at(index, content, expected)])
+
+    def remove_at(self, target: str, index: int, *, expected: str | None = None) -> EditResult:
+        """Remove the entry at ``index`` of ``entries(target)`` (see ``replace_at``)."""
+        return self.edit(parse_target(target), [Edit.remove_at(index, expected)])
+
+    def edit(self, target: WriteTarget, edits: Sequence[Edit]) -> EditResult:
+        """Apply several edits to one file, all or nothing; the limit is checked on the
+        result. New text is scanned first, so one flagged entry refuses the whole batch."""
+        memory_file = self._file(parse_target(target))
+        for number, edit in enumerate(edits, start=1):
+            if edit.action == "remove":
+                continue
+            threat = scan(edit.content)
+            if threat is not None:
+                raise SecurityError(
+                    f"the {edit.action} was blocked by the security scan: {threat.description} "
+                    f"(pattern {threat.pattern_id})",
+                    pattern_id=threat.pattern_id,
+                    category=threat.category,
+                    operation=number if len(edits) > 1 else None,
+                )
+        result = memory_file.edit(edits)
+        self._notify(target, result)
+        return result
+
+    # -- tools ----------------------------------------------------------------------------
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return [MEMORY_TOOL_SCHEMA]
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        if tool_name != MEMORY_TOOL_NAME:
+            return json.dumps(
+                {"success": False, "error": f"unknown tool {tool_name!r}: use {MEMORY_TOOL_NAME!r}"}
+            )
+        return run_memory_tool(self, args, self._guard)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _file(self, target: WriteTarget) -> MemoryFile:
+        try:
+            return self._files[target]
+        except KeyError:
+            raise ConfigError(
+                "the builtin memory provider is not initialized: call initialize() first"
+            ) from None
+
+    def _notify(self, target: WriteTarget, result: EditResult) -> None:
+        if self._on_write is None or self._context is None:
+            return
+        metadata = {"user_id": self._context.user_id, "agent_id": self._context.agent_id}
+        for step in result.applied:
+            if not step.changed:
+                continue
+            try:
+                self._on_write(MemoryWrite(step.action, target, step.content, dict(metadata)))
+            except Exception:  # the write is on disk; a mirror failing must not undo it
+                logger.exception("on_write hook failed after a %s on %s", step.action, target)
+
+
+__all__ = ["BuiltinFileProvider", "blocked_placeholder", "render_block"]

@@ -1,0 +1,174 @@
+"""Several writers on one USER.md, and writers killed mid-write, on real files.
+
+Writers are separate Python processes (and, in one test, threads): each builds its
+own ``BuiltinFileProvider``, so only the lock file and the atomic replace keep the
+file whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from memvault.agent.builtin import BuiltinFileProvider
+from memvault.agent.files import find_drift, join_entries, parse_entries, split_entries
+
+HERE = Path(__file__).parent
+PYTHONPATH = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+PROCESSES = 4
+PER_PROCESS = 20
+BIG_LIMIT = 10_000_000
+
+ADDER = textwrap.dedent(
+    """
+    import sys
+    from memvault.agent.builtin import BuiltinFileProvider
+
+    base, writer, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    provider = BuiltinFileProvider(user_char_limit=1_000_000)
+    provider.initialize(user_id="shared", agent_id=f"w{writer}", base_dir=base)
+    sys.stdin.readline()  # start together
+    for i in range(count):
+        provider.add("user", f"writer {writer} entry {i}")
+    """
+)
+
+# The file starts with BALLAST big entries (~2 MB in all) so that writing it takes
+# a good share of each loop; the writer then adds small entries forever and, past
+# KEEP of them, drops the oldest small one in the same all-or-nothing edit.
+BALLAST = 60
+KEEP = 40
+
+ENDLESS = textwrap.dedent(
+    """
+    import sys
+    from memvault.agent.builtin import BuiltinFileProvider
+    from memvault.agent.files import Edit
+    from test_builtin_concurrency import BALLAST, KEEP, expected_entry
+
+    base, first = sys.argv[1], int(sys.argv[2])
+    provider = BuiltinFileProvider(user_char_limit=10_000_000)
+    provider.initialize(user_id="shared", base_dir=base)
+    count = len(provider.entries("user"))
+    print("ready", flush=True)
+    i = first
+    while True:
+        edits = [Edit.add(expected_entry(i))]
+        if count >= BALLAST + KEEP:
+            edits.insert(0, Edit.remove_at(BALLAST))
+        count = provider.edit("user", edits).usage.count
+        i += 1
+    """
+)
+
+
+def expected_entry(i: int) -> str:
+    """Entry ``i``: big for the ballast, small otherwise; its text follows from ``i``."""
+    digest = hashlib.sha256(str(i).encode()).hexdigest()
+    return f"entry {i}\n" + digest * (500 if i < BALLAST else 4)
+
+
+def user_md(base: Path) -> Path:
+    return base / "users" / "shared" / "USER.md"
+
+
+def test_four_processes_add_concurrently(tmp_path: Path) -> None:
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", ADDER, str(tmp_path), str(w), str(PER_PROCESS)],
+            stdin=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(PROCESSES)
+    ]
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.wait(timeout=120) == 0
+
+    text = user_md(tmp_path).read_text(encoding="utf-8")
+    assert find_drift(text, BIG_LIMIT) is None
+    entries = split_entries(text)
+    expected = {f"writer {w} entry {i}" for w in range(PROCESSES) for i in range(PER_PROCESS)}
+    assert len(entries) == PROCESSES * PER_PROCESS
+    assert set(entries) == expected
+    for w in range(PROCESSES):  # each writer's entries keep their order
+        mine = [e for e in entries if e.startswith(f"writer {w} ")]
+        assert mine == [f"writer {w} entry {i}" for i in range(PER_PROCESS)]
+
+
+def test_threads_with_separate_providers_add_concurrently(tmp_path: Path) -> None:
+    providers = []
+    for _ in range(2):
+        provider = BuiltinFileProvider(user_char_limit=BIG_LIMIT)
+        provider.initialize(user_id="shared", base_dir=str(tmp_path))
+        providers.append(provider)
+    start = threading.Barrier(6)
+
+    def work(n: int) -> None:
+        start.wait()
+        for i in range(15):
+            providers[n % 2].add("user", f"thread {n} entry {i}")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    entries = providers[0].entries("user")
+    assert len(entries) == 90
+    assert set(entries) == {f"thread {n} entry {i}" for n in range(6) for i in range(15)}
+
+
+@pytest.mark.slow
+def test_sigkill_mid_write_leaves_a_whole_file(tmp_path: Path) -> None:
+    rng = random.Random(20260515)
+    path = user_md(tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text(join_entries([expected_entry(i) for i in range(BALLAST)]), encoding="utf-8")
+    seen_ids: set[int] = set()
+    for round_ in range(20):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", ENDLESS, str(tmp_path), str((round_ + 1) * 1_000_000)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *PYTHONPATH])},
+        )
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        try:
+            proc.wait(timeout=rng.uniform(0.02, 0.3))
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+        assert proc.wait(timeout=30) == -signal.SIGKILL, "the writer died on its own"
+        proc.stdout.close()
+
+        text = path.read_text(encoding="utf-8")
+        assert find_drift(text, BIG_LIMIT) is None
+        entries = split_entries(text)
+        assert len(entries) == len(set(entries)) <= BALLAST + KEEP
+        assert entries[:BALLAST] == [expected_entry(i) for i in range(BALLAST)]
+        for entry in entries:
+            number = int(entry.split("\n", 1)[0].removeprefix("entry "))
+            assert entry == expected_entry(number), "an entry was written in part"
+            seen_ids.add(number)
+
+    assert len(seen_ids) > BALLAST + 20  # the writers did make progress between kills
+
+    # The lock is free again and the next write cleans any temp file a kill left.
+    survivor = BuiltinFileProvider(user_char_limit=BIG_LIMIT, lock_timeout=5)
+    survivor.initialize(user_id="shared", base_dir=str(tmp_path))
+    survivor.add("user", "after the storm")
+    assert parse_entries(path.read_text(encoding="utf-8"))[-1] == "after the storm"
+    assert list(path.parent.glob("*.tmp")) == []
