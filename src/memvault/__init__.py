@@ -3,11 +3,18 @@
 The public surface is re-exported here; everything else is internal.
 """
 
+from .agent.builtin import BuiltinFileProvider
+from .agent.manager import MemoryManager
+from .agent.provider import MemoryProvider
+from .agent.vault_provider import VaultProvider
 from .config import VaultConfig, load_config
 from .errors import (
+    AmbiguousMatchError,
+    CharLimitError,
     ConfigError,
     ConflictError,
     EmbeddingError,
+    FileDriftError,
     ImportFormatError,
     MemvaultError,
     MigrationError,
@@ -28,22 +35,29 @@ from .model import (
     Source,
     Tier,
 )
+from .security.scrubber import StreamingContextScrubber
 from .stores import MemoryStore, SQLiteStore, Store
 from .vault import Vault
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AmbiguousMatchError",
+    "BuiltinFileProvider",
+    "CharLimitError",
     "ConfigError",
     "ConflictError",
     "DecisionStatus",
     "Domain",
     "EmbeddingError",
+    "FileDriftError",
     "Hit",
     "ImportFormatError",
     "Kind",
     "MemClass",
     "MemoryEntry",
+    "MemoryManager",
+    "MemoryProvider",
     "MemoryStore",
     "MemvaultError",
     "MigrationError",
@@ -55,10 +69,12 @@ __all__ = [
     "Source",
     "Store",
     "StoreError",
+    "StreamingContextScrubber",
     "Tier",
     "ValidationError",
     "Vault",
     "VaultConfig",
+    "VaultProvider",
     "__version__",
     "load_config",
 ]
