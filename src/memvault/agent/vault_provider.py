@@ -81,6 +81,12 @@ class VaultProvider(MemoryProvider):
             user_id=user_id, agent_id=agent_id, thread_id=thread_id, base_dir=base_dir, **kwargs
         )
         self._tools = VaultTools(self.vault, user_id=user_id, agent_id=agent_id)
+        if self.vault.embedder is not None:
+            # Load the model now: prefetch runs under the manager's timeout every turn.
+            try:
+                self.vault.embedder.embed(["warm up"])
+            except MemvaultError as exc:
+                log.warning("vault: embedder unavailable, recall is keyword-only: %s", exc)
 
     def _require(self) -> SessionContext:
         if self.session is None:

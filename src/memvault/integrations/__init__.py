@@ -1,0 +1,1 @@
+"""Adapters that plug memvault into agent frameworks; each imports its framework itself."""

@@ -1,0 +1,130 @@
+"""A loopback server speaking OpenAI's ``POST /v1/chat/completions`` wire format.
+
+It plays back scripted replies in order, one per request: ``Reply.text(...)`` for an
+assistant message, ``Reply.tool_call(...)`` for a function call. Every request
+body is recorded, so a test can check exactly what a client sent to the model.
+Only non-streaming completions are served (``ChatOpenAI.invoke`` does not stream);
+a request with ``"stream": true`` gets a 400 saying so, rather than a wrong answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted assistant message: text, tool calls, or both."""
+
+    content: str | None = None
+    tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @classmethod
+    def text(cls, content: str) -> Reply:
+        return cls(content=content)
+
+    @classmethod
+    def tool_call(cls, name: str, arguments: dict[str, Any]) -> Reply:
+        return cls(tool_calls=[(name, arguments)])
+
+
+class FakeChatServer:
+    """``with FakeChatServer([...]) as server:`` serves at ``server.base_url`` (ends in /v1)."""
+
+    def __init__(self, replies: Iterable[Reply] = (), *, api_key: str | None = "test") -> None:
+        self.replies: list[Reply] = list(replies)
+        self.api_key = api_key
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                status, answer = outer._answer(self.path, self.headers.get("Authorization"), body)
+                self._send(status, answer)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def _error(self, status: int, message: str) -> tuple[int, dict[str, Any]]:
+        return status, {"error": {"message": message, "type": "invalid_request_error"}}
+
+    def _answer(
+        self, path: str, auth: str | None, body: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        with self._lock:
+            self.requests.append(body)
+            if path != "/v1/chat/completions":
+                return self._error(404, f"no route {path}")
+            if self.api_key and auth != f"Bearer {self.api_key}":
+                return self._error(401, "invalid api key")
+            if body.get("stream"):
+                return self._error(400, "this fake serves non-streaming completions only")
+            if not self.replies:
+                return self._error(500, "the fake has no scripted reply left")
+            reply = self.replies.pop(0)
+            number = next(self._ids)
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{number}_{i}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(arguments)},
+                }
+                for i, (name, arguments) in enumerate(reply.tool_calls)
+            ]
+        return 200, {
+            "id": f"chatcmpl-{number}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "fake"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+
+    def start(self) -> FakeChatServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(5)
+
+    def __enter__(self) -> FakeChatServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
