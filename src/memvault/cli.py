@@ -311,6 +311,25 @@ def serve(
 
 
 @app.command()
+def mcp(
+    ctx: typer.Context,
+    user: User,
+    agent: Agent = None,
+) -> None:
+    """Serve one user's memory as an MCP server on stdin/stdout."""
+    try:
+        from .mcp import run_stdio
+    except ImportError as exc:
+        raise MemvaultError(
+            f"the MCP server needs the 'mcp' extra ({exc.name} is missing): "
+            "pip install 'memvault[mcp]'"
+        ) from None
+    config = _state(ctx).config()
+    with Vault(config=config) as vault:
+        run_stdio(vault, user_id=user, agent_id=agent, base_dir=config.home)
+
+
+@app.command()
 def doctor(ctx: typer.Context) -> None:
     """Print versions, the data directory and the store's health."""
     import sqlite3

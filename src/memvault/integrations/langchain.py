@@ -27,7 +27,8 @@ The builtin provider's ``prefetch`` returns the same frozen snapshot its
 recall asks the manager for the other providers only (``include_builtin=False``),
 so the model sees it once.
 
-This is the only module of memvault that imports LangChain or LangGraph.
+This is the only module of memvault that imports LangChain (the LangGraph store
+lives in ``integrations.langgraph``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request, Response
@@ -61,12 +61,25 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+def _mcp_endpoint(vault: Vault) -> Any:
+    """The ``/mcp`` endpoint (``memvault.mcp.HttpEndpoint``), or None without the extra."""
+    try:
+        from ..mcp import HttpEndpoint
+    except ImportError as exc:
+        if exc.name is None or not exc.name.startswith("mcp"):
+            raise
+        return None
+    return HttpEndpoint(vault, base_dir=vault.config.home)
+
+
 def create_app(vault: Vault) -> FastAPI:
     """An app serving ``vault``; the caller owns the vault and closes it."""
+    mcp_endpoint = _mcp_endpoint(vault)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with mcp_endpoint.running() if mcp_endpoint else nullcontext():
+            yield
 
     app = FastAPI(
         title="memvault",
@@ -163,6 +176,8 @@ def create_app(vault: Vault) -> FastAPI:
         vault.delete(entry_id, user_id=user_id, agent_id=agent_id)
         return Response(status_code=204)
 
+    if mcp_endpoint is not None:
+        mcp_endpoint.mount(app)
     return app
 
 

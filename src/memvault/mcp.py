@@ -1,0 +1,654 @@
+"""memvault as a Model Context Protocol server (stdio and streamable HTTP).
+
+This is the only module that imports the ``mcp`` SDK (the ``mcp`` extra). It is a thin
+adapter: every tool runs one call on a ``Vault`` or on the builtin USER.md / MEMORY.md
+provider and renders the outcome as text for the model. Fourteen tools, all bound to
+one user (and optionally one agent) chosen by whoever starts the server, never by
+the model's arguments:
+
+* ``memory_save`` / ``memory_recall`` — the vault tools of ``memvault.agent.vault_tools``;
+* ``memory`` — the Hermes-style USER.md / MEMORY.md tool of ``BuiltinFileProvider``;
+* ``memory_list`` / ``memory_delete`` — page through the user's memories, forget one;
+* the nine tools of the reference MCP "memory" server (``create_entities``,
+  ``create_relations``, ``add_observations``, ``delete_entities``,
+  ``delete_observations``, ``delete_relations``, ``read_graph``, ``search_nodes``,
+  ``open_nodes``), with the same input schemas, so a client configured for that server
+  can switch to memvault without changing its prompts.
+
+The knowledge graph lives in the vault itself, as ordinary entries of kind ``user``
+and category ``knowledge-graph`` (so ``memory_recall`` finds graph facts too):
+
+* an **entity** is one entry: ``name`` = the entity name (unique per user, matched
+  exactly), ``content`` = ``"<name> (<type>)"`` followed by one ``- <observation>``
+  line each, ``metadata`` = ``{"graph": "entity", "entity_type": ..., "observations":
+  [...]}``; adding or deleting observations rewrites that entry;
+* a **relation** is one entry: ``name`` and ``content`` = ``"<from> <relationType>
+  <to>"``, ``metadata`` = ``{"graph": "relation", "from": ..., "to": ...,
+  "relation_type": ...}``; as in the reference server, its ends need not exist yet;
+* ``read_graph`` / ``open_nodes`` read those entries back; ``search_nodes`` runs
+  ``Vault.search`` and keeps the graph entries among the hits (a relation hit brings
+  its two entities), plus entities whose name or type contains the query, then adds
+  the relations between the entities found. Deleting an entity deletes its relations.
+
+Results: graph reads return the reference server's JSON shape (``{"entities":
+[{"name", "entityType", "observations"}], "relations": [{"from", "to",
+"relationType"}]}``); every other result is the JSON the tool adapters write for
+models. A failure — arguments that do not match the tool's schema, a ``success:
+false`` from an adapter, a memvault error, even an unexpected exception — comes
+back as a tool result with ``isError`` set; the server keeps running.
+
+Transports: ``run_stdio`` serves one user over stdin/stdout (``memvault mcp --user
+ID``). ``HttpEndpoint`` serves streamable HTTP at ``/mcp`` of the FastAPI app
+(stateless: every POST stands alone). API keys do not exist yet, so the user comes
+from the ``X-Memvault-User`` header or the ``user_id`` query parameter (the agent
+from ``X-Memvault-Agent`` / ``agent_id``); the gateway will replace this with the
+user of the request's key. Until then the HTTP server binds only loopback addresses
+(``server.app.check_bind``) and the endpoint refuses non-local Host and Origin
+headers (DNS-rebinding protection).
+
+Why one module of ~900 lines: the brief isolates every ``mcp`` import here, and the
+knowledge-graph mapping (``KnowledgeGraph``, SDK-free) exists only for these tools;
+it can move to its own module once another surface needs it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import anyio
+import anyio.to_thread
+import jsonschema
+from mcp import types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.responses import JSONResponse
+from starlette.types import Receive, Scope, Send
+
+from . import __version__
+from .agent.builtin import BuiltinFileProvider
+from .agent.vault_tools import KINDS, MEMORY_RECALL_SCHEMA, MEMORY_SAVE_SCHEMA, VaultTools
+from .errors import MemvaultError, ValidationError
+from .graph import KnowledgeGraph
+from .model import MemoryEntry
+from .validation import check_ident, check_optional_ident
+from .vault import Vault
+
+logger = logging.getLogger(__name__)
+
+SERVER_NAME = "memvault"
+USER_HEADER = "x-memvault-user"
+AGENT_HEADER = "x-memvault-agent"
+# How many vault hits search_nodes looks at before keeping the graph entries among them.
+
+SERVER_INSTRUCTIONS = (
+    "Long-term memory for this user. memory_recall searches what earlier conversations "
+    "saved; memory_save stores, corrects or forgets one memory; memory edits the short "
+    "USER.md profile and your MEMORY.md notes; memory_list and memory_delete manage "
+    "memories by id. The knowledge-graph tools (create_entities, search_nodes, ...) keep "
+    "entities, their observations and the relations between them in the same memory."
+)
+
+# -- tool descriptions and schemas ---------------------------------------------------
+
+_STRING_LIST: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+
+_RELATION_ITEM: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "from": {"type": "string", "description": "name of the entity the relation starts at"},
+        "to": {"type": "string", "description": "name of the entity the relation points to"},
+        "relationType": {
+            "type": "string",
+            "description": "what links them, in active voice (e.g. works_at)",
+        },
+    },
+    "required": ["from", "to", "relationType"],
+}
+
+MEMORY_LIST_DESCRIPTION = (
+    "List this user's saved memories, newest first, with their ids. Use it to review "
+    "what is stored or to find the id to update or delete."
+)
+MEMORY_DELETE_DESCRIPTION = (
+    "Forget one memory by its id (from memory_list or memory_recall). This cannot be undone."
+)
+
+GRAPH_DESCRIPTIONS: dict[str, str] = {
+    "create_entities": (
+        "Add entities (people, places, projects, things) to the knowledge graph, each with "
+        "a type and a list of observations. A name that already exists is left as it is."
+    ),
+    "create_relations": (
+        "Link entities of the knowledge graph with named relations, written in active voice "
+        "(from 'works_at' to). A relation that already exists is skipped."
+    ),
+    "add_observations": (
+        "Attach more observations (short facts) to entities that already exist; "
+        "observations an entity already has are skipped."
+    ),
+    "delete_entities": (
+        "Remove entities from the knowledge graph, with every relation that starts or ends at them."
+    ),
+    "delete_observations": "Remove particular observations from entities of the knowledge graph.",
+    "delete_relations": "Remove particular relations from the knowledge graph.",
+    "read_graph": "Return the whole knowledge graph: every entity and relation.",
+    "search_nodes": (
+        "Find the entities relevant to a query (by meaning and words in names, types and "
+        "observations), with the relations between them."
+    ),
+    "open_nodes": "Return the named entities and the relations between them.",
+}
+
+GRAPH_SCHEMAS: dict[str, dict[str, Any]] = {
+    "create_entities": {
+        "type": "object",
+        "properties": {
+            "entities": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string", "description": "the entity's name"},
+                        "entityType": {"type": "string", "description": "the entity's type"},
+                        "observations": {
+                            **_STRING_LIST,
+                            "description": "facts about the entity, one string each",
+                        },
+                    },
+                    "required": ["name", "entityType", "observations"],
+                },
+            }
+        },
+        "required": ["entities"],
+    },
+    "create_relations": {
+        "type": "object",
+        "properties": {"relations": {"type": "array", "items": _RELATION_ITEM}},
+        "required": ["relations"],
+    },
+    "add_observations": {
+        "type": "object",
+        "properties": {
+            "observations": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "entityName": {
+                            "type": "string",
+                            "description": "the entity that gets the observations",
+                        },
+                        "contents": {**_STRING_LIST, "description": "the observations to add"},
+                    },
+                    "required": ["entityName", "contents"],
+                },
+            }
+        },
+        "required": ["observations"],
+    },
+    "delete_entities": {
+        "type": "object",
+        "properties": {
+            "entityNames": {**_STRING_LIST, "description": "names of the entities to remove"}
+        },
+        "required": ["entityNames"],
+    },
+    "delete_observations": {
+        "type": "object",
+        "properties": {
+            "deletions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "entityName": {
+                            "type": "string",
+                            "description": "the entity holding the observations",
+                        },
+                        "observations": {
+                            **_STRING_LIST,
+                            "description": "the observations to remove",
+                        },
+                    },
+                    "required": ["entityName", "observations"],
+                },
+            }
+        },
+        "required": ["deletions"],
+    },
+    "delete_relations": {
+        "type": "object",
+        "properties": {
+            "relations": {
+                "type": "array",
+                "items": _RELATION_ITEM,
+                "description": "the relations to remove",
+            }
+        },
+        "required": ["relations"],
+    },
+    "read_graph": {"type": "object", "properties": {}},
+    "search_nodes": {
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "description": "what to look for in entity names, types and observations",
+            }
+        },
+        "required": ["query"],
+    },
+    "open_nodes": {
+        "type": "object",
+        "properties": {"names": {**_STRING_LIST, "description": "the entity names to return"}},
+        "required": ["names"],
+    },
+}
+
+MEMORY_LIST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"type": "string", "enum": KINDS, "description": "only memories of this kind"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+        "offset": {"type": "integer", "minimum": 0, "default": 0},
+    },
+    "additionalProperties": False,
+}
+
+MEMORY_DELETE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"id": {"type": "string", "minLength": 1, "description": "the memory id"}},
+    "required": ["id"],
+    "additionalProperties": False,
+}
+
+_READ_ONLY = types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
+_DESTRUCTIVE = types.ToolAnnotations(destructive_hint=True, open_world_hint=False)
+_WRITE = types.ToolAnnotations(destructive_hint=False, open_world_hint=False)
+
+
+def _tool(
+    name: str, description: str, schema: dict[str, Any], hints: types.ToolAnnotations
+) -> types.Tool:
+    return types.Tool(name=name, description=description, input_schema=schema, annotations=hints)
+
+
+def _memory_tool_schema() -> dict[str, Any]:
+    return BuiltinFileProvider().get_tool_schemas()[0]
+
+
+def _tools() -> list[types.Tool]:
+    memory = _memory_tool_schema()
+    graph_hints = {
+        "create_entities": _WRITE,
+        "create_relations": _WRITE,
+        "add_observations": _WRITE,
+        "delete_entities": _DESTRUCTIVE,
+        "delete_observations": _DESTRUCTIVE,
+        "delete_relations": _DESTRUCTIVE,
+        "read_graph": _READ_ONLY,
+        "search_nodes": _READ_ONLY,
+        "open_nodes": _READ_ONLY,
+    }
+    return [
+        _tool(
+            "memory_save",
+            MEMORY_SAVE_SCHEMA["description"],
+            MEMORY_SAVE_SCHEMA["parameters"],
+            _DESTRUCTIVE,
+        ),
+        _tool(
+            "memory_recall",
+            MEMORY_RECALL_SCHEMA["description"],
+            MEMORY_RECALL_SCHEMA["parameters"],
+            _READ_ONLY,
+        ),
+        _tool(memory["name"], memory["description"], memory["parameters"], _DESTRUCTIVE),
+        _tool("memory_list", MEMORY_LIST_DESCRIPTION, MEMORY_LIST_SCHEMA, _READ_ONLY),
+        _tool("memory_delete", MEMORY_DELETE_DESCRIPTION, MEMORY_DELETE_SCHEMA, _DESTRUCTIVE),
+        *(
+            _tool(name, GRAPH_DESCRIPTIONS[name], GRAPH_SCHEMAS[name], graph_hints[name])
+            for name in GRAPH_SCHEMAS
+        ),
+    ]
+
+
+TOOLS: list[types.Tool] = _tools()
+TOOL_NAMES: tuple[str, ...] = tuple(t.name for t in TOOLS)
+_VALIDATORS: dict[str, Any] = {
+    t.name: jsonschema.Draft202012Validator(t.input_schema) for t in TOOLS
+}
+
+# -- the knowledge graph over the vault ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    """What a tool call returns to the client: text, and whether it is an error."""
+
+    text: str
+    is_error: bool = False
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _failure(message: str) -> ToolOutcome:
+    return ToolOutcome(json.dumps({"success": False, "error": message}, ensure_ascii=False), True)
+
+
+def _from_adapter(text: str) -> ToolOutcome:
+    """An adapter's JSON answer; ``"success": false`` marks it as an error."""
+    try:
+        failed = json.loads(text).get("success") is False
+    except (ValueError, AttributeError):
+        failed = False
+    return ToolOutcome(text, failed)
+
+
+def _brief(entry: MemoryEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "type": entry.kind.value,
+        "name": entry.name,
+        "description": entry.description,
+        "content": entry.content,
+        "updated_at": entry.updated_at.isoformat(),
+    }
+
+
+def _schema_problem(name: str, arguments: Mapping[str, Any]) -> str | None:
+    error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(arguments))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "the arguments"
+    return f"invalid arguments for {name} at {where}: {error.message}; check the tool's schema"
+
+
+class UserTools:
+    """Every MCP tool, bound to one user (and agent) of a vault. Synchronous."""
+
+    def __init__(
+        self,
+        vault: Vault,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        base_dir: str | Path,
+    ) -> None:
+        self.user_id = check_ident(user_id, "user_id")
+        self.agent_id = check_optional_ident(agent_id, "agent_id")
+        self.vault = vault
+        self.vault_tools = VaultTools(vault, user_id=self.user_id, agent_id=self.agent_id)
+        self.graph = KnowledgeGraph(vault, user_id=self.user_id, agent_id=self.agent_id)
+        self.files = BuiltinFileProvider()
+        self.files.initialize(user_id=self.user_id, agent_id=self.agent_id, base_dir=str(base_dir))
+        self._handlers: dict[str, Callable[[dict[str, Any]], ToolOutcome]] = {
+            "memory_save": lambda a: _from_adapter(self.vault_tools.call("memory_save", a)),
+            "memory_recall": lambda a: _from_adapter(self.vault_tools.call("memory_recall", a)),
+            "memory": self._memory,
+            "memory_list": self._list,
+            "memory_delete": self._delete,
+            "create_entities": lambda a: ToolOutcome(
+                _dump([e.to_json() for e in self.graph.create_entities(a["entities"])])
+            ),
+            "create_relations": lambda a: ToolOutcome(
+                _dump([r.to_json() for r in self.graph.create_relations(a["relations"])])
+            ),
+            "add_observations": lambda a: ToolOutcome(
+                _dump(self.graph.add_observations(a["observations"]))
+            ),
+            "delete_entities": self._delete_entities,
+            "delete_observations": lambda a: ToolOutcome(
+                f"Removed {self.graph.delete_observations(a['deletions'])} observation(s)."
+            ),
+            "delete_relations": lambda a: ToolOutcome(
+                f"Removed {self.graph.delete_relations(a['relations'])} relation(s)."
+            ),
+            "read_graph": lambda a: ToolOutcome(_dump(self.graph.read_graph().to_json())),
+            "search_nodes": lambda a: ToolOutcome(
+                _dump(self.graph.search_nodes(a["query"]).to_json())
+            ),
+            "open_nodes": lambda a: ToolOutcome(_dump(self.graph.open_nodes(a["names"]).to_json())),
+        }
+
+    def call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolOutcome:
+        """Run one tool; every failure becomes an error outcome, never an exception."""
+        handler = self._handlers.get(name)
+        if handler is None:
+            return _failure(f"unknown tool {name!r}: the tools are {', '.join(TOOL_NAMES)}")
+        args = dict(arguments or {})
+        problem = _schema_problem(name, args)
+        if problem is not None:
+            return _failure(problem)
+        try:
+            return handler(args)
+        except MemvaultError as exc:
+            return _failure(str(exc))
+        except Exception:
+            logger.exception("MCP tool %s failed for user %s", name, self.user_id)
+            return _failure(f"{name} failed inside memvault (see the server log); nothing to fix")
+
+    def _memory(self, args: dict[str, Any]) -> ToolOutcome:
+        try:
+            return _from_adapter(self.files.handle_tool_call("memory", args))
+        finally:
+            # MCP has no turns: each call is one, so the provider's per-turn retry guard
+            # never locks the tool for the rest of the server's life.
+            self.files.sync_turn("", "")
+
+    def _list(self, args: dict[str, Any]) -> ToolOutcome:
+        kind, limit, offset = args.get("type"), args.get("limit", 20), args.get("offset", 0)
+        scope = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
+        entries = self.vault.list(**scope, limit=limit, offset=offset)
+        total = self.vault.count(**scope)
+        payload = {
+            "success": True,
+            "total": total,
+            "count": len(entries),
+            "offset": offset,
+            "memories": [_brief(e) for e in entries],
+        }
+        return ToolOutcome(json.dumps(payload, ensure_ascii=False))
+
+    def _delete(self, args: dict[str, Any]) -> ToolOutcome:
+        return _from_adapter(
+            self.vault_tools.call("memory_save", {"action": "delete", "id": args["id"]})
+        )
+
+    def _delete_entities(self, args: dict[str, Any]) -> ToolOutcome:
+        names, links = self.graph.delete_entities(args["entityNames"])
+        return ToolOutcome(f"Deleted {len(names)} entity(ies) and {links} relation(s).")
+
+
+# -- the MCP server ------------------------------------------------------------------
+
+
+def _server(resolve: Callable[[], UserTools]) -> Server[Any]:
+    """A low-level MCP server whose calls run on the tools ``resolve`` returns."""
+
+    async def list_tools(
+        _ctx: Any, _params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=TOOLS)
+
+    async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            tools = resolve()
+        except MemvaultError as exc:
+            outcome = _failure(str(exc))
+        else:
+            # The vault and the files block: keep them off the event loop.
+            outcome = await anyio.to_thread.run_sync(tools.call, params.name, params.arguments)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=outcome.text)],
+            is_error=outcome.is_error,
+        )
+
+    return Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=SERVER_INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def build_server(
+    vault: Vault, *, user_id: str, agent_id: str | None = None, base_dir: str | Path
+) -> Server[Any]:
+    """An MCP server (the SDK's low-level ``Server``) for one user of ``vault``.
+
+    ``base_dir`` holds the USER.md / MEMORY.md files of the ``memory`` tool.
+    The caller owns the vault and closes it.
+    """
+    tools = UserTools(vault, user_id=user_id, agent_id=agent_id, base_dir=base_dir)
+    return _server(lambda: tools)
+
+
+async def serve_stdio(
+    vault: Vault, *, user_id: str, agent_id: str | None = None, base_dir: str | Path
+) -> None:
+    """Serve one user over stdin/stdout until the client closes the pipe."""
+    server = build_server(vault, user_id=user_id, agent_id=agent_id, base_dir=base_dir)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run_stdio(
+    vault: Vault, *, user_id: str, agent_id: str | None = None, base_dir: str | Path
+) -> None:
+    """Blocking ``serve_stdio``: what ``memvault mcp --user ID`` runs."""
+    anyio.run(lambda: serve_stdio(vault, user_id=user_id, agent_id=agent_id, base_dir=base_dir))
+
+
+# -- streamable HTTP -----------------------------------------------------------------
+
+_REQUEST_SCOPE: ContextVar[tuple[str, str | None] | None] = ContextVar(
+    "memvault_mcp_scope", default=None
+)
+
+_LOOPBACK_ONLY = TransportSecuritySettings(
+    enable_dns_rebinding_protection=True,
+    allowed_hosts=["127.0.0.1", "127.0.0.1:*", "localhost", "localhost:*", "[::1]", "[::1]:*"],
+    allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+)
+
+
+def request_scope(scope: Scope) -> tuple[str, str | None]:
+    """The (user, agent) an HTTP request names, validated.
+
+    Stand-in until API keys: the header wins over the query parameter.
+    """
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    user = headers.get(USER_HEADER) or (query.get("user_id") or [None])[0]
+    agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
+    if not user:
+        raise ValidationError(
+            "no user: send the X-Memvault-User header (or ?user_id=) naming whose memory this is",
+            field="user_id",
+        )
+    return check_ident(user, "user_id"), check_optional_ident(agent or None, "agent_id")
+
+
+class HttpEndpoint:
+    """The MCP streamable-HTTP endpoint for ``vault``, serving the user each request names.
+
+    An ASGI app: mount it with ``mount(app)`` and run ``running()`` in the app's
+    lifespan. Stateless: each POST is served on its own, scoped by its own headers.
+    """
+
+    def __init__(self, vault: Vault, *, base_dir: str | Path, path: str = "/mcp") -> None:
+        self.vault = vault
+        self.base_dir = Path(base_dir)
+        self.path = path
+        self.server = _server(self._current_tools)
+        self._manager: StreamableHTTPSessionManager | None = None
+        self._tools: dict[tuple[str, str | None], UserTools] = {}
+        self._lock = threading.Lock()
+
+    def _current_tools(self) -> UserTools:
+        scope = _REQUEST_SCOPE.get()
+        if scope is None:
+            raise ValidationError("this request names no user: send X-Memvault-User")
+        with self._lock:
+            tools = self._tools.get(scope)
+            if tools is None:
+                user_id, agent_id = scope
+                tools = UserTools(
+                    self.vault, user_id=user_id, agent_id=agent_id, base_dir=self.base_dir
+                )
+                self._tools[scope] = tools
+            return tools
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Serve requests while inside (a fresh session manager per app start)."""
+        manager = StreamableHTTPSessionManager(
+            app=self.server,
+            stateless=True,
+            json_response=True,
+            security_settings=_LOOPBACK_ONLY,
+        )
+        async with manager.run():
+            self._manager = manager
+            try:
+                yield
+            finally:
+                self._manager = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        manager = self._manager
+        if manager is None:
+            response = JSONResponse(
+                {"error": {"code": "unavailable", "message": "the MCP endpoint is not running"}},
+                status_code=503,
+            )
+            await response(scope, receive, send)
+            return
+        try:
+            who = request_scope(scope)
+        except ValidationError as exc:
+            response = JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, 400)
+            await response(scope, receive, send)
+            return
+        token = _REQUEST_SCOPE.set(who)
+        try:
+            await manager.handle_request(scope, receive, send)
+        finally:
+            _REQUEST_SCOPE.reset(token)
+
+    def mount(self, app: Any) -> None:
+        """Route ``self.path`` of a Starlette/FastAPI ``app`` to this endpoint."""
+        app.router.add_route(self.path, self, include_in_schema=False)
+
+
+__all__ = [
+    "GRAPH_SCHEMAS",
+    "SERVER_INSTRUCTIONS",
+    "TOOLS",
+    "TOOL_NAMES",
+    "HttpEndpoint",
+    "KnowledgeGraph",
+    "ToolOutcome",
+    "UserTools",
+    "build_server",
+    "request_scope",
+    "run_stdio",
+    "serve_stdio",
+]
