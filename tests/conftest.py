@@ -9,12 +9,20 @@ should call ``pytest.skip()`` when its server is not configured.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from memvault import MemoryStore, SQLiteStore, Store, Vault, VaultConfig, load_config
+
+# CI runs the same examples every time (a failure there reproduces locally with
+# HYPOTHESIS_PROFILE=ci); local runs keep exploring new ones.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 StoreFactory = Callable[[Path], Store]
 

@@ -96,7 +96,9 @@ def check_entry(content: object, field: str = "content") -> str:
         raise ValidationError(
             f"{field} must be a string, got {type(content).__name__}", field=field
         )
-    text = check_encodable(content.strip(), field)
+    # Line ends are stored as LF: the file reader folds CRLF, so anything else would
+    # not come back unchanged.
+    text = check_encodable(content.replace("\r\n", "\n").replace("\r", "\n").strip(), field)
     if not text:
         raise ValidationError(f"{field} is empty: send the text of the entry", field=field)
     if "\x00" in text:
