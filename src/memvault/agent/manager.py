@@ -315,9 +315,7 @@ class MemoryManager:
 
     # -- recall -------------------------------------------------------------------
 
-    def prefetch_all(
-        self, query: str, *, thread_id: str = "", include_builtin: bool = True
-    ) -> str:
+    def prefetch_all(self, query: str, *, thread_id: str = "", include_builtin: bool = True) -> str:
         """Recalled context for ``query`` from every provider, joined in provider order.
 
         The builtin's prefetch is its frozen snapshot, the same text as its system
