@@ -126,6 +126,22 @@ class SecurityConfig(BaseModel):
     )
 
 
+class SensitiveConfig(BaseModel):
+    """Sensitive-data protection (seed 004): redact on write, keep originals encrypted."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(True, description="detect and redact sensitive data on every write")
+    key: str | None = Field(
+        None, description="Fernet key for originals (MEMVAULT_SECRET_KEY); else key_file"
+    )
+    key_file: Path | None = Field(
+        None, description="key file, created with mode 0600 on first use; default <home>/secret.key"
+    )
+    reveal_attempts: int = Field(3, ge=1, le=10, description="wrong answers before reveal locks")
+    reveal_minutes: float = Field(30.0, gt=0, description="how long a granted reveal lasts")
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -148,6 +164,7 @@ class VaultConfig(BaseModel):
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
+    sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)
 
     @property
     def database(self) -> Path:
@@ -160,6 +177,7 @@ _ENV_FIELDS: dict[str, str] = {
     "MEMVAULT_MAX_CONTENT_BYTES": "max_content_bytes",
     "MEMVAULT_SYNCHRONOUS": "synchronous",
 }
+_ENV_SENSITIVE: dict[str, str] = {"MEMVAULT_SECRET_KEY": "key"}
 _ENV_EMBEDDING: dict[str, str] = {
     "MEMVAULT_EMBEDDER": "provider",
     "MEMVAULT_EMBEDDING_BASE_URL": "base_url",
@@ -180,6 +198,9 @@ def env_settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
     embedding = {name: env[var] for var, name in _ENV_EMBEDDING.items() if env.get(var)}
     if embedding:
         values["embedding"] = embedding
+    sensitive = {name: env[var] for var, name in _ENV_SENSITIVE.items() if env.get(var)}
+    if sensitive:
+        values["sensitive"] = sensitive
     return values
 
 
@@ -253,6 +274,7 @@ __all__ = [
     "KeywordConfig",
     "RetrievalConfig",
     "SecurityConfig",
+    "SensitiveConfig",
     "VaultConfig",
     "env_settings",
     "expand_env",
