@@ -10,6 +10,7 @@ from .agent.vault_provider import VaultProvider
 from .config import VaultConfig, load_config
 from .errors import (
     AmbiguousMatchError,
+    AuthorizationError,
     CharLimitError,
     ConfigError,
     ConflictError,
@@ -19,6 +20,7 @@ from .errors import (
     MemvaultError,
     MigrationError,
     NotFoundError,
+    RevealLockedError,
     SecurityError,
     StoreError,
     ValidationError,
@@ -43,6 +45,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AmbiguousMatchError",
+    "AuthorizationError",
     "BuiltinFileProvider",
     "CharLimitError",
     "ConfigError",
@@ -62,6 +65,7 @@ __all__ = [
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
+    "RevealLockedError",
     "SQLiteStore",
     "Scope",
     "SecurityError",

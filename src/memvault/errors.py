@@ -14,6 +14,8 @@ subclasses say what went wrong, and each message says what to do about it::
     │   └── FileDriftError       a memory file was hand-edited and no longer round-trips
     ├── StoreError               the database failed or is unusable
     │   └── MigrationError       the schema could not be created or upgraded
+    ├── AuthorizationError       a reveal was not authorised (wrong answer, no grant)
+    │   └── RevealLockedError    too many wrong answers: reveal is locked for the entry
     ├── ConfigError              a setting is invalid
     └── EmbeddingError           the embedder failed or is not installed
 
@@ -110,6 +112,18 @@ class MigrationError(StoreError):
     code = "migration_error"
 
 
+class AuthorizationError(MemvaultError):
+    """Seeing an original needs an authorisation that was not given or has expired."""
+
+    code = "not_authorized"
+
+
+class RevealLockedError(AuthorizationError):
+    """Too many wrong answers: revealing this entry is locked until an admin unlocks it."""
+
+    code = "reveal_locked"
+
+
 class ConfigError(MemvaultError):
     """A configuration value is invalid or missing."""
 
@@ -124,6 +138,7 @@ class EmbeddingError(MemvaultError):
 
 __all__ = [
     "AmbiguousMatchError",
+    "AuthorizationError",
     "CharLimitError",
     "ConfigError",
     "ConflictError",
@@ -133,6 +148,7 @@ __all__ = [
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
+    "RevealLockedError",
     "SecurityError",
     "StoreError",
     "ValidationError",

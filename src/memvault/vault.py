@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -25,9 +26,11 @@ from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.worker import EmbeddingWorker
 from .errors import (
+    AuthorizationError,
     ConflictError,
     ImportFormatError,
     NotFoundError,
+    RevealLockedError,
     SecurityError,
     ValidationError,
 )
@@ -48,8 +51,18 @@ from .retrieval.context import pack
 from .retrieval.fusion import Boosts, rrf
 from .retrieval.keyword import search_doc
 from .retrieval.vector import VectorIndex
+from .security.protect import Protector, check_secret, grant_until, hash_secret, higher
 from .security.scan import scan
-from .stores.base import NO_FILTER, EntryFilter, KeywordWeights, SearchDoc, Store, View
+from .stores.base import (
+    NO_FILTER,
+    AuditRecord,
+    EntryFilter,
+    KeywordWeights,
+    RevealState,
+    SearchDoc,
+    Store,
+    View,
+)
 from .stores.sqlite import SQLiteStore
 from .text import QUESTION_WORDS, query_terms, tokenize
 from .validation import (
@@ -120,6 +133,7 @@ class Vault:
         store: Store | None = None,
         config: VaultConfig | None = None,
         embedder: Embedder | None = _UNSET,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.config = config if config is not None else load_config()
         if store is not None and path is not None:
@@ -132,6 +146,8 @@ class Vault:
                 synchronous=self.config.synchronous,
             )
         self.store: Store = store
+        self._clock = clock or utcnow
+        self._protector = Protector(self.config.sensitive, self.config.home)
         kw = self.config.keyword
         self._weights = KeywordWeights(
             kw.head_weight, kw.body_weight, kw.extra_weight, kw.common_term_cutoff
@@ -292,11 +308,21 @@ class Vault:
                 category=threat.category,
             )
 
-    def _build(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
-        """Validate one record's fields into an entry owned by ``user_id``."""
+    def _build(
+        self, fields: Mapping[str, Any], *, user_id: str
+    ) -> tuple[MemoryEntry, bytes | None]:
+        """Validate one record into an entry owned by ``user_id``: sensitive data is
+        redacted (the original sealed apart), then the threat scan runs on what is kept."""
         entry = self._build_unscreened(fields, user_id=user_id)
+        protected = self._protector.protect(
+            name=entry.name, description=entry.description, content=entry.content
+        )
+        if protected.sealed is not None:
+            entry = entry.replace(
+                **protected.fields, sensitivity=higher(entry.sensitivity, protected.sensitivity)
+            )
         self._screen(entry.name, entry.description, entry.content)
-        return entry
+        return entry, protected.sealed
 
     def _build_unscreened(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
         cfg = self.config
@@ -365,7 +391,7 @@ class Vault:
     ) -> MemoryEntry:
         """Store one memory and return it as stored. Findable by keyword on return."""
         scope = make_scope(user_id, agent_id)
-        entry = self._build(
+        entry, sealed = self._build(
             {
                 "id": id,
                 "agent_id": scope.agent_id,
@@ -387,7 +413,9 @@ class Vault:
             },
             user_id=scope.user_id,
         )
-        self.store.insert([(entry, self._doc(entry))])
+        self.store.insert(
+            [(entry, self._doc(entry))], originals={entry.id: sealed} if sealed else None
+        )
         self._note_people([entry])
         self._embed_later([entry])
         return entry
@@ -399,6 +427,7 @@ class Vault:
         """
         scope = make_scope(user_id)
         entries: list[MemoryEntry] = []
+        sealed: dict[str, bytes] = {}
         for i, record in enumerate(records):
             if not isinstance(record, Mapping):
                 raise ValidationError(f"record {i} is not an object", index=i)
@@ -408,11 +437,14 @@ class Vault:
                     f"record {i} has unknown fields {sorted(unknown)}: remove them", index=i
                 )
             try:
-                entries.append(self._build(record, user_id=scope.user_id))
+                entry, original = self._build(record, user_id=scope.user_id)
+                entries.append(entry)
+                if original is not None:
+                    sealed[entry.id] = original
             except ValidationError as exc:  # keep the class (e.g. SecurityError) and context
                 raise type(exc)(f"record {i}: {exc}", **{**exc.context, "index": i}) from None
         if entries:
-            self.store.insert([(e, self._doc(e)) for e in entries])
+            self.store.insert([(e, self._doc(e)) for e in entries], originals=sealed or None)
             self._note_people(entries)
             self._embed_later(entries)
         return entries
@@ -471,16 +503,39 @@ class Vault:
             raise ValidationError(
                 "nothing to update: pass at least one field such as content or name"
             )
+        text_changes = {k: changes[k] for k in ("name", "description", "content") if k in changes}
+        original: Any = ...
+        level = Sensitivity.NORMAL
+        carried: dict[str, str] = {}
+        if text_changes:
+            protected = self._protector.protect(**text_changes)
+            changes.update(protected.fields)
+            level = protected.sensitivity
+            # Originals of unchanged fields that were redacted before are carried over.
+            previous = self.store.get_original(view.user_id, entry_id)
+            if previous is not None:
+                carried = {
+                    k: v for k, v in self._protector.unseal(previous).items() if k not in changes
+                }
+            merged = {**carried}
+            if protected.sealed is not None:
+                merged.update(self._protector.unseal(protected.sealed))
+            original = self._protector.seal_fields(merged) if merged else None
         self._screen(changes.get("name"), changes.get("description"), changes.get("content"))
 
         old_text: list[str] = []
 
         def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
             old_text.append(self.embed_text(current))
-            new = current.replace(**changes, updated_at=utcnow())
+            extra: dict[str, Any] = {}
+            if original is not ...:
+                # Text changed: the level is what the new text holds, plus what the
+                # carried-over originals held.
+                extra["sensitivity"] = higher(level, current.sensitivity) if carried else level
+            new = current.replace(**changes, **extra, updated_at=utcnow())
             return new, self._doc(new)
 
-        entry = self.store.update(view, entry_id, mutate)
+        entry = self.store.update(view, entry_id, mutate, original=original)
         self._people_cache.pop(entry.user_id, None)
         if self._index is not None and old_text and old_text[0] != self.embed_text(entry):
             # The store dropped the old vector with the text change; embed the new text.
@@ -704,6 +759,7 @@ class Vault:
         if on_conflict not in ("error", "skip"):
             raise ValidationError("on_conflict must be 'error' or 'skip'", field="on_conflict")
         entries: list[MemoryEntry] = []
+        sealed: dict[str, bytes] = {}
         seen: set[str] = set()
         for lineno, raw in enumerate(records, start=1):
             record: Any = raw
@@ -731,7 +787,9 @@ class Vault:
                     line=lineno,
                 )
             try:
-                entry = self._build(record, user_id=scope.user_id)
+                entry, original = self._build(record, user_id=scope.user_id)
+                if original is not None:
+                    sealed[entry.id] = original
             except ValidationError as exc:
                 raise ImportFormatError(
                     f"line {lineno}: {exc}; nothing was imported", line=lineno
@@ -753,10 +811,151 @@ class Vault:
                     f"(first: {clash[0]!r}): use on_conflict='skip'; nothing was imported"
                 )
         if entries:
-            self.store.insert([(e, self._doc(e)) for e in entries])
+            kept = {e.id for e in entries}
+            self.store.insert(
+                [(e, self._doc(e)) for e in entries],
+                originals={i: b for i, b in sealed.items() if i in kept} or None,
+            )
             self._note_people(entries)
             self._embed_later(entries)
         return entries
+
+    # -- sensitive data: authorised reveal --------------------------------------------
+
+    def set_reveal_secret(self, *, user_id: str, secret: str, actor: str = "owner") -> None:
+        """Set the answer that authorises revealing this user's originals (stored hashed)."""
+        scope = make_scope(user_id)
+        if not isinstance(secret, str) or len(secret) < 6:
+            raise ValidationError("the reveal secret must be a string of at least 6 characters")
+        salt, digest = hash_secret(secret)
+        self.store.set_reveal_secret(scope.user_id, salt, digest)
+        self._audit(scope.user_id, None, actor, "set_secret", "ok")
+
+    def _audit(
+        self, user_id: str, entry_id: str | None, actor: str, action: str, outcome: str
+    ) -> AuditRecord:
+        record = AuditRecord(self._clock(), user_id, actor, action, outcome, entry_id)
+        self.store.append_audit(record)
+        return record
+
+    def _sealed_original(self, entry_id: str, user_id: str) -> bytes:
+        view = View(user_id, all_agents=True)
+        check_entry_id(entry_id)
+        if self.store.get(view, entry_id) is None:
+            raise self._not_found(entry_id, user_id)
+        sealed = self.store.get_original(user_id, entry_id)
+        if sealed is None:
+            raise ValidationError(
+                f"memory {entry_id!r} has no redacted original: its text is shown as stored",
+                entry_id=entry_id,
+            )
+        return sealed
+
+    def authorize_reveal(
+        self, entry_id: str, *, user_id: str, secret: str, actor: str = "owner"
+    ) -> datetime:
+        """Answer the reveal challenge for one entry; returns when the grant expires.
+
+        A wrong answer raises ``AuthorizationError`` (saying how many tries are left);
+        the last allowed wrong answer locks reveal for the entry (``RevealLockedError``
+        from then on, until ``unlock_reveal``). Every attempt is audited.
+        """
+        scope = make_scope(user_id)
+        self._sealed_original(entry_id, scope.user_id)
+        stored = self.store.reveal_secret(scope.user_id)
+        if stored is None:
+            raise ValidationError(
+                "no reveal secret is set for this user: call set_reveal_secret first"
+            )
+        ok = isinstance(secret, str) and check_secret(secret, *stored)
+        cfg = self.config.sensitive
+        now = self._clock()
+
+        def change(state: RevealState) -> tuple[RevealState, AuditRecord]:
+            def record(outcome: str) -> AuditRecord:
+                return AuditRecord(now, scope.user_id, actor, "authorize", outcome, entry_id)
+
+            if state.locked:
+                return state, record("refused: locked")
+            if ok:
+                return RevealState(0, False, grant_until(now, cfg)), record("granted")
+            failures = state.failures + 1
+            locked = failures >= cfg.reveal_attempts
+            return (
+                RevealState(failures, locked, None),
+                record("denied: locked" if locked else "denied"),
+            )
+
+        state = self.store.change_reveal(scope.user_id, entry_id, change)
+        if state.locked:
+            raise RevealLockedError(
+                f"reveal of {entry_id!r} is locked after {cfg.reveal_attempts} wrong answers: "
+                "an administrator must unlock it",
+                entry_id=entry_id,
+            )
+        if not ok:
+            left = cfg.reveal_attempts - state.failures
+            raise AuthorizationError(
+                f"wrong answer to the reveal challenge: {left} tries left before "
+                f"{entry_id!r} is locked",
+                entry_id=entry_id,
+            )
+        assert state.granted_until is not None
+        return state.granted_until
+
+    def reveal(self, entry_id: str, *, user_id: str, actor: str = "owner") -> MemoryEntry:
+        """The entry with its original (unredacted) fields, if a reveal is granted now."""
+        scope = make_scope(user_id)
+        sealed = self._sealed_original(entry_id, scope.user_id)
+        now = self._clock()
+        outcome: list[str] = []
+
+        def check(state: RevealState) -> tuple[RevealState, AuditRecord]:
+            if state.locked:
+                outcome.append("refused: locked")
+            elif state.granted_until is None or state.granted_until <= now:
+                outcome.append("refused: no valid grant")
+            else:
+                outcome.append("revealed")
+            record = AuditRecord(now, scope.user_id, actor, "reveal", outcome[0], entry_id)
+            return state, record
+
+        state = self.store.change_reveal(scope.user_id, entry_id, check)
+        if state.locked:
+            raise RevealLockedError(f"reveal of {entry_id!r} is locked", entry_id=entry_id)
+        if outcome[0] != "revealed":
+            raise AuthorizationError(
+                f"revealing {entry_id!r} needs a current authorisation (grants last "
+                f"{self.config.sensitive.reveal_minutes:g} minutes): call authorize_reveal",
+                entry_id=entry_id,
+            )
+        entry = self.get(entry_id, user_id=scope.user_id)
+        return entry.replace(**self._protector.unseal(sealed))
+
+    def unlock_reveal(self, entry_id: str, *, user_id: str, actor: str) -> None:
+        """Clear the lock and wrong-answer count of one entry (an administrator's act)."""
+        scope = make_scope(user_id)
+        self._sealed_original(entry_id, scope.user_id)
+        now = self._clock()
+        self.store.change_reveal(
+            scope.user_id,
+            entry_id,
+            lambda _state: (
+                RevealState(),
+                AuditRecord(now, scope.user_id, actor, "unlock", "ok", entry_id),
+            ),
+        )
+
+    def audit_log(
+        self, *, user_id: str, entry_id: str | None = None, limit: int = 100, after: int = 0
+    ) -> list[AuditRecord]:
+        """The user's audit records (reveal attempts, grants, reveals, unlocks), oldest first."""
+        scope = make_scope(user_id)
+        if entry_id is not None:
+            check_entry_id(entry_id)
+        return self.store.audit_log(
+            scope.user_id, entry_id=entry_id, limit=check_limit(limit, maximum=1000), after=after
+        )
 
     # -- admin ----------------------------------------------------------------------
 

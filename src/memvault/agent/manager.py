@@ -36,6 +36,7 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import ConfigError, MemvaultError
+from ..security.pii import redact
 from .provider import MemoryProvider, SessionContext
 from .render import join_provider_blocks
 
@@ -81,13 +82,17 @@ class MemoryManager:
         builtin: MemoryProvider,
         *,
         prefetch_timeout: float = DEFAULT_PREFETCH_TIMEOUT,
+        redact_egress: bool = True,
     ) -> None:
+        """``redact_egress``: what leaves for external providers (turns, mirrored
+        writes) has personal data and secrets replaced by placeholders first."""
         if prefetch_timeout <= 0:
             raise ConfigError(
                 f"prefetch_timeout must be a positive number of seconds, got {prefetch_timeout!r}",
                 field="prefetch_timeout",
             )
         self.prefetch_timeout = prefetch_timeout
+        self.redact_egress = redact_egress
         self.context: SessionContext | None = None
 
         self._lock = threading.Lock()
@@ -433,14 +438,20 @@ class MemoryManager:
                     self._sync_pending -= 1
                     self._sync_cond.notify_all()
 
+    def _egress(self, provider: MemoryProvider, text: str) -> str:
+        """Text as an external provider may see it (the builtin is local and gets it as is)."""
+        if not self.redact_egress or provider is self._builtin or not text:
+            return text
+        return redact(text).text
+
     def _sync_one(self, turn: _Turn) -> None:
         for provider in self.providers:
             self._quietly(
                 provider,
                 "sync_turn",
                 lambda p=provider: p.sync_turn(
-                    turn.user_content,
-                    turn.assistant_content,
+                    self._egress(p, turn.user_content),
+                    self._egress(p, turn.assistant_content),
                     thread_id=turn.thread_id,
                     turn_index=turn.turn_index,
                 ),
@@ -512,7 +523,10 @@ class MemoryManager:
                 provider,
                 "on_memory_write",
                 lambda p=provider: p.on_memory_write(
-                    action, target, content, dict(metadata) if metadata is not None else None
+                    action,
+                    target,
+                    self._egress(p, content),
+                    dict(metadata) if metadata is not None else None,
                 ),
             )
 

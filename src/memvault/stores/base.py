@@ -8,7 +8,7 @@ ranking policy and fusion live in the engine, above it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -112,6 +112,32 @@ class StoredVectors:
 Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
 
 
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One line of the append-only audit log (who did what to which entry, and how it went)."""
+
+    at: datetime
+    user_id: str
+    actor: str
+    action: str
+    outcome: str
+    entry_id: str | None = None
+    detail: str = ""
+    seq: int = 0  # assigned by the store
+
+
+@dataclass(frozen=True, slots=True)
+class RevealState:
+    """Per-entry reveal bookkeeping: wrong answers so far, lock, and the current grant."""
+
+    failures: int = 0
+    locked: bool = False
+    granted_until: datetime | None = None
+
+
+RevealChange = Callable[[RevealState], tuple[RevealState, AuditRecord]]
+
+
 def plan_terms(
     terms: Sequence[str], view_df: Callable[[str], int], cutoff: int
 ) -> list[tuple[str, list[str]]]:
@@ -144,18 +170,29 @@ def plan_terms(
 class Store(Protocol):
     """A backend. Each write is atomic: it fully happens or leaves no trace."""
 
-    def insert(self, items: Sequence[tuple[MemoryEntry, SearchDoc]]) -> None:
-        """Insert all items in one transaction; ``ConflictError`` if an id exists for the user."""
+    def insert(
+        self,
+        items: Sequence[tuple[MemoryEntry, SearchDoc]],
+        *,
+        originals: Mapping[str, bytes] | None = None,
+    ) -> None:
+        """Insert all items in one transaction; ``ConflictError`` if an id exists for the user.
+
+        ``originals`` maps entry ids to their sealed (encrypted) original text.
+        """
 
     def get(self, view: View, entry_id: str) -> MemoryEntry | None:
         """The entry if it exists inside ``view``, else None."""
 
-    def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
+    def update(
+        self, view: View, entry_id: str, mutate: Mutation, *, original: Any = ...
+    ) -> MemoryEntry:
         """Read, change and write one entry in a single write transaction.
 
         ``mutate`` receives the current entry and returns the new one with its
         tokens; if it raises, nothing is written. ``NotFoundError`` if the entry
-        is not inside ``view``.
+        is not inside ``view``. ``original``: new sealed original bytes, None to
+        drop it, or ``...`` to keep what is stored.
         """
 
     def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
@@ -206,6 +243,27 @@ class Store(Protocol):
     def change_counter(self) -> int:
         """A number that changes when another process or connection commits a write."""
 
+    # -- sensitive data -------------------------------------------------------------
+
+    def get_original(self, user_id: str, entry_id: str) -> bytes | None:
+        """The sealed original of a redacted entry, if it has one."""
+
+    def change_reveal(self, user_id: str, entry_id: str, change: RevealChange) -> RevealState:
+        """Read-modify-write an entry's reveal state and append the audit record, atomically."""
+
+    def append_audit(self, record: AuditRecord) -> None:
+        """Append one record to the audit log (it can never be changed or deleted)."""
+
+    def audit_log(
+        self, user_id: str, *, entry_id: str | None = None, limit: int = 100, after: int = 0
+    ) -> list[AuditRecord]:
+        """The user's audit records, oldest first, with ``seq`` greater than ``after``."""
+
+    def reveal_secret(self, user_id: str) -> tuple[bytes, bytes] | None:
+        """The user's reveal challenge as (salt, digest), if set."""
+
+    def set_reveal_secret(self, user_id: str, salt: bytes, digest: bytes) -> None: ...
+
     def health(self) -> dict[str, Any]:
         """Backend facts for `memvault doctor` and `/readyz`; raises StoreError if broken."""
 
@@ -215,9 +273,12 @@ class Store(Protocol):
 __all__ = [
     "DEFAULT_WEIGHTS",
     "NO_FILTER",
+    "AuditRecord",
     "EntryFilter",
     "KeywordWeights",
     "Mutation",
+    "RevealChange",
+    "RevealState",
     "SearchDoc",
     "Store",
     "StoredVectors",

@@ -8,10 +8,11 @@ without touching internals. Data is lost when the object goes away.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import threading
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,12 @@ from ..model import MemoryEntry
 from .base import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
+    AuditRecord,
     EntryFilter,
     KeywordWeights,
     Mutation,
+    RevealChange,
+    RevealState,
     SearchDoc,
     StoredVectors,
     VectorItem,
@@ -47,6 +51,10 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._rows: dict[tuple[str, str], tuple[MemoryEntry, SearchDoc]] = {}
         self._vectors: dict[tuple[str, str], tuple[str, np.ndarray]] = {}
+        self._originals: dict[tuple[str, str], bytes] = {}
+        self._reveal: dict[tuple[str, str], RevealState] = {}
+        self._secrets: dict[str, tuple[bytes, bytes]] = {}
+        self._audit: list[AuditRecord] = []
         self._closed = False
 
     def _check_open(self) -> None:
@@ -55,7 +63,12 @@ class MemoryStore:
 
             raise StoreError("store is closed: open a new Vault")
 
-    def insert(self, items: Sequence[tuple[MemoryEntry, SearchDoc]]) -> None:
+    def insert(
+        self,
+        items: Sequence[tuple[MemoryEntry, SearchDoc]],
+        *,
+        originals: Mapping[str, bytes] | None = None,
+    ) -> None:
         with self._lock:
             self._check_open()
             keys = [(e.user_id, e.id) for e, _ in items]
@@ -66,6 +79,8 @@ class MemoryStore:
                 )
             for key, (entry, doc) in zip(keys, items, strict=True):
                 self._rows[key] = (_own(entry), doc)
+                if originals and entry.id in originals:
+                    self._originals[key] = bytes(originals[entry.id])
 
     def get(self, view: View, entry_id: str) -> MemoryEntry | None:
         with self._lock:
@@ -73,7 +88,9 @@ class MemoryStore:
             row = self._rows.get((view.user_id, entry_id))
         return _own(row[0]) if row is not None and view.sees(row[0]) else None
 
-    def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
+    def update(
+        self, view: View, entry_id: str, mutate: Mutation, *, original: Any = ...
+    ) -> MemoryEntry:
         with self._lock:
             self._check_open()
             current = self.get(view, entry_id)
@@ -88,6 +105,10 @@ class MemoryStore:
             if new.id != entry_id or new.user_id != view.user_id:
                 raise ValueError("update may not change an entry's id or owner")
             self._rows[(view.user_id, entry_id)] = (_own(new), doc)
+            if original is not ...:
+                self._originals.pop((view.user_id, entry_id), None)
+                if original is not None:
+                    self._originals[(view.user_id, entry_id)] = bytes(original)
             if (new.name, new.content, new.description, new.metadata) != (
                 current.name,
                 current.content,
@@ -104,6 +125,7 @@ class MemoryStore:
             for i in deleted:
                 del self._rows[(view.user_id, i)]
                 self._vectors.pop((view.user_id, i), None)
+                self._originals.pop((view.user_id, i), None)
         return deleted
 
     def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
@@ -241,6 +263,48 @@ class MemoryStore:
 
     def change_counter(self) -> int:
         return 0  # nothing outside this object can write to it
+
+    def get_original(self, user_id: str, entry_id: str) -> bytes | None:
+        with self._lock:
+            self._check_open()
+            return self._originals.get((user_id, entry_id))
+
+    def change_reveal(self, user_id: str, entry_id: str, change: RevealChange) -> RevealState:
+        with self._lock:
+            self._check_open()
+            new, record = change(self._reveal.get((user_id, entry_id), RevealState()))
+            self._reveal[(user_id, entry_id)] = new
+            self.append_audit(record)
+            return new
+
+    def append_audit(self, record: AuditRecord) -> None:
+        with self._lock:
+            self._check_open()
+            self._audit.append(dataclasses.replace(record, seq=len(self._audit) + 1))
+
+    def audit_log(
+        self, user_id: str, *, entry_id: str | None = None, limit: int = 100, after: int = 0
+    ) -> list[AuditRecord]:
+        with self._lock:
+            self._check_open()
+            rows = [
+                r
+                for r in self._audit
+                if r.user_id == user_id
+                and r.seq > after
+                and (entry_id is None or r.entry_id == entry_id)
+            ]
+        return rows[:limit]
+
+    def reveal_secret(self, user_id: str) -> tuple[bytes, bytes] | None:
+        with self._lock:
+            self._check_open()
+            return self._secrets.get(user_id)
+
+    def set_reveal_secret(self, user_id: str, salt: bytes, digest: bytes) -> None:
+        with self._lock:
+            self._check_open()
+            self._secrets[user_id] = (salt, digest)
 
     def health(self) -> dict[str, Any]:
         with self._lock:

@@ -17,7 +17,7 @@ import hashlib
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -29,16 +29,19 @@ from ..model import MemoryEntry
 from .base import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
+    AuditRecord,
     EntryFilter,
     KeywordWeights,
     Mutation,
+    RevealChange,
+    RevealState,
     SearchDoc,
     StoredVectors,
     VectorItem,
     View,
     plan_terms,
 )
-from .rows import ENTRY_COLUMNS, entry_to_row, format_time, row_to_entry
+from .rows import ENTRY_COLUMNS, entry_to_row, format_time, parse_time, row_to_entry
 from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
 
 _SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -231,11 +234,23 @@ class SQLiteStore:
 
     # -- writes ---------------------------------------------------------------------
 
-    def insert(self, items: Sequence[tuple[MemoryEntry, SearchDoc]]) -> None:
+    def insert(
+        self,
+        items: Sequence[tuple[MemoryEntry, SearchDoc]],
+        *,
+        originals: Mapping[str, bytes] | None = None,
+    ) -> None:
         rows = [(*entry_to_row(e), scope_tokens(e), d.head, d.body, d.extra) for e, d in items]
         try:
             with self._write() as conn:
                 conn.executemany(_INSERT_SQL, rows)
+                if originals:
+                    user_of = {e.id: e.user_id for e, _ in items}
+                    conn.executemany(
+                        "INSERT INTO originals (memory_pk, sealed) "
+                        "SELECT pk, ? FROM memories WHERE user_id = ? AND id = ?",
+                        [(sealed, user_of[i], i) for i, sealed in originals.items()],
+                    )
         except sqlite3.IntegrityError as exc:
             raise ConflictError(
                 f"an entry with one of these ids already exists for this user ({exc}): "
@@ -244,7 +259,9 @@ class SQLiteStore:
         except sqlite3.Error as exc:
             raise StoreError(f"insert failed and was rolled back: {exc}") from exc
 
-    def update(self, view: View, entry_id: str, mutate: Mutation) -> MemoryEntry:
+    def update(
+        self, view: View, entry_id: str, mutate: Mutation, *, original: Any = ...
+    ) -> MemoryEntry:
         where, params = _view_sql(view)
         try:
             with self._write() as conn:
@@ -274,6 +291,17 @@ class SQLiteStore:
                         entry_id,
                     ),
                 )
+                if original is not ...:
+                    pk = conn.execute(
+                        "SELECT pk FROM memories WHERE user_id = ? AND id = ?",
+                        (view.user_id, entry_id),
+                    ).fetchone()[0]
+                    conn.execute("DELETE FROM originals WHERE memory_pk = ?", (pk,))
+                    if original is not None:
+                        conn.execute(
+                            "INSERT INTO originals (memory_pk, sealed) VALUES (?, ?)",
+                            (pk, original),
+                        )
                 return new
         except sqlite3.Error as exc:
             raise StoreError(f"update failed and was rolled back: {exc}") from exc
@@ -524,6 +552,115 @@ class SQLiteStore:
     def change_counter(self) -> int:
         with self._read() as conn:
             return int(conn.execute("PRAGMA data_version").fetchone()[0])
+
+    # -- sensitive data -------------------------------------------------------------
+
+    def get_original(self, user_id: str, entry_id: str) -> bytes | None:
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT o.sealed FROM originals o JOIN memories m ON m.pk = o.memory_pk "
+                "WHERE m.user_id = ? AND m.id = ?",
+                (user_id, entry_id),
+            ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    @staticmethod
+    def _append_audit(conn: sqlite3.Connection, record: AuditRecord) -> None:
+        conn.execute(
+            "INSERT INTO audit_log (at, user_id, entry_id, actor, action, outcome, detail) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                format_time(record.at),
+                record.user_id,
+                record.entry_id,
+                record.actor,
+                record.action,
+                record.outcome,
+                record.detail,
+            ),
+        )
+
+    def change_reveal(self, user_id: str, entry_id: str, change: RevealChange) -> RevealState:
+        try:
+            with self._write() as conn:
+                row = conn.execute(
+                    "SELECT failures, locked, granted_until FROM reveal_state "
+                    "WHERE user_id = ? AND entry_id = ?",
+                    (user_id, entry_id),
+                ).fetchone()
+                current = (
+                    RevealState()
+                    if row is None
+                    else RevealState(int(row[0]), bool(row[1]), parse_time(row[2]))
+                )
+                new, record = change(current)
+                conn.execute(
+                    "INSERT OR REPLACE INTO reveal_state "
+                    "(user_id, entry_id, failures, locked, granted_until) VALUES (?, ?, ?, ?, ?)",
+                    (
+                        user_id,
+                        entry_id,
+                        new.failures,
+                        int(new.locked),
+                        format_time(new.granted_until),
+                    ),
+                )
+                self._append_audit(conn, record)
+                return new
+        except sqlite3.Error as exc:
+            raise StoreError(f"reveal bookkeeping failed and was rolled back: {exc}") from exc
+
+    def append_audit(self, record: AuditRecord) -> None:
+        try:
+            with self._write() as conn:
+                self._append_audit(conn, record)
+        except sqlite3.Error as exc:
+            raise StoreError(f"audit write failed: {exc}") from exc
+
+    def audit_log(
+        self, user_id: str, *, entry_id: str | None = None, limit: int = 100, after: int = 0
+    ) -> list[AuditRecord]:
+        sql = (
+            "SELECT seq, at, user_id, entry_id, actor, action, outcome, detail FROM audit_log "
+            "WHERE user_id = ? AND seq > ?"
+        )
+        params: list[Any] = [user_id, after]
+        if entry_id is not None:
+            sql += " AND entry_id = ?"
+            params.append(entry_id)
+        with self._read() as conn:
+            rows = conn.execute(sql + " ORDER BY seq LIMIT ?", (*params, limit)).fetchall()
+        return [
+            AuditRecord(
+                at=parse_time(r[1]),  # type: ignore[arg-type]
+                user_id=r[2],
+                entry_id=r[3],
+                actor=r[4],
+                action=r[5],
+                outcome=r[6],
+                detail=r[7],
+                seq=int(r[0]),
+            )
+            for r in rows
+        ]
+
+    def reveal_secret(self, user_id: str) -> tuple[bytes, bytes] | None:
+        with self._read() as conn:
+            row = conn.execute(
+                "SELECT salt, digest FROM reveal_secrets WHERE user_id = ?", (user_id,)
+            ).fetchone()
+        return None if row is None else (bytes(row[0]), bytes(row[1]))
+
+    def set_reveal_secret(self, user_id: str, salt: bytes, digest: bytes) -> None:
+        try:
+            with self._write() as conn:
+                conn.execute(
+                    "INSERT OR REPLACE INTO reveal_secrets (user_id, salt, digest) "
+                    "VALUES (?, ?, ?)",
+                    (user_id, salt, digest),
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"saving the reveal challenge failed: {exc}") from exc
 
     # -- admin ----------------------------------------------------------------------
 

@@ -165,6 +165,49 @@ def _drop_stale_vectors_when_changed(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(6, "encrypted originals, reveal state and the append-only audit log")
+def _sensitive_data(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TABLE originals (
+            memory_pk INTEGER PRIMARY KEY REFERENCES memories (pk) ON DELETE CASCADE,
+            sealed BLOB NOT NULL
+        );
+        CREATE TABLE reveal_state (
+            user_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            failures INTEGER NOT NULL DEFAULT 0,
+            locked INTEGER NOT NULL DEFAULT 0,
+            granted_until TEXT,
+            PRIMARY KEY (user_id, entry_id)
+        );
+        CREATE TABLE reveal_secrets (
+            user_id TEXT PRIMARY KEY,
+            salt BLOB NOT NULL,
+            digest BLOB NOT NULL
+        );
+        CREATE TABLE audit_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            entry_id TEXT,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX audit_by_user ON audit_log (user_id, seq);
+        CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN
+            SELECT RAISE(ABORT, 'the audit log is append-only');
+        END;
+        CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN
+            SELECT RAISE(ABORT, 'the audit log is append-only');
+        END;
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -1,0 +1,68 @@
+"""Encryption at rest for the originals of redacted memories.
+
+Fernet (AES-128-CBC + HMAC-SHA256, from the ``cryptography`` package) with one
+key per vault: given in configuration, or read from a key file that is created
+on first use with mode 0600 (exclusive create, so two processes starting at
+once end up with the same key).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cryptography.fernet import Fernet, InvalidToken
+
+from ..errors import ConfigError, StoreError
+
+
+def load_or_create_key(path: Path) -> bytes:
+    """The key in ``path``; a new one written there (0600) if the file does not exist."""
+    path = path.expanduser()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = Fernet.generate_key()
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process won the race: use its key
+        else:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(key)
+                fh.flush()
+                os.fsync(fh.fileno())
+            return key
+    key = path.read_bytes().strip()
+    if path.stat().st_mode & 0o077:
+        raise ConfigError(
+            f"key file {path} is readable by other users: chmod 600 {path}", path=str(path)
+        )
+    return key
+
+
+class SecretBox:
+    """Encrypts and decrypts small payloads with one Fernet key."""
+
+    def __init__(self, key: bytes | str) -> None:
+        try:
+            self._fernet = Fernet(key)
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(
+                f"invalid encryption key ({exc}): use a key from Fernet.generate_key() "
+                "(32 url-safe base64-encoded bytes)"
+            ) from None
+
+    def seal(self, data: bytes) -> bytes:
+        return self._fernet.encrypt(data)
+
+    def open(self, token: bytes) -> bytes:
+        try:
+            return self._fernet.decrypt(token)
+        except InvalidToken:
+            raise StoreError(
+                "an encrypted original cannot be decrypted with this key: was the key "
+                "file replaced? restore the key the data was written with"
+            ) from None
+
+
+__all__ = ["SecretBox", "load_or_create_key"]
