@@ -180,7 +180,7 @@ def test_doctor_reports_store(home: Path) -> None:
 
 
 def test_serve_refuses_public_bind_without_auth(home: Path) -> None:
-    result = run(home, "serve", "--host", "0.0.0.0", "--port", "1")
+    result = run(home, "serve", "--host", "0.0.0.0", "--port", "1", "--no-auth")
     assert result.returncode == 1
     assert "refusing to bind" in result.stderr
 

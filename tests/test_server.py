@@ -1,138 +1,90 @@
-"""The HTTP API, served by a real uvicorn server on 127.0.0.1."""
+"""The server's edges: the /mcp mount under authentication, and `memvault serve`'s
+first-run admin key."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
-from memvault import Vault
-from memvault.errors import ConfigError
-from memvault.server.app import check_bind, create_app
+from memvault import VaultConfig
+from memvault.cli import main
 
+from .gateway_server import Live, live_gateway
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Vault]]:
-    vault = Vault(tmp_path / "server.db")
-    config = uvicorn.Config(create_app(vault), host="127.0.0.1", port=0, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("server did not start")
-        time.sleep(0.02)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}", vault
-    srv.should_exit = True
-    thread.join(timeout=10)
-    vault.close()
+pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
+
+LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+ACCEPT = {"accept": "application/json, text/event-stream"}
 
 
 @pytest.fixture
-def client(server: tuple[str, Vault]) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server[0], timeout=30) as c:
-        yield c
+def live(config: VaultConfig) -> Iterator[Live]:
+    with live_gateway(config) as gw:
+        yield gw
 
 
-def test_healthz(client: httpx.Client) -> None:
-    r = client.get("/healthz")
-    assert r.status_code == 200 and r.json()["status"] == "ok"
+def _mcp(live: Live, headers: dict[str, str], body: dict[str, object]) -> httpx.Response:
+    return httpx.post(f"{live.url}/mcp", json=body, headers={**ACCEPT, **headers}, timeout=30)
 
 
-def test_add_search_get_update_delete(client: httpx.Client) -> None:
-    r = client.post(
-        "/v1/memories", json={"user_id": "alice", "content": "Alice writes Go services"}
-    )
-    assert r.status_code == 201
-    entry = r.json()
-    assert entry["user_id"] == "alice"
-
-    hits = client.post("/v1/memories/search", json={"user_id": "alice", "query": "go"}).json()
-    assert [h["entry"]["id"] for h in hits["results"]] == [entry["id"]]
-    none = client.post("/v1/memories/search", json={"user_id": "bob", "query": "go"}).json()
-    assert none["results"] == []
-
-    got = client.get(f"/v1/memories/{entry['id']}", params={"user_id": "alice"})
-    assert got.status_code == 200 and got.json()["content"] == "Alice writes Go services"
-
-    patched = client.patch(
-        f"/v1/memories/{entry['id']}", json={"user_id": "alice", "content": "Alice writes Rust"}
-    )
-    assert patched.status_code == 200 and patched.json()["content"] == "Alice writes Rust"
-
-    listed = client.get("/v1/memories", params={"user_id": "alice"}).json()
-    assert listed["total"] == 1 and listed["items"][0]["content"] == "Alice writes Rust"
-
-    assert (
-        client.delete(f"/v1/memories/{entry['id']}", params={"user_id": "alice"}).status_code == 204
-    )
-    assert client.get(f"/v1/memories/{entry['id']}", params={"user_id": "alice"}).status_code == 404
+def _save(live: Live, key: str, text: str, user: str | None = None) -> httpx.Response:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {
+            "name": "memory_save",
+            "arguments": {"action": "create", "name": "note", "content": text, "type": "user"},
+        },
+    }
+    headers = {"Authorization": f"Bearer {key}"}
+    if user:
+        headers["X-Memvault-User"] = user
+    return _mcp(live, headers, call)
 
 
-def test_other_users_entry_is_not_found(client: httpx.Client) -> None:
-    entry = client.post("/v1/memories", json={"user_id": "alice", "content": "secret plan"}).json()
-    for method, kwargs in (
-        ("GET", {"params": {"user_id": "bob"}}),
-        ("PATCH", {"json": {"user_id": "bob", "content": "hijacked"}}),
-        ("DELETE", {"params": {"user_id": "bob"}}),
-    ):
-        r = client.request(method, f"/v1/memories/{entry['id']}", **kwargs)
-        assert r.status_code == 404, method
-        assert r.json()["error"]["code"] == "not_found"
-    still = client.get(f"/v1/memories/{entry['id']}", params={"user_id": "alice"}).json()
-    assert still["content"] == "secret plan"
+def test_mcp_needs_a_key(live: Live) -> None:
+    r = _mcp(live, {}, LIST_TOOLS)
+    assert r.status_code == 401 and r.json()["error"]["code"] == "unauthorized"
+    r = _mcp(live, {"X-Memvault-User": "alice"}, LIST_TOOLS)  # the header alone is not enough
+    assert r.status_code == 401
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"user_id": "alice", "content": ""},
-        {"user_id": "../x", "content": "hi"},
-        {"user_id": "alice", "content": "x" * (1024 * 1024)},
-        {"user_id": "alice", "content": "hi", "kind": "nope"},
-        {"user_id": "alice", "content": "hi", "unexpected": 1},
-        {"content": "no user"},
-        {"user_id": "alice", "content": 5},
-    ],
-)
-def test_bad_add_is_4xx_with_json_error_and_changes_nothing(
-    client: httpx.Client, server: tuple[str, Vault], body: dict[str, object]
-) -> None:
-    client.post("/v1/memories", json={"user_id": "alice", "content": "existing"})
-    before = list(server[1].export(user_id="alice"))
-    r = client.post("/v1/memories", json=body)
-    assert 400 <= r.status_code < 500
-    error = r.json()["error"]
-    assert error["code"] and error["message"]
-    assert list(server[1].export(user_id="alice")) == before
-
-
-def test_bad_search_and_unknown_id(client: httpx.Client) -> None:
-    r = client.post("/v1/memories/search", json={"user_id": "alice", "query": "  "})
-    assert r.status_code == 422
-    r = client.get("/v1/memories/0123456789abcdef", params={"user_id": "alice"})
+def test_mcp_takes_the_user_from_the_key(live: Live) -> None:
+    r = _save(live, live.alice, "Alice plays the cello")
+    assert r.status_code == 200 and not r.json()["result"].get("isError"), r.text
+    assert [e["content"] for e in live.vault.export(user_id="alice")] == ["Alice plays the cello"]
+    # A user key naming someone else is refused as if that user did not exist.
+    r = _save(live, live.alice, "planted", user="bob")
     assert r.status_code == 404
-    r = client.patch("/v1/memories/0123456789abcdef", json={"user_id": "alice", "content": "x"})
-    assert r.status_code == 404
+    assert list(live.vault.export(user_id="bob")) == []
 
 
-def test_openapi_lists_routes(client: httpx.Client) -> None:
-    paths = client.get("/openapi.json").json()["paths"]
-    assert {"/healthz", "/v1/memories", "/v1/memories/search", "/v1/memories/{entry_id}"} <= set(
-        paths
-    )
+def test_mcp_admin_names_the_user(live: Live) -> None:
+    r = _save(live, live.admin, "Bob bakes bread", user="bob")
+    assert r.status_code == 200, r.text
+    assert [e["content"] for e in live.vault.export(user_id="bob")] == ["Bob bakes bread"]
 
 
-def test_bind_guard() -> None:
-    check_bind("127.0.0.1")
-    check_bind("::1")
-    check_bind("localhost")
-    with pytest.raises(ConfigError):
-        check_bind("0.0.0.0")
+def test_serve_refuses_a_public_bind_without_auth(config: VaultConfig) -> None:
+    code = main(["--home", str(config.home), "serve", "--no-auth", "--host", "0.0.0.0"])
+    assert code == 1
+    assert not (config.home / "keys.json").exists()
+
+
+def test_keys_cli(config: VaultConfig, capsys: pytest.CaptureFixture[str]) -> None:
+    home = ["--home", str(config.home)]
+    assert main([*home, "keys", "create", "--user", "alice", "--label", "laptop"]) == 0
+    secret = capsys.readouterr().out.strip()
+    assert secret.startswith("mv_")
+    assert main([*home, "keys", "list", "--json"]) == 0
+    listed = capsys.readouterr().out
+    assert "laptop" in listed and secret not in listed
+    key_id = secret.split("_")[1]
+    assert main([*home, "keys", "revoke", key_id]) == 0
+    assert main([*home, "keys", "list"]) == 0
+    assert "REVOKED" in capsys.readouterr().out
+    assert main([*home, "keys", "create"]) == 2
+    assert main([*home, "keys", "revoke", "nope"]) == 2

@@ -298,16 +298,87 @@ def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = 8765,
+    no_auth: Annotated[
+        bool, typer.Option("--no-auth", help="no API keys (refused unless on loopback)")
+    ] = False,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option("--cors-origin", help="a browser origin allowed to call the API (repeat)"),
+    ] = None,
 ) -> None:
-    """Run the HTTP API on the configured vault."""
+    """Run the HTTP API; on a fresh data directory, create and print an admin key."""
     try:
-        from .server.app import run
+        from .server.app import PANEL_PATH, check_bind, run
+        from .server.keys import KeyStore
+        from .server.state import ServerSettings
     except ImportError as exc:
         raise MemvaultError(
             f"the HTTP server needs the 'server' extra ({exc.name} is missing): "
             "pip install 'memvault[server]'"
         ) from None
-    run(_state(ctx).config(), host=host, port=port)
+    config = _state(ctx).config()
+    check_bind(host, auth=not no_auth)
+    if not no_auth:
+        secret = KeyStore.in_home(config.home).ensure_admin()
+        if secret is not None:
+            typer.echo(
+                f"created the first admin key (shown only now; store it safely):\n  {secret}\n"
+                f"panel: http://{host}:{port}{PANEL_PATH}\n"
+                "more keys: memvault keys create --user USER_ID"
+            )
+    settings = ServerSettings(cors_origins=tuple(cors_origin or ()))
+    run(config, host=host, port=port, auth=not no_auth, settings=settings)
+
+
+keys_app = typer.Typer(help="Manage the HTTP API's keys (stored hashed in <home>/keys.json).")
+app.add_typer(keys_app, name="keys")
+
+
+def _key_store(ctx: typer.Context) -> Any:
+    from .server.keys import KeyStore
+
+    return KeyStore.in_home(_state(ctx).config().home)
+
+
+@keys_app.command("create")
+def keys_create(
+    ctx: typer.Context,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="the user the key acts for")
+    ] = None,
+    admin: Annotated[bool, typer.Option("--admin", help="an admin key (any user, keys)")] = False,
+    label: Annotated[str, typer.Option(help="a note to recognise the key by")] = "",
+) -> None:
+    """Create a key and print it (the only time it is shown)."""
+    if (user is None) == (not admin):
+        raise ValidationError("pass either --user USER_ID or --admin")
+    record, secret = _key_store(ctx).create(user_id=user, label=label)
+    typer.echo(secret)
+    typer.echo(f"key {record.id} for {record.user_id or 'admin'}", err=True)
+
+
+@keys_app.command("list")
+def keys_list(ctx: typer.Context, as_json: AsJson = False) -> None:
+    """List keys (ids, users, labels; never the secrets)."""
+    records = [r.public() for r in _key_store(ctx).list()]
+    if as_json:
+        _echo_json(records)
+        return
+    if not records:
+        typer.echo("no keys")
+    for r in records:
+        owner = "admin" if r["admin"] else f"user={r['user_id']}"
+        state = "  REVOKED" if r["revoked"] else ""
+        typer.echo(f"{r['id']}  {owner}  {r['created_at']}  {r['label']}{state}")
+
+
+@keys_app.command("revoke")
+def keys_revoke(
+    ctx: typer.Context, key_id: Annotated[str, typer.Argument(metavar="ID", help="the key id")]
+) -> None:
+    """Revoke a key; a running server refuses it from its next request."""
+    _key_store(ctx).revoke(key_id)
+    typer.echo(f"revoked {key_id}")
 
 
 @app.command()

@@ -142,6 +142,24 @@ class SensitiveConfig(BaseModel):
     reveal_minutes: float = Field(30.0, gt=0, description="how long a granted reveal lasts")
 
 
+class LLMConfig(BaseModel):
+    """An OpenAI-compatible chat model, used by ``/reflect`` (unset = no LLM features)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    base_url: str | None = Field(
+        None, description="API base ending in /v1, e.g. https://api.openai.com/v1"
+    )
+    api_key: str | None = Field(None, description="API key (MEMVAULT_LLM_API_KEY)")
+    model: str | None = Field(None, description="chat model name (MEMVAULT_LLM_MODEL)")
+    timeout_s: float = Field(60.0, gt=0, le=600, description="seconds one completion may take")
+    max_tokens: int = Field(1024, ge=1, le=65536, description="answer length cap")
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -164,6 +182,7 @@ class VaultConfig(BaseModel):
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
     sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)
 
     @property
@@ -185,6 +204,11 @@ _ENV_EMBEDDING: dict[str, str] = {
     "MEMVAULT_EMBEDDING_MODEL": "model",
     "MEMVAULT_EMBEDDING_DIM": "dim",
 }
+_ENV_LLM: dict[str, str] = {
+    "MEMVAULT_LLM_BASE_URL": "base_url",
+    "MEMVAULT_LLM_API_KEY": "api_key",
+    "MEMVAULT_LLM_MODEL": "model",
+}
 
 
 def env_settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
@@ -201,6 +225,9 @@ def env_settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
     sensitive = {name: env[var] for var, name in _ENV_SENSITIVE.items() if env.get(var)}
     if sensitive:
         values["sensitive"] = sensitive
+    llm = {name: env[var] for var, name in _ENV_LLM.items() if env.get(var)}
+    if llm:
+        values["llm"] = llm
     return values
 
 
@@ -272,6 +299,7 @@ __all__ = [
     "ContextConfig",
     "EmbeddingConfig",
     "KeywordConfig",
+    "LLMConfig",
     "RetrievalConfig",
     "SecurityConfig",
     "SensitiveConfig",

@@ -571,10 +571,18 @@ class HttpEndpoint:
     lifespan. Stateless: each POST is served on its own, scoped by its own headers.
     """
 
-    def __init__(self, vault: Vault, *, base_dir: str | Path, path: str = "/mcp") -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        *,
+        base_dir: str | Path,
+        path: str = "/mcp",
+        resolve: Callable[[Scope], tuple[str, str | None]] = request_scope,
+    ) -> None:
         self.vault = vault
         self.base_dir = Path(base_dir)
         self.path = path
+        self._resolve = resolve  # (user, agent) of a request; the gateway passes its own
         self.server = _server(self._current_tools)
         self._manager: StreamableHTTPSessionManager | None = None
         self._tools: dict[tuple[str, str | None], UserTools] = {}
@@ -622,7 +630,7 @@ class HttpEndpoint:
             await response(scope, receive, send)
             return
         try:
-            who = request_scope(scope)
+            who = self._resolve(scope)
         except ValidationError as exc:
             response = JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, 400)
             await response(scope, receive, send)

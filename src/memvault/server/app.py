@@ -1,8 +1,10 @@
-"""The FastAPI application: routes over one ``Vault``.
+"""The FastAPI application: wiring only.
 
-Authentication arrives with the gateway; until then the server refuses to bind
-anything but a loopback address, and every route is scoped by an explicit
-``user_id``.
+Routers: ``health`` (``/healthz``, ``/readyz``), ``memories`` (``/v1/memories``,
+``/v1/users``), ``v2`` (``/api/memory/v2``), ``admin`` (``/v1/keys``); the MCP
+endpoint at ``/mcp``. ``errors.install_handlers`` maps the error tree to status
+codes. Authentication is on when a ``KeyStore`` is given; without one the server
+acts as a local admin and ``check_bind`` keeps it on loopback.
 """
 
 from __future__ import annotations
@@ -10,180 +12,175 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
-from typing import Annotated, Any
+from typing import Any
+from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Query, Request, Response
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..config import VaultConfig
-from ..errors import (
-    ConfigError,
-    ConflictError,
-    MemvaultError,
-    NotFoundError,
-    StoreError,
-    ValidationError,
-)
+from ..errors import ConfigError, MemvaultError, NotFoundError
+from ..validation import check_optional_ident
 from ..vault import Vault
-from .schemas import (
-    AddRequest,
-    Entry,
-    ErrorResponse,
-    ListResponse,
-    SearchRequest,
-    SearchResponse,
-    UpdateRequest,
-)
+from . import admin, health, memories, v2
+from .auth import authenticate
+from .errors import PayloadTooLargeError, error_response, install_handlers, status_for
+from .keys import KeyStore, Principal
+from .state import Gateway, ServerSettings
 
-_STATUS: list[tuple[type[MemvaultError], int]] = [
-    (ValidationError, 422),
-    (NotFoundError, 404),
-    (ConflictError, 409),
-    (StoreError, 503),
-]
-
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorResponse, "description": "no such memory for this user"},
-    422: {"model": ErrorResponse, "description": "invalid input; nothing was changed"},
-}
+PANEL_PATH = "/panel"
+_PRINCIPAL = "memvault.principal"
 
 
-def status_for(exc: MemvaultError) -> int:
-    for cls, status in _STATUS:
-        if isinstance(exc, cls):
-            return status
-    return 500
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, before a route reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = PayloadTooLargeError(
+            f"the request body is over the limit of {self.limit} bytes: send less "
+            "(split imports into several requests)"
+        )
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                await self._refuse(too_large, scope, receive, send)
+                return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise too_large
+            return message
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watch)
+        except PayloadTooLargeError as exc:
+            if started:
+                raise
+            await self._refuse(exc, scope, receive, send)
+
+    @staticmethod
+    async def _refuse(exc: MemvaultError, scope: Scope, receive: Receive, send: Send) -> None:
+        await error_response(status_for(exc), exc.code, exc.message)(scope, receive, send)
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _mcp_endpoint(vault: Vault) -> Any:
-    """The ``/mcp`` endpoint (``memvault.mcp.HttpEndpoint``), or None without the extra."""
+def _mcp_endpoint(gw: Gateway) -> Any:
+    """The ``/mcp`` endpoint taking its user from the request's key, or None without
+    the ``mcp`` extra."""
     try:
-        from ..mcp import HttpEndpoint
+        from ..mcp import AGENT_HEADER, HttpEndpoint, request_scope
     except ImportError as exc:
         if exc.name is None or not exc.name.startswith("mcp"):
             raise
         return None
-    return HttpEndpoint(vault, base_dir=vault.config.home)
+
+    def resolve(scope: Scope) -> tuple[str, str | None]:
+        who: Principal | None = scope.get(_PRINCIPAL)
+        if who is None or who.admin:
+            return request_scope(scope)  # an admin names the user, as without auth
+        assert who.user_id is not None
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
+        return who.user_id, check_optional_ident(agent or None, "agent_id")
+
+    return HttpEndpoint(gw.vault, base_dir=gw.home, resolve=resolve)
 
 
-def create_app(vault: Vault) -> FastAPI:
-    """An app serving ``vault``; the caller owns the vault and closes it."""
-    mcp_endpoint = _mcp_endpoint(vault)
+class _McpGuard:
+    """Authenticate /mcp like every other route; a user key naming another user gets 404.
+
+    A class, not a function: Starlette treats a plain function as a request handler."""
+
+    def __init__(self, gw: Gateway, endpoint: ASGIApp) -> None:
+        from ..mcp import USER_HEADER
+
+        self.gw = gw
+        self.endpoint = endpoint
+        self.user_header = USER_HEADER
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = {
+                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
+            }
+            try:
+                who = authenticate(self.gw, headers.get("authorization"))
+                named = headers.get(self.user_header)
+                if not who.admin and named is not None and named != who.user_id:
+                    raise NotFoundError(f"no user {named!r}")
+            except MemvaultError as exc:
+                await error_response(status_for(exc), exc.code, exc.message)(scope, receive, send)
+                return
+            scope = {**scope, _PRINCIPAL: who}
+        await self.endpoint(scope, receive, send)
+
+
+def create_app(
+    vault: Vault, *, keys: KeyStore | None = None, settings: ServerSettings | None = None
+) -> FastAPI:
+    """An app serving ``vault``; the caller owns the vault and closes it.
+
+    ``keys`` turns authentication on; ``None`` serves everyone as a local admin.
+    """
+    gw = Gateway(vault=vault, keys=keys, settings=settings or ServerSettings())
+    mcp_endpoint = _mcp_endpoint(gw)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        async with mcp_endpoint.running() if mcp_endpoint else nullcontext():
-            yield
+        try:
+            async with mcp_endpoint.running() if mcp_endpoint else nullcontext():
+                yield
+        finally:
+            gw.close()
 
     app = FastAPI(
         title="memvault",
         version=__version__,
-        description="Long-term memory for LLM agents.",
+        description="Long-term memory for LLM agents. Send `Authorization: Bearer <key>` "
+        "on every route but /healthz and /readyz.",
         lifespan=lifespan,
     )
-
-    @app.exception_handler(MemvaultError)
-    async def _memvault_error(_: Request, exc: MemvaultError) -> JSONResponse:
-        return _error(status_for(exc), exc.code, exc.message)
-
-    @app.exception_handler(RequestValidationError)
-    async def _request_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg')}"
-            for err in exc.errors()
-        )
-        return _error(422, "invalid_input", f"request is malformed: {problems}")
-
-    @app.get("/healthz", tags=["health"])
-    def healthz() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
-
-    @app.post("/v1/memories", status_code=201, response_model=Entry, responses=_ERRORS)
-    def add_memory(body: AddRequest) -> dict[str, Any]:
-        entry = vault.add(
-            body.content,
-            user_id=body.user_id,
-            agent_id=body.agent_id,
-            kind=body.kind,
-            name=body.name,
-            description=body.description,
-            metadata=body.metadata,
-            session_id=body.session_id,
-            importance=body.importance,
-            source="api",
-        )
-        return entry.to_dict()
-
-    @app.post("/v1/memories/search", response_model=SearchResponse, responses=_ERRORS)
-    def search_memories(body: SearchRequest) -> dict[str, Any]:
-        hits = vault.search(
-            body.query,
-            user_id=body.user_id,
-            agent_id=body.agent_id,
-            limit=body.limit,
-            kind=body.kind,
-        )
-        return {"results": [h.to_dict() for h in hits]}
-
-    @app.get("/v1/memories", response_model=ListResponse, responses=_ERRORS)
-    def list_memories(
-        user_id: str,
-        agent_id: str | None = None,
-        kind: str | None = None,
-        limit: Annotated[int, Query(ge=1, le=500)] = 50,
-        offset: Annotated[int, Query(ge=0)] = 0,
-    ) -> dict[str, Any]:
-        items = vault.list(
-            user_id=user_id, agent_id=agent_id, kind=kind, limit=limit, offset=offset
-        )
-        total = vault.count(user_id=user_id, agent_id=agent_id, kind=kind)
-        return {
-            "items": [e.to_dict() for e in items],
-            "total": total,
-            "limit": limit,
-            "offset": offset,
-        }
-
-    @app.get("/v1/memories/{entry_id}", response_model=Entry, responses=_ERRORS)
-    def get_memory(entry_id: str, user_id: str, agent_id: str | None = None) -> dict[str, Any]:
-        return vault.get(entry_id, user_id=user_id, agent_id=agent_id).to_dict()
-
-    @app.patch("/v1/memories/{entry_id}", response_model=Entry, responses=_ERRORS)
-    def update_memory(entry_id: str, body: UpdateRequest) -> dict[str, Any]:
-        entry = vault.update(
-            entry_id,
-            user_id=body.user_id,
-            agent_id=body.agent_id,
-            content=body.content,
-            name=body.name,
-            description=body.description,
-            kind=body.kind,
-            metadata=body.metadata,
-            importance=body.importance,
-        )
-        return entry.to_dict()
-
-    @app.delete(
-        "/v1/memories/{entry_id}", status_code=204, response_class=Response, responses=_ERRORS
-    )
-    def delete_memory(entry_id: str, user_id: str, agent_id: str | None = None) -> Response:
-        vault.delete(entry_id, user_id=user_id, agent_id=agent_id)
-        return Response(status_code=204)
-
+    app.state.gateway = gw
+    install_handlers(app)
+    for module in (health, memories, v2, admin):
+        app.include_router(module.router)
     if mcp_endpoint is not None:
-        mcp_endpoint.mount(app)
+        app.router.add_route(
+            mcp_endpoint.path, _McpGuard(gw, mcp_endpoint), include_in_schema=False
+        )
+    if gw.settings.cors_origins:  # closed unless origins are listed
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(gw.settings.cors_origins),
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
+    app.add_middleware(BodyLimit, limit=gw.settings.max_body_bytes)
     return app
 
 
-def check_bind(host: str) -> None:
-    """Until API keys exist, only loopback addresses may be bound."""
-    if host == "localhost":
+def check_bind(host: str, *, auth: bool = False) -> None:
+    """Without authentication, only loopback addresses may be bound."""
+    if auth or host == "localhost":
         return
     try:
         loopback = ipaddress.ip_address(host).is_loopback
@@ -191,25 +188,33 @@ def check_bind(host: str) -> None:
         loopback = False
     if not loopback:
         raise ConfigError(
-            f"refusing to bind {host}: the API has no authentication yet, so it only "
-            "listens on loopback; use --host 127.0.0.1"
+            f"refusing to bind {host} with authentication off: anyone who can reach it would "
+            "read every user's memory; drop --no-auth, or use --host 127.0.0.1"
         )
 
 
-def run(config: VaultConfig, *, host: str = "127.0.0.1", port: int = 8765) -> None:
+def run(
+    config: VaultConfig,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    auth: bool = True,
+    settings: ServerSettings | None = None,
+) -> None:
     """Serve the API with uvicorn until interrupted."""
     import uvicorn
 
-    check_bind(host)
+    check_bind(host, auth=auth)
+    keys = KeyStore.in_home(config.home) if auth else None
     with Vault(config=config) as vault:
         if vault.embedder is not None:
             vault.embedder.embed(["warm up"])  # load the model now, not on the first request
         embedder = vault.embedder.name if vault.embedder else "none (keyword only)"
         print(
             f"memvault {__version__} serving {config.database} on http://{host}:{port} "
-            f"(embedder: {embedder})"
+            f"(embedder: {embedder}; auth: {'API keys' if auth else 'off, loopback only'})"
         )
-        uvicorn.run(create_app(vault), host=host, port=port, log_level="info")
+        uvicorn.run(create_app(vault, keys=keys, settings=settings), host=host, port=port)
 
 
-__all__ = ["check_bind", "create_app", "run"]
+__all__ = ["PANEL_PATH", "BodyLimit", "check_bind", "create_app", "run"]

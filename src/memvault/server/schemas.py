@@ -1,49 +1,75 @@
 """Request and response bodies of the HTTP API.
 
-They only shape the wire format; the engine validates the values themselves,
-so the rules live in one place.
+They only shape the wire format; the engine validates the values themselves, so
+the rules live in one place. ``user_id`` in a body is optional: a user key acts for
+its own user, an admin key names one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+MAX_PAGE = 100
+MAX_SEARCH = 50
 
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+# -- /v1/memories -----------------------------------------------------------------------
+
+
 class AddRequest(_Body):
-    user_id: str
     content: str
+    user_id: str | None = None
     agent_id: str | None = None
     kind: str = "user"
     name: str | None = None
     description: str | None = None
     metadata: dict[str, Any] | None = None
     session_id: str | None = None
+    mem_class: str | None = None
+    domain: str | None = None
+    category: str | None = None
     importance: float = 0.5
 
 
 class SearchRequest(_Body):
-    user_id: str
     query: str
+    user_id: str | None = None
     agent_id: str | None = None
-    limit: int = Field(5, ge=1, le=100)
+    limit: int = Field(5, ge=1, le=MAX_SEARCH)
     kind: str | None = None
+    mem_class: str | None = None
+    domain: str | None = None
+    tier: str | None = None
 
 
 class UpdateRequest(_Body):
-    user_id: str
+    user_id: str | None = None
     agent_id: str | None = None
     content: str | None = None
     name: str | None = None
     description: str | None = None
     kind: str | None = None
     metadata: dict[str, Any] | None = None
+    mem_class: str | None = None
+    domain: str | None = None
+    category: str | None = None
     importance: float | None = None
+    tier: str | None = None
 
 
 class Entry(BaseModel):
@@ -63,6 +89,7 @@ class Entry(BaseModel):
 class SearchHit(BaseModel):
     entry: Entry
     score: float
+    sources: dict[str, float] = {}
 
 
 class SearchResponse(BaseModel):
@@ -76,10 +103,155 @@ class ListResponse(BaseModel):
     offset: int
 
 
-class ErrorDetail(BaseModel):
-    code: str
-    message: str
+class ImportResponse(BaseModel):
+    imported: int
+    ids: list[str]
 
 
-class ErrorResponse(BaseModel):
-    error: ErrorDetail
+class EraseResponse(BaseModel):
+    user_id: str
+    deleted: int
+
+
+# -- /v1/keys ---------------------------------------------------------------------------
+
+
+class KeyCreateRequest(_Body):
+    user_id: str | None = Field(None, description="the key's user; null for an admin key")
+    label: str = Field("", max_length=200)
+
+
+class KeyInfo(BaseModel):
+    id: str
+    user_id: str | None
+    admin: bool
+    label: str
+    created_at: str
+    revoked: bool
+
+
+class KeyCreated(BaseModel):
+    key: str = Field(description="the secret key; shown only now, store it safely")
+    info: KeyInfo
+
+
+class KeyList(BaseModel):
+    keys: list[KeyInfo]
+
+
+# -- /api/memory/v2 ---------------------------------------------------------------------
+
+Target = Literal["user", "memory"]
+
+
+class Usage(BaseModel):
+    chars: int
+    limit: int
+    percent: int
+    count: int
+
+
+class ExternalStatus(BaseModel):
+    provider: str
+    connected: bool
+    bank: str
+    work_bank: str | None
+    entries: int | None
+    last_recall_hits: int | None
+    error: str | None = None
+
+
+class Overview(BaseModel):
+    user_id: str
+    agent_id: str | None
+    user_md: str
+    memory_md: str
+    external: ExternalStatus
+    char_usage: dict[str, Usage]
+    last_modified: dict[str, str | None]
+    snapshot_taken_at: str | None
+
+
+class ReloadResponse(BaseModel):
+    snapshot_taken_at: str | None
+    snapshot_chars: int
+
+
+class ConfigField(BaseModel):
+    value: Any
+    source: Literal["default", "yaml", "global", "user"]
+    user_writable: bool
+
+
+class ConfigResponse(BaseModel):
+    user_id: str
+    fields: dict[str, ConfigField]
+
+
+class StatusResponse(BaseModel):
+    user_id: str
+    agent_id: str | None
+    builtin_enabled: bool
+    injection_enabled: bool
+    memory_mode: str
+    char_usage: dict[str, Usage]
+    external: ExternalStatus
+    snapshot_taken_at: str | None
+
+
+class EntryAdd(_Body):
+    target: Target
+    content: str
+
+
+class EntryReplace(_Body):
+    content: str
+    expected: str | None = Field(
+        None, description="the entry's text as listed; refuses (409) if it changed since"
+    )
+
+
+class EntriesResponse(BaseModel):
+    target: Target
+    entries: list[str]
+    changed: bool
+    usage: Usage
+
+
+class V2SearchRequest(_Body):
+    query: str
+    limit: int = Field(5, ge=1, le=MAX_SEARCH)
+
+
+class ReflectRequest(_Body):
+    query: str
+    limit: int = Field(10, ge=1, le=MAX_SEARCH)
+
+
+class ReflectResponse(BaseModel):
+    answer: str
+    memories: list[SearchHit]
+
+
+class BankClearRequest(_Body):
+    bank: str = Field(description="the bank to clear, as GET /status names it")
+    confirm: str = Field(description="the bank name again, to confirm")
+
+
+class BankClearResponse(BaseModel):
+    bank: str
+    deleted: int
+
+
+# -- health -----------------------------------------------------------------------------
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+
+
+class Ready(BaseModel):
+    status: str
+    store: dict[str, Any] | None = None
+    error: str | None = None

@@ -1,0 +1,138 @@
+"""From the error tree to HTTP: one table of status codes and the JSON error body.
+
+Every error response is ``{"error": {"code", "message"}}``. The gateway adds three
+errors of its own, all ``MemvaultError`` subclasses::
+
+    MemvaultError
+    ├── AuthError            no key, or a wrong or revoked one      401
+    ├── ForbiddenError       a user key on an admin-only route       403
+    └── PayloadTooLargeError the body is over the size limit         413
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import (
+    ConfigError,
+    ConflictError,
+    EmbeddingError,
+    MemvaultError,
+    NotFoundError,
+    StoreError,
+    ValidationError,
+)
+from ..llm import LLMError, LLMUnavailableError
+from .schemas import ErrorResponse
+
+
+class AuthError(MemvaultError):
+    """The request carries no valid API key."""
+
+    code = "unauthorized"
+
+
+class ForbiddenError(MemvaultError):
+    """The key is valid but may not use this route (admin only)."""
+
+    code = "forbidden"
+
+
+class PayloadTooLargeError(MemvaultError):
+    """The request body is larger than the server accepts."""
+
+    code = "payload_too_large"
+
+
+# Most specific first: the first matching class decides.
+STATUS: list[tuple[type[MemvaultError], int]] = [
+    (AuthError, 401),
+    (ForbiddenError, 403),
+    (PayloadTooLargeError, 413),
+    (ValidationError, 422),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (LLMUnavailableError, 503),
+    (LLMError, 502),
+    (StoreError, 503),
+    (EmbeddingError, 503),
+    (ConfigError, 503),
+]
+
+COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse, "description": "missing, wrong or revoked API key"},
+    404: {"model": ErrorResponse, "description": "no such thing for this user"},
+    413: {"model": ErrorResponse, "description": "request body over the size limit"},
+    422: {"model": ErrorResponse, "description": "invalid input; nothing was changed"},
+}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse, "description": "no such thing for this user"},
+}
+CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorResponse, "description": "clashes with what is stored"},
+}
+FORBIDDEN: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorResponse, "description": "this route needs an admin key"},
+}
+UNAVAILABLE: dict[int | str, dict[str, Any]] = {
+    503: {"model": ErrorResponse, "description": "a backing service is unavailable"},
+}
+
+
+def status_for(exc: MemvaultError) -> int:
+    for cls, status in STATUS:
+        if isinstance(exc, cls):
+            return status
+    return 500
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Map memvault errors, malformed requests and router errors to the JSON body."""
+
+    @app.exception_handler(MemvaultError)
+    async def _memvault_error(_: Request, exc: MemvaultError) -> JSONResponse:
+        return error_response(status_for(exc), exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg')}"
+            for err in exc.errors()
+        )
+        return error_response(422, "invalid_input", f"request is malformed: {problems}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI's "could not parse the body": malformed input
+            return error_response(422, "invalid_input", f"request is malformed: {exc.detail}")
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
+        return error_response(exc.status_code, code, str(exc.detail))
+
+
+__all__ = [
+    "COMMON_ERRORS",
+    "CONFLICT",
+    "FORBIDDEN",
+    "NOT_FOUND",
+    "STATUS",
+    "UNAVAILABLE",
+    "AuthError",
+    "ForbiddenError",
+    "PayloadTooLargeError",
+    "error_response",
+    "install_handlers",
+    "status_for",
+]

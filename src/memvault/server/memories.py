@@ -1,0 +1,199 @@
+"""``/v1/memories``: the vault's entries (add, search, list, get, update, delete,
+export and import as JSONL), and ``/v1/users/{user_id}``: erase a subject."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import ValidationError
+from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
+from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
+from .schemas import (
+    MAX_PAGE,
+    AddRequest,
+    Entry,
+    EraseResponse,
+    ImportResponse,
+    ListResponse,
+    SearchRequest,
+    SearchResponse,
+    UpdateRequest,
+)
+
+router = APIRouter(tags=["memories"], responses=COMMON_ERRORS)
+
+NDJSON = "application/x-ndjson"
+
+
+@router.post("/v1/memories", status_code=201, response_model=Entry)
+def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    entry = gw.vault.add(
+        body.content,
+        user_id=act_as(who, body.user_id),
+        agent_id=body.agent_id,
+        kind=body.kind,
+        name=body.name,
+        description=body.description,
+        metadata=body.metadata,
+        session_id=body.session_id,
+        mem_class=body.mem_class or "semantic",
+        domain=body.domain,
+        category=body.category,
+        importance=body.importance,
+        source="api",
+    )
+    return entry.to_dict()
+
+
+@router.post("/v1/memories/search", response_model=SearchResponse, responses=NOT_FOUND)
+def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    hits = gw.vault.search(
+        body.query,
+        user_id=act_as(who, body.user_id),
+        agent_id=body.agent_id,
+        limit=body.limit,
+        kind=body.kind,
+        mem_class=body.mem_class,
+        domain=body.domain,
+        tier=body.tier,
+    )
+    return {"results": [h.to_dict() for h in hits]}
+
+
+@router.get("/v1/memories", response_model=ListResponse, responses=NOT_FOUND)
+def list_memories(
+    who: Who,
+    gw: GatewayDep,
+    user_id: UserQuery = None,
+    agent_id: AgentQuery = None,
+    kind: str | None = None,
+    mem_class: str | None = None,
+    domain: str | None = None,
+    tier: str | None = None,
+    session_id: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> dict[str, Any]:
+    filters: dict[str, Any] = {
+        "user_id": act_as(who, user_id),
+        "agent_id": agent_id,
+        "kind": kind,
+        "mem_class": mem_class,
+        "domain": domain,
+        "tier": tier,
+        "session_id": session_id,
+    }
+    items = gw.vault.list(**filters, limit=limit, offset=offset)
+    return {
+        "items": [e.to_dict() for e in items],
+        "total": gw.vault.count(**filters),
+        "limit": limit,
+        "offset": offset,
+    }
+
+
+@router.get(
+    "/v1/memories/export",
+    response_class=StreamingResponse,
+    responses={
+        **NOT_FOUND,
+        200: {
+            "description": "one exported memory per line",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        },
+    },
+)
+def export_memories(
+    who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
+) -> StreamingResponse:
+    # Read it all here, in one thread: errors surface before the 200, and the store's
+    # cursor never moves between threadpool workers.
+    records = list(gw.vault.export(user_id=act_as(who, user_id), agent_id=agent_id))
+
+    def lines() -> Iterator[str]:
+        for record in records:
+            yield json.dumps(record, ensure_ascii=False) + "\n"
+
+    return StreamingResponse(lines(), media_type=NDJSON)
+
+
+@router.post(
+    "/v1/memories/import",
+    status_code=201,
+    response_model=ImportResponse,
+    responses={**NOT_FOUND, **CONFLICT},
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": "JSON lines as written by export; all or nothing",
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+        }
+    },
+)
+async def import_memories(
+    request: Request,
+    who: Who,
+    gw: GatewayDep,
+    user_id: UserQuery = None,
+    on_conflict: Literal["error", "skip"] = "error",
+) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValidationError("the body is not UTF-8 text: send JSON lines") from None
+    target = act_as(who, user_id)
+    entries = await run_in_threadpool(
+        gw.vault.import_, text.splitlines(), user_id=target, on_conflict=on_conflict
+    )
+    return {"imported": len(entries), "ids": [e.id for e in entries]}
+
+
+@router.get("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
+def get_memory(
+    entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
+) -> dict[str, Any]:
+    return gw.vault.get(entry_id, user_id=act_as(who, user_id), agent_id=agent_id).to_dict()
+
+
+@router.patch("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
+def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    entry = gw.vault.update(
+        entry_id,
+        user_id=act_as(who, body.user_id),
+        agent_id=body.agent_id,
+        content=body.content,
+        name=body.name,
+        description=body.description,
+        kind=body.kind,
+        metadata=body.metadata,
+        mem_class=body.mem_class,
+        domain=body.domain,
+        category=body.category,
+        importance=body.importance,
+        tier=body.tier,
+    )
+    return entry.to_dict()
+
+
+@router.delete(
+    "/v1/memories/{entry_id}", status_code=204, response_class=Response, responses=NOT_FOUND
+)
+def delete_memory(
+    entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
+) -> Response:
+    gw.vault.delete(entry_id, user_id=act_as(who, user_id), agent_id=agent_id)
+    return Response(status_code=204)
+
+
+@router.delete("/v1/users/{user_id}", response_model=EraseResponse, responses=NOT_FOUND)
+def erase_user(user_id: str, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    """Erase a subject: every memory of the user, their memory files and settings."""
+    target = act_as(who, user_id)
+    return {"user_id": target, "deleted": gw.erase_user(target)}

@@ -1,0 +1,128 @@
+"""``Gateway``: what the routers share — the vault, the keys, the config store, the
+builtin memory files of each (user, agent), and the chat model when one is set.
+
+It holds no HTTP types; routers get it through ``deps.gateway``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..agent.builtin import BuiltinFileProvider
+from ..agent.config import MemoryConfigStore
+from ..llm import ChatClient
+from ..vault import Vault
+from .keys import KeyStore
+
+_ERASE_BATCH = 500
+
+
+@dataclass
+class ServerSettings:
+    """Knobs of the HTTP layer (the engine's live in ``VaultConfig``)."""
+
+    max_body_bytes: int = 2 * 1024 * 1024
+    cors_origins: tuple[str, ...] = ()
+    yaml_path: Path | None = None
+
+
+@dataclass
+class RecallStats:
+    last_hits: int | None = None
+
+
+@dataclass
+class Gateway:
+    vault: Vault
+    keys: KeyStore | None
+    settings: ServerSettings
+    config_store: MemoryConfigStore = field(init=False)
+    _builtin: dict[tuple[str, str | None], BuiltinFileProvider] = field(
+        default_factory=dict, init=False
+    )
+    _recall: dict[str, RecallStats] = field(default_factory=dict, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _llm: ChatClient | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        self.config_store = MemoryConfigStore(self.home, yaml_path=self.settings.yaml_path)
+
+    @property
+    def home(self) -> Path:
+        return self.vault.config.home
+
+    @property
+    def auth(self) -> bool:
+        return self.keys is not None
+
+    def builtin(self, user_id: str, agent_id: str | None) -> BuiltinFileProvider:
+        """The USER.md / MEMORY.md provider of one (user, agent), initialized once."""
+        key = (user_id, agent_id)
+        with self._lock:
+            provider = self._builtin.get(key)
+            if provider is not None:
+                return provider
+        limits = self.config_store.get_effective_memory_config(user_id).config.builtin
+        provider = BuiltinFileProvider(
+            user_char_limit=limits.user_char_limit, memory_char_limit=limits.memory_char_limit
+        )
+        provider.initialize(user_id=user_id, agent_id=agent_id, base_dir=str(self.home))
+        with self._lock:
+            return self._builtin.setdefault(key, provider)
+
+    def note_recall(self, user_id: str, hits: int) -> None:
+        with self._lock:
+            self._recall.setdefault(user_id, RecallStats()).last_hits = hits
+
+    def last_recall(self, user_id: str) -> int | None:
+        with self._lock:
+            stats = self._recall.get(user_id)
+        return stats.last_hits if stats else None
+
+    def llm(self) -> ChatClient:
+        """The chat client (``LLMUnavailableError`` when none is configured)."""
+        with self._lock:
+            if self._llm is None:
+                self._llm = ChatClient(self.vault.config.llm)
+            return self._llm
+
+    # Erasing belongs in Vault (asked for in the gateway report); until then it is
+    # list-then-delete in batches, which the store makes safe per batch.
+    def clear_entries(self, user_id: str, agent_id: str | None, *, private: bool) -> int:
+        """Delete the user's shared entries (``private`` False) or one agent's private
+        ones; returns how many were deleted."""
+        doomed = [
+            record["id"]
+            for record in self.vault.export(user_id=user_id, agent_id=agent_id)
+            if (record["agent_id"] is not None) == private
+        ]
+        deleted = 0
+        for start in range(0, len(doomed), _ERASE_BATCH):
+            batch = doomed[start : start + _ERASE_BATCH]
+            deleted += len(self.vault.delete_many(batch, user_id=user_id))
+        return deleted
+
+    def erase_user(self, user_id: str) -> int:
+        """Every trace of a user: all entries, the memory files and the config overrides."""
+        ids = [record["id"] for record in self.vault.export(user_id=user_id)]
+        deleted = 0
+        for start in range(0, len(ids), _ERASE_BATCH):
+            batch = ids[start : start + _ERASE_BATCH]
+            deleted += len(self.vault.delete_many(batch, user_id=user_id))
+        user_dir = self.config_store.user_overrides_path(user_id).parent
+        shutil.rmtree(user_dir, ignore_errors=True)
+        with self._lock:
+            for key in [k for k in self._builtin if k[0] == user_id]:
+                del self._builtin[key]
+            self._recall.pop(user_id, None)
+        return deleted
+
+    def close(self) -> None:
+        if self._llm is not None:
+            self._llm.close()
+
+
+__all__ = ["Gateway", "ServerSettings"]

@@ -1,0 +1,81 @@
+"""A real gateway on 127.0.0.1 for the API tests: uvicorn in a thread, auth on, with
+an admin key and keys for the users alice and bob."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from memvault import Vault, VaultConfig
+from memvault.server.app import create_app
+from memvault.server.keys import KeyStore
+from memvault.server.state import ServerSettings
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Run ``app`` on an ephemeral loopback port; yields its base URL."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("server did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@dataclass
+class Live:
+    url: str
+    vault: Vault
+    keys: KeyStore
+    home: Path
+    admin: str
+    alice: str
+    bob: str
+
+    def client(self, key: str | None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+    def snapshot(self) -> str:
+        """A digest of everything a request could change: entries, files, keys."""
+        digest = hashlib.sha256()
+        for user in ("alice", "bob"):
+            for record in self.vault.export(user_id=user):
+                digest.update(json.dumps(record, sort_keys=True).encode())
+        for path in sorted(self.home.rglob("*")):
+            if path.is_file() and not path.name.endswith((".lock", ".db", "-wal", "-shm")):
+                digest.update(str(path).encode() + path.read_bytes())
+        return digest.hexdigest()
+
+
+@contextmanager
+def live_gateway(config: VaultConfig, settings: ServerSettings | None = None) -> Iterator[Live]:
+    keys = KeyStore.in_home(config.home)
+    admin = keys.ensure_admin()
+    assert admin is not None
+    alice = keys.create(user_id="alice", label="alice")[1]
+    bob = keys.create(user_id="bob", label="bob")[1]
+    with (
+        Vault(config=config) as vault,
+        serving(create_app(vault, keys=keys, settings=settings)) as url,
+    ):
+        yield Live(url, vault, keys, config.home, admin, alice, bob)
