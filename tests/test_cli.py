@@ -193,3 +193,22 @@ def test_every_command_is_documented_in_readme() -> None:
     assert names, "no commands registered"
     for name in names:
         assert f"memvault {name}" in readme or f"`{name}`" in readme, f"README lacks {name}"
+
+
+def test_reveal_and_audit_from_the_cli(home: Path) -> None:
+    added = json.loads(
+        run(home, "add", "--user", "alice", "card 4111 1111 1111 1111", "--json").stdout
+    )
+    assert "[bank_card#1]" in added["content"]
+    assert run(home, "set-secret", "--user", "alice", stdin="open sesame\n").returncode == 0
+    wrong = run(home, "reveal", added["id"], "--user", "alice", stdin="nope!!\n")
+    assert wrong.returncode == 2 and "tries left" in wrong.stderr
+    shown = run(home, "reveal", added["id"], "--user", "alice", stdin="open sesame\n")
+    assert shown.returncode == 0 and shown.stdout.strip() == "card 4111 1111 1111 1111"
+    records = json.loads(run(home, "audit", "--user", "alice", "--json").stdout)
+    assert [(r["action"], r["outcome"]) for r in records] == [
+        ("set_secret", "ok"),
+        ("authorize", "denied"),
+        ("authorize", "granted"),
+        ("reveal", "revealed"),
+    ]

@@ -19,7 +19,13 @@ import typer
 
 from . import __version__
 from .config import VaultConfig, load_config
-from .errors import ConflictError, MemvaultError, NotFoundError, ValidationError
+from .errors import (
+    AuthorizationError,
+    ConflictError,
+    MemvaultError,
+    NotFoundError,
+    ValidationError,
+)
 from .model import Hit, MemoryEntry
 from .vault import Vault
 
@@ -293,6 +299,68 @@ def import_(
     typer.echo(f"imported {len(entries)} memories")
 
 
+@app.command("set-secret")
+def set_secret(
+    ctx: typer.Context,
+    user: User,
+) -> None:
+    """Set the secret that authorises revealing a user's redacted originals (read from stdin)."""
+    secret = sys.stdin.readline().rstrip("\n")
+    with _state(ctx).vault() as vault:
+        vault.set_reveal_secret(user_id=user, secret=secret, actor="cli")
+    typer.echo("reveal secret set")
+
+
+@app.command()
+def reveal(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    as_json: AsJson = False,
+) -> None:
+    """Show a memory's original text: answers the reveal challenge (secret on stdin), audited."""
+    secret = sys.stdin.readline().rstrip("\n")
+    with _state(ctx).vault() as vault:
+        vault.authorize_reveal(entry_id, user_id=user, secret=secret, actor="cli")
+        entry = vault.reveal(entry_id, user_id=user, actor="cli")
+    if as_json:
+        _echo_json(entry.to_dict())
+    else:
+        typer.echo(entry.content)
+
+
+@app.command()
+def audit(
+    ctx: typer.Context,
+    user: User,
+    entry: Annotated[str | None, typer.Option("--entry", help="only this memory")] = None,
+    limit: Annotated[int, typer.Option(help="how many records")] = 100,
+    as_json: AsJson = False,
+) -> None:
+    """The audit log of reveal attempts, grants, reveals and unlocks."""
+    with _state(ctx).vault() as vault:
+        records = vault.audit_log(user_id=user, entry_id=entry, limit=limit)
+    rows = [
+        {
+            "seq": r.seq,
+            "at": r.at.isoformat(),
+            "entry_id": r.entry_id,
+            "actor": r.actor,
+            "action": r.action,
+            "outcome": r.outcome,
+        }
+        for r in records
+    ]
+    if as_json:
+        _echo_json(rows)
+        return
+    for row in rows:
+        typer.echo(
+            f"{row['seq']:>4}  {row['at']}  {row['action']:<10} {row['outcome']:<18} "
+            f"{row['entry_id'] or '-'}  by {row['actor']}"
+        )
+
+
 @app.command()
 def serve(
     ctx: typer.Context,
@@ -426,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # typer/click finished (usage errors exit with 2)
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
-    except (ValidationError, NotFoundError, ConflictError) as exc:
+    except (ValidationError, NotFoundError, ConflictError, AuthorizationError) as exc:
         typer.echo(f"error: {exc}", err=True)
         return 2
     except MemvaultError as exc:

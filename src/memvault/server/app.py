@@ -24,7 +24,7 @@ from ..config import VaultConfig
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
-from . import admin, health, memories, v2
+from . import admin, health, memories, sensitive, v2
 from .auth import authenticate
 from .errors import PayloadTooLargeError, error_response, install_handlers, status_for
 from .keys import KeyStore, Principal
@@ -161,7 +161,7 @@ def create_app(
     )
     app.state.gateway = gw
     install_handlers(app)
-    for module in (health, memories, v2, admin):
+    for module in (health, memories, v2, admin, sensitive):
         app.include_router(module.router)
     if mcp_endpoint is not None:
         app.router.add_route(

@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import (
+    AuthorizationError,
     ConfigError,
     ConflictError,
     EmbeddingError,
@@ -53,6 +54,7 @@ class PayloadTooLargeError(MemvaultError):
 STATUS: list[tuple[type[MemvaultError], int]] = [
     (AuthError, 401),
     (ForbiddenError, 403),
+    (AuthorizationError, 403),
     (PayloadTooLargeError, 413),
     (ValidationError, 422),
     (NotFoundError, 404),
