@@ -17,8 +17,6 @@ from ..llm import ChatClient
 from ..vault import Vault
 from .keys import KeyStore
 
-_ERASE_BATCH = 500
-
 
 @dataclass
 class ServerSettings:
@@ -99,19 +97,13 @@ class Gateway:
             for record in self.vault.export(user_id=user_id, agent_id=agent_id)
             if (record["agent_id"] is not None) == private
         ]
-        deleted = 0
-        for start in range(0, len(doomed), _ERASE_BATCH):
-            batch = doomed[start : start + _ERASE_BATCH]
-            deleted += len(self.vault.delete_many(batch, user_id=user_id))
-        return deleted
+        # One call, one transaction: all of them go, or none.
+        return len(self.vault.delete_many(doomed, user_id=user_id))
 
     def erase_user(self, user_id: str) -> int:
         """Every trace of a user: all entries, the memory files and the config overrides."""
         ids = [record["id"] for record in self.vault.export(user_id=user_id)]
-        deleted = 0
-        for start in range(0, len(ids), _ERASE_BATCH):
-            batch = ids[start : start + _ERASE_BATCH]
-            deleted += len(self.vault.delete_many(batch, user_id=user_id))
+        deleted = len(self.vault.delete_many(ids, user_id=user_id))  # one transaction
         user_dir = self.config_store.user_overrides_path(user_id).parent
         shutil.rmtree(user_dir, ignore_errors=True)
         with self._lock:
