@@ -3,6 +3,7 @@ against a real server on loopback and the loopback fake of OpenAI's chat API."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import httpx
@@ -157,6 +158,20 @@ def test_reflect_answers_from_recalled_memories(config: VaultConfig) -> None:
         assert sent["messages"][0]["content"].startswith(REFLECT_SYSTEM_PROMPT)
         assert "Answer in one line." in sent["messages"][0]["content"]
         assert "Alice moved to Lisbon in 2021" in sent["messages"][1]["content"]
+
+
+def test_reflect_redacts_what_it_sends_to_the_llm(config: VaultConfig) -> None:
+    card = "4111 1111 1111 1111"
+    with FakeChatServer([Reply.text("noted")]) as llm:
+        cfg = config.model_copy(
+            update={"llm": LLMConfig(base_url=llm.base_url, api_key="test", model="tiny")}
+        )
+        with live_gateway(cfg) as live, live.client(live.alice) as alice:
+            alice.post("/v1/memories", json={"content": "Alice pays with a Visa card"})
+            r = alice.post(f"{V2}/reflect", json={"query": f"is my card {card} the Visa one?"})
+            assert r.status_code == 200, r.text
+        sent = json.dumps(llm.requests)
+        assert card not in sent and "[bank_card#1]" in sent
 
 
 def test_bank_clear_needs_the_name_twice(live: Live, alice: httpx.Client) -> None:

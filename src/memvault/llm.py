@@ -22,6 +22,7 @@ from . import __version__
 from .config import LLMConfig
 from .errors import MemvaultError
 from .model import Hit
+from .security.pii import redact
 
 
 class LLMUnavailableError(MemvaultError):
@@ -86,10 +87,17 @@ class ChatClient:
         )
 
     def complete(self, messages: Sequence[dict[str, str]], *, temperature: float = 0.0) -> str:
-        """The assistant's reply to ``messages``."""
+        """The assistant's reply to ``messages``.
+
+        Egress rule: every message is redacted (personal data and secrets replaced by
+        placeholders) before it leaves for the LLM.
+        """
         body: dict[str, Any] = {
             "model": self.config.model,
-            "messages": list(messages),
+            "messages": [
+                {**m, "content": redact(m["content"]).text} if m.get("content") else dict(m)
+                for m in messages
+            ],
             "temperature": temperature,
             "max_tokens": self.config.max_tokens,
         }
