@@ -362,3 +362,36 @@ def test_tool_constants() -> None:
         assert tool.annotations is not None
     read_only = {t.name for t in TOOLS if t.annotations and t.annotations.read_only_hint}
     assert read_only == {"memory_recall", "memory_list", "read_graph", "search_nodes", "open_nodes"}
+
+
+async def test_streamable_http_with_and_without_a_key(config: VaultConfig) -> None:
+    """The SDK's own client against the authenticated gateway: the key names the user."""
+    from .gateway_server import live_gateway
+
+    with live_gateway(config) as live:
+        url = f"{live.url}/mcp"
+        with anyio.fail_after(120):
+            async with over_http(url, {"Authorization": f"Bearer {live.alice}"}) as session:
+                tools = await session.list_tools()
+                assert {t.name for t in tools.tools} >= {"memory_save", "memory_recall"}
+                saved = await session.call_tool(
+                    "memory_save",
+                    {
+                        "action": "create",
+                        "name": "pet",
+                        "type": "user",
+                        "content": "Alice has a cat",
+                    },
+                )
+                assert not saved.is_error
+            async with over_http(url, {"Authorization": f"Bearer {live.bob}"}) as session:
+                found = await session.call_tool("memory_recall", {"query": "cat"})
+                assert '"count": 0' in found.content[0].text  # bob sees nothing of alice's
+        r = httpx.post(
+            url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"accept": "application/json, text/event-stream"},
+            timeout=30,
+        )
+        assert r.status_code == 401
+        assert [e.content for e in live.vault.list(user_id="alice")] == ["Alice has a cat"]
