@@ -12,11 +12,14 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
@@ -31,6 +34,12 @@ from .keys import KeyStore, Principal
 from .state import Gateway, ServerSettings
 
 PANEL_PATH = "/panel"
+STATIC_DIR = Path(__file__).parent / "static"
+# The panel loads nothing but its own files and talks to nothing but this server.
+PANEL_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
 _PRINCIPAL = "memvault.principal"
 
 
@@ -163,6 +172,7 @@ def create_app(
     install_handlers(app)
     for module in (health, memories, v2, admin, sensitive):
         app.include_router(module.router)
+    _add_panel(app)
     if mcp_endpoint is not None:
         app.router.add_route(
             mcp_endpoint.path, _McpGuard(gw, mcp_endpoint), include_in_schema=False
@@ -176,6 +186,20 @@ def create_app(
         )
     app.add_middleware(BodyLimit, limit=gw.settings.max_body_bytes)
     return app
+
+
+def _add_panel(app: FastAPI) -> None:
+    """The web panel: a static page at ``/`` and ``/panel``; it holds no data, and every
+    request it makes carries the key typed into it."""
+
+    def panel() -> FileResponse:
+        return FileResponse(
+            STATIC_DIR / "index.html", headers={"Content-Security-Policy": PANEL_CSP}
+        )
+
+    for path in ("/", PANEL_PATH):
+        app.add_api_route(path, panel, methods=["GET"], include_in_schema=False)
+    app.mount(f"{PANEL_PATH}/static", StaticFiles(directory=STATIC_DIR), name="panel-static")
 
 
 def check_bind(host: str, *, auth: bool = False) -> None:
