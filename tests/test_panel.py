@@ -259,3 +259,27 @@ def test_admin_key_acts_for_the_named_user_on_a_narrow_screen(browser: Browser, 
         expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
     finally:
         context.close()
+
+
+def test_reveal_a_redacted_memory_in_the_panel(page: Page, live: Live) -> None:
+    card = "4111 1111 1111 1111"
+    with live.client(live.alice) as alice:
+        assert alice.put("/v1/sensitive/secret", json={"secret": "open sesame"}).status_code == 204
+    _sign_in(page, live, live.alice)
+    _add(page, f"my card is {card}")
+    item = page.locator("li.entry", has_text="[bank_card#1]")
+    expect(item).to_be_visible()
+    expect(page.locator("body")).not_to_contain_text(card)
+    # A wrong answer shows the API's message and reveals nothing.
+    item.get_by_role("button", name="Reveal (protected)").click()
+    item.get_by_label("Reveal secret").fill("wrong!!")
+    item.get_by_role("button", name="Show original").click()
+    expect(page.locator("#notice")).to_contain_text("tries left")
+    expect(page.locator("body")).not_to_contain_text(card)
+    item.get_by_label("Reveal secret").fill("open sesame")
+    item.get_by_role("button", name="Show original").click()
+    expect(item).to_contain_text(f"my card is {card}")
+    expect(page.locator("#notice")).to_contain_text("audit log")
+    with live.client(live.alice) as alice:
+        outcomes = [a["outcome"] for a in alice.get("/v1/sensitive/audit").json()["items"]]
+    assert outcomes[-3:] == ["denied", "granted", "revealed"]

@@ -280,6 +280,9 @@ function memoryItem(entry, score) {
   const edit = el("button", { type: "button", class: "quiet", text: "Edit" });
   const del = el("button", { type: "button", class: "danger", text: "Delete" });
   actions.append(edit, del);
+  if (entry.sensitivity && entry.sensitivity !== "normal") {
+    actions.append(revealButton(entry, item));
+  }
   item.append(actions);
 
   edit.addEventListener("click", () => {
@@ -327,6 +330,34 @@ function memoryItem(entry, score) {
     }
   });
   return item;
+}
+
+// Redacted entries: answer the reveal challenge, then show the original once (audited).
+function revealButton(entry, item) {
+  const button = el("button", { type: "button", class: "quiet", text: `Reveal (${entry.sensitivity})` });
+  button.addEventListener("click", () => {
+    const secret = el("input", { type: "password", "aria-label": "Reveal secret",
+      placeholder: "your reveal secret" });
+    const go = el("button", { type: "button", text: "Show original" });
+    const form = el("div", { class: "row reveal" }, secret, go);
+    button.replaceWith(form);
+    secret.focus();
+    go.addEventListener("click", async () => {
+      go.disabled = true;
+      const path = `/v1/sensitive/${encodeURIComponent(entry.id)}`;
+      const shown = await guarded(async () => {
+        await api("POST", `${path}/authorize`, { body: { secret: secret.value }, userIn: "body" });
+        return api("POST", `${path}/reveal`, { body: {}, userIn: "body" });
+      });
+      go.disabled = false;
+      secret.value = "";
+      if (shown) {
+        form.replaceWith(el("p", { class: "content original", text: shown.content }));
+        notify("Original shown; the reveal was written to the audit log.", "ok");
+      }
+    });
+  });
+  return button;
 }
 
 async function addMemory(event) {
