@@ -61,6 +61,7 @@ def main() -> int:
     parser.add_argument("--entries", type=int, default=10_000, help="memories preloaded")
     parser.add_argument("--search-share", type=float, default=0.5, help="share of searches")
     parser.add_argument("--embedder", default="none", help="none | hashing | local | ...")
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="memvault-load-"))
@@ -76,7 +77,16 @@ def main() -> int:
     port = free_port()
     env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": args.embedder}
     server = subprocess.Popen(
-        [sys.executable, "-m", "memvault.cli", "serve", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "memvault.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -139,7 +149,7 @@ def main() -> int:
 
     print(
         f"\n{args.clients} clients, {elapsed:.1f}s, {args.entries} preloaded entries, "
-        f"embedder {args.embedder}\n"
+        f"embedder {args.embedder}, {args.workers} server worker(s)\n"
     )
     print("| op     | requests | req/s  | p50 ms | p95 ms | p99 ms | errors |")
     print("|--------|---------:|-------:|-------:|-------:|-------:|-------:|")

@@ -4,6 +4,7 @@ first-run admin key."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -88,3 +89,58 @@ def test_keys_cli(config: VaultConfig, capsys: pytest.CaptureFixture[str]) -> No
     assert "REVOKED" in capsys.readouterr().out
     assert main([*home, "keys", "create"]) == 2
     assert main([*home, "keys", "revoke", "nope"]) == 2
+
+
+def test_serve_with_two_workers_shares_one_database(tmp_path: Path) -> None:
+    """`memvault serve --workers 2`: two processes, one SQLite file, the same keys."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "MEMVAULT_HOME": str(tmp_path / "home"), "MEMVAULT_EMBEDDER": "none"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memvault.cli", "serve", "--port", str(port), "--workers", "2"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        key = ""
+        assert proc.stdout is not None
+        while not key:
+            line = proc.stdout.readline()
+            assert line, "server exited before printing the admin key"
+            if line.strip().startswith("mv_"):
+                key = line.strip()
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "workers did not start"
+            time.sleep(0.2)
+        headers = {"Authorization": f"Bearer {key}"}
+        for i in range(6):  # spread over both workers by the OS
+            r = httpx.post(
+                f"{base}/v1/memories",
+                json={"user_id": "alice", "content": f"note {i} about bees"},
+                headers=headers,
+                timeout=30,
+            )
+            assert r.status_code == 201, r.text
+        for _ in range(6):
+            r = httpx.get(f"{base}/v1/memories", params={"user_id": "alice"}, headers=headers)
+            assert r.json()["total"] == 6
+        assert httpx.get(f"{base}/v1/memories", params={"user_id": "alice"}).status_code == 401
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -373,6 +373,9 @@ def serve(
         list[str] | None,
         typer.Option("--cors-origin", help="a browser origin allowed to call the API (repeat)"),
     ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="server processes (one per core is typical)")
+    ] = 1,
 ) -> None:
     """Run the HTTP API; on a fresh data directory, create and print an admin key."""
     try:
@@ -395,7 +398,7 @@ def serve(
                 "more keys: memvault keys create --user USER_ID"
             )
     settings = ServerSettings(cors_origins=tuple(cors_origin or ()))
-    run(config, host=host, port=port, auth=not no_auth, settings=settings)
+    run(config, host=host, port=port, auth=not no_auth, settings=settings, workers=workers)
 
 
 keys_app = typer.Typer(help="Manage the HTTP API's keys (stored hashed in <home>/keys.json).")

@@ -7,6 +7,7 @@ in the package looks at ``os.environ``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -250,6 +251,30 @@ def load_config(environ: dict[str, str] | None = None, **overrides: Any) -> Vaul
         raise ConfigError(f"invalid memvault configuration: {problems}") from None
 
 
+_WORKER_ENV = "MEMVAULT_SERVER_WORKER"
+
+
+def export_worker_settings(config: VaultConfig, server: dict[str, Any]) -> None:
+    """Hand the parent's settings to server worker processes through the environment.
+
+    Workers are started by uvicorn in fresh processes; they rebuild the same
+    ``VaultConfig`` (home and database) and read the HTTP settings back with
+    ``worker_settings``.
+    """
+    os.environ["MEMVAULT_HOME"] = str(config.home)
+    os.environ["MEMVAULT_DB"] = str(config.database)
+    os.environ[_WORKER_ENV] = json.dumps(server)
+
+
+def worker_settings() -> dict[str, Any]:
+    """The HTTP settings exported by ``export_worker_settings`` ({} when none)."""
+    raw = os.environ.get(_WORKER_ENV)
+    if not raw:
+        return {}
+    value: dict[str, Any] = json.loads(raw)
+    return value
+
+
 def force_offline_models() -> None:
     """Tell the Hugging Face libraries never to reach the network (no run-time downloads)."""
     os.environ["HF_HUB_OFFLINE"] = "1"
@@ -306,6 +331,8 @@ __all__ = [
     "VaultConfig",
     "env_settings",
     "expand_env",
+    "export_worker_settings",
     "force_offline_models",
     "load_config",
+    "worker_settings",
 ]

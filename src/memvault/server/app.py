@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..config import VaultConfig
+from ..config import VaultConfig, export_worker_settings, load_config, worker_settings
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
@@ -224,11 +224,36 @@ def run(
     port: int = 8765,
     auth: bool = True,
     settings: ServerSettings | None = None,
+    workers: int = 1,
 ) -> None:
-    """Serve the API with uvicorn until interrupted."""
+    """Serve the API with uvicorn until interrupted.
+
+    With ``workers > 1`` uvicorn starts that many processes, each opening its own
+    ``Vault`` on the same database (SQLite in WAL mode serialises their writes), so
+    searches run on every core instead of queueing behind one process.
+    """
     import uvicorn
 
     check_bind(host, auth=auth)
+    settings = settings or ServerSettings()
+    if workers > 1:
+        export_worker_settings(
+            config,
+            {
+                "auth": auth,
+                "max_body_bytes": settings.max_body_bytes,
+                "cors_origins": list(settings.cors_origins),
+                "yaml_path": str(settings.yaml_path) if settings.yaml_path else None,
+            },
+        )
+        print(
+            f"memvault {__version__} serving {config.database} on http://{host}:{port} "
+            f"({workers} workers; auth: {'API keys' if auth else 'off, loopback only'})"
+        )
+        uvicorn.run(
+            "memvault.server.app:worker_app", factory=True, host=host, port=port, workers=workers
+        )
+        return
     keys = KeyStore.in_home(config.home) if auth else None
     with Vault(config=config) as vault:
         if vault.embedder is not None:
@@ -241,4 +266,30 @@ def run(
         uvicorn.run(create_app(vault, keys=keys, settings=settings), host=host, port=port)
 
 
-__all__ = ["PANEL_PATH", "BodyLimit", "check_bind", "create_app", "run"]
+def worker_app() -> FastAPI:
+    """App factory of one worker process (see ``run``): its own Vault, closed on shutdown."""
+    config = load_config()
+    exported = worker_settings()
+    settings = ServerSettings(
+        max_body_bytes=int(exported.get("max_body_bytes", ServerSettings.max_body_bytes)),
+        cors_origins=tuple(exported.get("cors_origins", ())),
+        yaml_path=Path(exported["yaml_path"]) if exported.get("yaml_path") else None,
+    )
+    vault = Vault(config=config)
+    keys = KeyStore.in_home(config.home) if exported.get("auth", True) else None
+    app = create_app(vault, keys=keys, settings=settings)
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(a: FastAPI) -> AsyncIterator[None]:
+        try:
+            async with inner(a):
+                yield
+        finally:
+            vault.close()
+
+    app.router.lifespan_context = lifespan
+    return app
+
+
+__all__ = ["PANEL_PATH", "BodyLimit", "check_bind", "create_app", "run", "worker_app"]
