@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,7 +18,6 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-import uvicorn
 
 pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
 
@@ -299,21 +296,14 @@ async def test_stdio(tmp_path: Path) -> None:
 
 @pytest.fixture
 def http_server(config: VaultConfig) -> Iterator[str]:
+    from .gateway_server import serving
+
     vault = Vault(config=config)
-    app = create_app(vault)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("server did not start")
-        time.sleep(0.02)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-    vault.close()
+    try:
+        with serving(create_app(vault)) as url:
+            yield url
+    finally:
+        vault.close()
 
 
 @asynccontextmanager

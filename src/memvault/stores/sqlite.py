@@ -141,6 +141,13 @@ def _scope_match(view: View, flt: EntryFilter) -> str:
     return " AND ".join(parts)
 
 
+def _chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:
+    """``ids`` in pages that fit SQLite's parameter limit, each with its ``?, ?, ...`` list."""
+    for start in range(0, len(ids), _PAGE):
+        chunk = list(ids[start : start + _PAGE])
+        yield chunk, ", ".join("?" for _ in chunk)
+
+
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
@@ -313,9 +320,7 @@ class SQLiteStore:
         deleted: list[str] = []
         try:
             with self._write() as conn:
-                for start in range(0, len(entry_ids), _PAGE):
-                    chunk = list(entry_ids[start : start + _PAGE])
-                    marks = ", ".join("?" for _ in chunk)
+                for chunk, marks in _chunks(entry_ids):
                     found = conn.execute(
                         f"SELECT m.id FROM memories m WHERE {where} AND m.id IN ({marks})",
                         (*params, *chunk),
@@ -470,9 +475,7 @@ class SQLiteStore:
         where, params = _view_sql(view)
         out: list[MemoryEntry] = []
         with self._read() as conn:
-            for start in range(0, len(entry_ids), _PAGE):
-                chunk = list(entry_ids[start : start + _PAGE])
-                marks = ", ".join("?" for _ in chunk)
+            for chunk, marks in _chunks(entry_ids):
                 rows = conn.execute(
                     f"SELECT {_SELECT} FROM memories m WHERE {where} AND m.id IN ({marks})",
                     (*params, *chunk),
