@@ -18,6 +18,7 @@ from fastapi import Path as PathParam
 from ..agent.files import join_entries
 from ..errors import MemvaultError, NotFoundError, ValidationError
 from ..llm import reflect_messages
+from ..model import Hit
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, UNAVAILABLE
 from .schemas import (
@@ -228,6 +229,13 @@ def remove_entry(
     return _entries(target, files.remove_at(target, idx, expected=expected))
 
 
+def _recall(gw: Gateway, user: str, agent_id: str | None, query: str, limit: int) -> list[Hit]:
+    """Search the vault for ``user`` and record the hit count for the status page."""
+    hits = gw.vault.search(query, user_id=user, agent_id=agent_id, limit=limit)
+    gw.note_recall(user, len(hits))
+    return hits
+
+
 @router.post("/search", response_model=SearchResponse)
 def search(
     body: V2SearchRequest,
@@ -237,9 +245,7 @@ def search(
     agent_id: AgentQuery = None,
 ) -> dict[str, Any]:
     """Recall from the vault (the external provider)."""
-    user = act_as(who, user_id)
-    hits = gw.vault.search(body.query, user_id=user, agent_id=agent_id, limit=body.limit)
-    gw.note_recall(user, len(hits))
+    hits = _recall(gw, act_as(who, user_id), agent_id, body.query, body.limit)
     return {"results": [h.to_dict() for h in hits]}
 
 
@@ -261,8 +267,7 @@ def reflect(
     """Answer a question from recalled memories through the configured LLM (503 if none)."""
     user = act_as(who, user_id)
     client = gw.llm()
-    hits = gw.vault.search(body.query, user_id=user, agent_id=agent_id, limit=body.limit)
-    gw.note_recall(user, len(hits))
+    hits = _recall(gw, user, agent_id, body.query, body.limit)
     mission = gw.config_store.get_effective_memory_config(user).config.hindsight.bank_mission
     answer = client.complete(reflect_messages(body.query, hits, mission=mission))
     return {"answer": answer, "memories": [h.to_dict() for h in hits]}
