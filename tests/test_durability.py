@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from contextlib import closing
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from memvault import (
     ConflictError,
     MemoryEntry,
     SQLiteStore,
+    StoreError,
     ValidationError,
     Vault,
     VaultConfig,
@@ -185,3 +187,56 @@ def test_file_databases_use_wal(sqlite_vault: Vault, sqlite_path: Path) -> None:
     with closing(sqlite3.connect(sqlite_path)) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert sqlite_vault.health()["journal_mode"] == "wal"
+
+
+def test_reads_on_other_threads_go_on_while_a_write_is_open(tmp_path: Path) -> None:
+    """WAL readers neither wait for an open write transaction nor see its changes."""
+    store = SQLiteStore(tmp_path / "readers.db")
+    first = MemoryEntry(id="m1", user_id="alice", content="the first wombat")
+    store.insert([(first, search_doc(first))])
+    view = View("alice", all_agents=True)
+    seen: dict[str, object] = {}
+    reader_done = threading.Event()
+
+    def read() -> None:
+        got = store.get(view, "m1")
+        seen["content"] = got.content if got else None
+        seen["hits"] = [e.id for e, _ in store.keyword_search(view, ["wombat"])]
+        reader_done.set()
+
+    def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        # Inside the write transaction: a reader that queued behind it would
+        # never finish, and the wait below would run out.
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        seen["finished_during_write"] = reader_done.wait(timeout=30)
+        new = current.replace(content="a numbat now")
+        return new, search_doc(new)
+
+    store.update(view, "m1", mutate)
+
+    assert seen["finished_during_write"] is True
+    assert seen["content"] == "the first wombat"  # the committed state, not the open write
+    assert seen["hits"] == ["m1"]
+    after = store.get(view, "m1")
+    assert after is not None and after.content == "a numbat now"
+    store.close()
+
+
+def test_a_closed_store_refuses_reads_and_writes_clearly(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "closed.db")
+    entry = MemoryEntry(id="m1", user_id="alice", content="kept")
+    store.insert([(entry, search_doc(entry))])
+    view = View("alice", all_agents=True)
+    assert store.get(view, "m1") is not None  # opens this thread's reader
+
+    store.close()
+    store.close()  # closing twice is harmless
+
+    with pytest.raises(StoreError, match="closed"):
+        store.get(view, "m1")
+    with pytest.raises(StoreError, match="closed"):
+        store.insert([(entry.replace(id="m2"), search_doc(entry))])
+    reopened = SQLiteStore(tmp_path / "closed.db")
+    assert reopened.get(view, "m1") is not None
+    reopened.close()

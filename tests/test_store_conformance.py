@@ -28,7 +28,7 @@ from memvault import (
     StoreError,
     Tier,
 )
-from memvault.stores.base import EntryFilter, SearchDoc, VectorItem, View
+from memvault.stores.base import EntryFilter, KeywordWeights, SearchDoc, VectorItem, View
 from memvault.text import index_text
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -360,6 +360,55 @@ def test_keyword_search_respects_limit(store: Store) -> None:
     put(store, *[entry(f"e{i}", f"common word {i}") for i in range(20)])
     assert len(hit_ids(store, OWNER, "common", limit=7)) == 7
     assert len(hit_ids(store, OWNER, "common", limit=100)) == 20
+
+
+def test_common_terms_are_dropped_when_the_query_has_rarer_ones(store: Store) -> None:
+    put(
+        store,
+        *[entry(f"c{i}", f"coffee note {i}") for i in range(5)],
+        entry("rare", "coffee with lisbon friends"),
+        entry("other", "tea in lisbon"),
+        entry("plain", "an unrelated line"),
+    )
+    # 6 of 8 entries say coffee: over a 50% share it is common, and left out.
+    by_share = KeywordWeights(common_term_cutoff=1000, common_term_share=0.5)
+    assert sorted(hit_ids(store, OWNER, "coffee lisbon", weights=by_share)) == ["other", "rare"]
+    # The share rule alone decides here; the absolute cutoff is far away.
+    plain = KeywordWeights(common_term_cutoff=1000)
+    assert len(hit_ids(store, OWNER, "coffee lisbon", weights=plain, limit=20)) == 7
+    # A floor above the view's size keeps the share rule out of small vaults.
+    floored = KeywordWeights(common_term_cutoff=1000, common_term_share=0.5, common_term_floor=8)
+    assert len(hit_ids(store, OWNER, "coffee lisbon", weights=floored, limit=20)) == 7
+
+
+def test_common_term_share_counts_only_the_callers_view(store: Store) -> None:
+    put(
+        store,
+        entry("a-coffee", "coffee in the morning"),
+        entry("a-lisbon", "a trip to lisbon"),
+        entry("a-1", "plain line one"),
+        entry("a-2", "plain line two"),
+        *[entry(f"b{i}", f"coffee number {i}", user="bob") for i in range(10)],
+    )
+    # Counted over everyone, coffee (11 of 14 entries) would be common and dropped;
+    # for alice it is in 1 of 4, so both words are searched.
+    weights = KeywordWeights(common_term_cutoff=1000, common_term_share=0.6)
+    found = sorted(hit_ids(store, OWNER, "coffee lisbon", weights=weights))
+    assert found == ["a-coffee", "a-lisbon"]
+
+
+def test_common_only_queries_ask_for_all_terms_first(store: Store) -> None:
+    put(
+        store,
+        entry("both", "coffee and tea"),
+        *[entry(f"c{i}", f"coffee {i}") for i in range(3)],
+        *[entry(f"t{i}", f"tea {i}") for i in range(3)],
+    )
+    weights = KeywordWeights(common_term_cutoff=1000, common_term_share=0.3)
+    assert hit_ids(store, OWNER, "coffee tea", weights=weights, limit=20) == ["both"]
+    # Nothing holds every word: any of them will do.
+    store.delete(OWNER, ["both"])
+    assert len(hit_ids(store, OWNER, "coffee tea", weights=weights, limit=20)) == 6
 
 
 def test_keyword_search_respects_the_view(store: Store) -> None:

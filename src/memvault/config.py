@@ -37,6 +37,18 @@ class KeywordConfig(BaseModel):
         description="a query term found in more entries than this is dropped when the query "
         "has rarer terms (0 = never); bounds latency on large vaults",
     )
+    common_term_share: float = Field(
+        0.2,
+        ge=0,
+        le=1,
+        description="a query term found in more than this share of the caller's entries "
+        "counts as common too (0 = only the absolute cutoff)",
+    )
+    common_term_floor: int = Field(
+        1000,
+        ge=0,
+        description="the share rule never calls a term common below this many entries",
+    )
     indexed_metadata: tuple[str, ...] = Field(
         ("tags", "keywords", "speaker", "context"),
         description="metadata keys whose values are searchable at the extra weight",

@@ -147,7 +147,12 @@ class Vault(RevealMixin):
         self._protector = Protector(self.config.sensitive, self.config.home)
         kw = self.config.keyword
         self._weights = KeywordWeights(
-            kw.head_weight, kw.body_weight, kw.extra_weight, kw.common_term_cutoff
+            kw.head_weight,
+            kw.body_weight,
+            kw.extra_weight,
+            kw.common_term_cutoff,
+            kw.common_term_share,
+            kw.common_term_floor,
         )
         rc = self.config.retrieval
         self._boosts = Boosts(

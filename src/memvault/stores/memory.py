@@ -185,7 +185,9 @@ class MemoryStore:
             return sum(1 for i in range(n) if has(i, term))
 
         ranked: list[tuple[MemoryEntry, float]] = []
-        groups = plan_terms(list(dict.fromkeys(terms)), view_df, weights.common_term_cutoff)
+        # As in SQLite, the share rule counts the whole view, not just the filtered part.
+        cutoff = weights.cutoff_for(len(self._visible(view, NO_FILTER)))
+        groups = plan_terms(list(dict.fromkeys(terms)), view_df, cutoff)
         for g, (joiner, group) in enumerate(groups):
             scores = [0.0] * n
             for term in group:

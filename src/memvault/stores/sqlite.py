@@ -2,9 +2,11 @@
 
 Concurrency: every write runs in a ``BEGIN IMMEDIATE`` transaction, so a
 read-then-write takes the write lock before it reads and concurrent writers
-queue on ``busy_timeout`` instead of failing with "database is locked". One
-connection per store object, shared by threads under a lock; other processes
-coordinate through SQLite's own file locking.
+queue on ``busy_timeout`` instead of failing with "database is locked". Writes
+share one connection under a lock; reads run on a connection per thread, so in
+WAL mode a long search neither waits for a commit's fsync nor holds up other
+searches (``":memory:"`` databases, private to one connection, use just the one).
+Other processes coordinate through SQLite's own file locking.
 
 Scope is enforced twice: the full-text index carries hashed scope tokens, so a
 MATCH only ever walks the caller's rows, and every query also filters on
@@ -119,17 +121,18 @@ def _filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
     return "".join(f" AND {c}" for c in clauses), params
 
 
+def _scope_terms(view: View) -> tuple[str, ...]:
+    """The scope tokens whose entries together make up ``view``."""
+    if view.all_agents:
+        return (user_token(view.user_id),)
+    if view.agent_id is None:
+        return (shared_token(view.user_id),)
+    return (shared_token(view.user_id), private_token(view.user_id, view.agent_id))
+
+
 def _scope_match(view: View, flt: EntryFilter) -> str:
     """The FTS5 expression that restricts a MATCH to the view (and classification filters)."""
-    if view.all_agents:
-        parts = [f'scope : "{user_token(view.user_id)}"']
-    elif view.agent_id is None:
-        parts = [f'scope : "{shared_token(view.user_id)}"']
-    else:
-        parts = [
-            f'scope : ("{shared_token(view.user_id)}" OR '
-            f'"{private_token(view.user_id, view.agent_id)}")'
-        ]
+    parts = ["scope : (" + " OR ".join(f'"{t}"' for t in _scope_terms(view)) + ")"]
     if flt.kind is not None:
         parts.append(f'scope : "k{flt.kind.value}"')
     if flt.mem_class is not None:
@@ -167,6 +170,11 @@ class SQLiteStore:
         if self.path != ":memory:":
             Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self._busy_timeout_ms = int(busy_timeout_ms)
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
         try:
             self._conn = sqlite3.connect(
                 self.path,
@@ -217,6 +225,7 @@ class SQLiteStore:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One ``BEGIN IMMEDIATE`` transaction; rolled back on any exception."""
         with self._lock:
+            self._check_open()
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
@@ -224,20 +233,62 @@ class SQLiteStore:
                 raise StoreError(
                     f"database is busy ({exc}): retry, or raise busy_timeout_ms"
                 ) from exc
+            self._local.writing = True
             try:
                 yield conn
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+            finally:
+                self._local.writing = False
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        if self.path == ":memory:" or getattr(self._local, "writing", False):
+            # One private database, or a read inside this thread's own write
+            # transaction (which must see its uncommitted changes): the writer.
+            with self._lock:
+                self._check_open()
+                try:
+                    yield self._conn
+                except sqlite3.Error as exc:
+                    raise StoreError(f"database read failed: {exc}") from exc
+            return
+        conn = self._reader()
+        try:
+            yield conn
+        except sqlite3.Error as exc:
+            raise StoreError(f"database read failed: {exc}") from exc
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's read-only connection, opened on first use."""
+        conn: sqlite3.Connection | None = getattr(self._local, "reader", None)
+        if conn is not None and not self._closed:
+            return conn
+        # Not the writer's lock: a reader must open while a write transaction is open.
+        with self._readers_lock:
+            self._check_open()
             try:
-                yield self._conn
+                conn = sqlite3.connect(
+                    self.path,
+                    timeout=self._busy_timeout_ms / 1000,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
+                conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+                conn.execute("PRAGMA query_only = 1")
             except sqlite3.Error as exc:
-                raise StoreError(f"database read failed: {exc}") from exc
+                raise StoreError(
+                    f"cannot open SQLite database {self.path} for reading: {exc}"
+                ) from exc
+            self._readers.append(conn)
+        self._local.reader = conn
+        return conn
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("this store is closed: open a new one")
 
     # -- writes ---------------------------------------------------------------------
 
@@ -404,13 +455,17 @@ class SQLiteStore:
         with self._read() as conn:
             global_df: dict[str, int] = {}
             if cutoff > 0 and len(terms) > 1:
-                marks = ", ".join("?" for _ in terms)
+                # The caller's scope tokens are terms of the index too: their document
+                # counts give the size of the view at no extra cost.
+                scope_terms = _scope_terms(view)
+                lookup = (*terms, *scope_terms)
+                marks = ", ".join("?" for _ in lookup)
                 global_df = dict(
                     conn.execute(
-                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})",
-                        tuple(terms),
+                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", lookup
                     ).fetchall()
                 )
+                cutoff = weights.cutoff_for(sum(global_df.get(t, 0) for t in scope_terms))
 
             def view_df(term: str) -> int:
                 # Rare across the whole table means rare for the caller; only globally
@@ -553,8 +608,11 @@ class SQLiteStore:
         return [row_to_entry(r) for r in rows]
 
     def change_counter(self) -> int:
-        with self._read() as conn:
-            return int(conn.execute("PRAGMA data_version").fetchone()[0])
+        # On the writer connection: its data_version ignores this store's own commits
+        # (the caller tracks those itself) and moves on anyone else's.
+        with self._lock:
+            self._check_open()
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
 
     # -- sensitive data -------------------------------------------------------------
 
@@ -692,6 +750,13 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            with self._readers_lock:
+                for reader in self._readers:
+                    reader.close()
+                self._readers.clear()
             self._conn.close()
 
 
