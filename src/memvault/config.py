@@ -108,6 +108,9 @@ class EmbeddingConfig(BaseModel):
     model: str = Field("text-embedding-3-small", description="API model name")
     dim: int = Field(1536, ge=1, description="API vector size")
     batch_size: int = Field(64, ge=1, le=2048, description="texts per embedding call")
+    quantize: bool = Field(
+        False, description="local model with int8 linear layers: about 2x faster on a CPU"
+    )
     background: bool = Field(True, description="embed after add returns (False: before)")
     metadata_prefix: tuple[str, ...] = Field(
         ("speaker",),
@@ -216,6 +219,7 @@ _ENV_EMBEDDING: dict[str, str] = {
     "MEMVAULT_EMBEDDING_API_KEY": "api_key",
     "MEMVAULT_EMBEDDING_MODEL": "model",
     "MEMVAULT_EMBEDDING_DIM": "dim",
+    "MEMVAULT_EMBEDDING_QUANTIZE": "quantize",
 }
 _ENV_LLM: dict[str, str] = {
     "MEMVAULT_LLM_BASE_URL": "base_url",

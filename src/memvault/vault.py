@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any, Literal
 
 from .config import VaultConfig, load_config
 from .embed.base import Embedder
+from .embed.batching import QueryBatcher
 from .embed.factory import make_embedder
 from .embed.worker import EmbeddingWorker
 from .errors import (
@@ -82,6 +84,8 @@ from .validation import (
 )
 
 _UNSET: Any = object()
+# Seconds between re-reads of person names after another process wrote.
+_PEOPLE_REFRESH_S = 1.0
 
 # Fields an import record may carry; anything else is rejected so typos surface.
 _IMPORT_FIELDS = frozenset(
@@ -169,11 +173,14 @@ class Vault(RevealMixin):
         except BaseException:
             self.store.close()
             raise
-        self._people_cache: dict[str, tuple[int, dict[str, str]]] = {}
+        # user -> (store change counter, monotonic time read, lower-cased name -> name)
+        self._people_cache: dict[str, tuple[int, float, dict[str, str]]] = {}
         self._index: VectorIndex | None = None
         self._worker: EmbeddingWorker | None = None
+        self._queries: QueryBatcher | None = None
         if self.embedder is not None:
             self._index = VectorIndex(self.store, self.embedder.name)
+            self._queries = QueryBatcher(self.embedder)
             self._worker = EmbeddingWorker(
                 self.store,
                 self.embedder,
@@ -228,12 +235,16 @@ class Vault(RevealMixin):
         if not key:
             return {}
         counter = self.store.change_counter()
+        now = time.monotonic()
         cached = self._people_cache.get(user_id)
-        if cached is None or cached[0] != counter:
+        # This process's own writes keep the cache current; other processes' writes
+        # are read at most once a second, as reading the names scans the user's rows.
+        if cached is None or (cached[0] != counter and now - cached[1] >= _PEOPLE_REFRESH_S):
             names = self.store.metadata_values(user_id, key, limit=200)
-            cached = (counter, {n.lower(): n for n in names if isinstance(n, str) and n.strip()})
+            people = {n.lower(): n for n in names if isinstance(n, str) and n.strip()}
+            cached = (counter, now, people)
             self._people_cache[user_id] = cached
-        return cached[1]
+        return cached[2]
 
     def _note_people(self, entries: list[MemoryEntry]) -> None:
         """Keep the person cache current after this process's own inserts."""
@@ -244,7 +255,7 @@ class Vault(RevealMixin):
             cached = self._people_cache.get(entry.user_id)
             name = entry.metadata.get(key)
             if cached is not None and isinstance(name, str) and name.strip():
-                cached[1].setdefault(name.lower(), name)
+                cached[2].setdefault(name.lower(), name)
 
     def _named_person(self, user_id: str, text: str) -> tuple[str | None, frozenset[str]]:
         """The one known person the query names (whole words), and all named people's tokens."""
@@ -667,8 +678,8 @@ class Vault(RevealMixin):
         sources: dict[str, dict[str, float]] = {e.id: {"keyword": s} for e, s in keyword}
         rankings: dict[str, list[str]] = {"keyword": [e.id for e, _ in keyword]}
 
-        if self.embedder is not None and self._index is not None and rc.vector_weight > 0:
-            qvec = self.embedder.embed([text])[0]
+        if self._queries is not None and self._index is not None and rc.vector_weight > 0:
+            qvec = self._queries.embed(text)
             fetch = depth if flt == NO_FILTER else depth * 4
             similar = self._index.search(view, qvec, fetch)
             unknown = [i for i, _ in similar if i not in entries]

@@ -17,7 +17,7 @@ def make_embedder(cfg: EmbeddingConfig) -> Embedder | None:
     if provider == "none":
         return None
     if provider == "local":
-        return local.LocalEmbedder(batch_size=cfg.batch_size)
+        return local.LocalEmbedder(batch_size=cfg.batch_size, quantize=cfg.quantize)
     if provider == "hashing":
         return HashingEmbedder()
     if not cfg.base_url:

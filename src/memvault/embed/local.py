@@ -22,6 +22,7 @@ MODEL_DIM = 384
 # One loaded model per process, shared by every LocalEmbedder: loading takes seconds.
 _shared_lock = threading.Lock()
 _shared_model: Any = None
+_shared_int8: Any = None
 
 
 def available() -> bool:
@@ -37,19 +38,43 @@ def available() -> bool:
 class LocalEmbedder:
     """Sentence embeddings on the CPU, batched, unit length. Loads on first use."""
 
-    def __init__(self, *, batch_size: int = 64, threads: int | None = None) -> None:
+    def __init__(
+        self, *, batch_size: int = 64, threads: int | None = None, quantize: bool = False
+    ) -> None:
         self.batch_size = batch_size
         self.threads = threads
+        # int8 weights in the linear layers: about twice as fast on a CPU, and its
+        # vectors differ from the float model's, so it goes by its own name (stored
+        # vectors of the other variant are re-embedded, never mixed).
+        self.quantize = quantize
 
     @property
     def name(self) -> str:
-        return MODEL_NAME
+        return MODEL_NAME + "-int8" if self.quantize else MODEL_NAME
 
     @property
     def dim(self) -> int:
         return MODEL_DIM
 
     def _load(self) -> Any:
+        model = self._load_float()
+        if not self.quantize:
+            return model
+        global _shared_int8
+        with _shared_lock:
+            if _shared_int8 is None:
+                import warnings
+
+                import torch
+
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # torch marks this API as moving
+                    _shared_int8 = torch.ao.quantization.quantize_dynamic(
+                        model, {torch.nn.Linear}, dtype=torch.qint8
+                    )
+            return _shared_int8
+
+    def _load_float(self) -> Any:
         global _shared_model
         with _shared_lock:
             if _shared_model is None:

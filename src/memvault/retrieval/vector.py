@@ -2,7 +2,9 @@
 
 A user's vectors are loaded once per model into a growable matrix and kept up
 to date by the engine's own writes; when another process commits (the store's
-change counter moves) the cache is dropped and reloaded lazily. Exact search
+change counter moves) each cached user catches up on its next search by reading
+just the entries the store's vector log names, or reloads when the store cannot
+tell. Exact search
 with numpy is fast enough here: one matrix-vector product over 100k x 384
 floats takes a few milliseconds.
 """
@@ -23,7 +25,11 @@ Matrix = npt.NDArray[np.float32]
 class _UserVectors:
     """One user's vectors: rows ``[0, n)`` of ``matrix`` are live."""
 
-    def __init__(self, ids: list[str], agents: list[str | None], matrix: Matrix) -> None:
+    def __init__(
+        self, ids: list[str], agents: list[str | None], matrix: Matrix, mark: int = 0
+    ) -> None:
+        self.mark = mark  # the store's vector-log position this reflects
+        self.stale = False  # another process wrote since: catch up before searching
         self.agent_codes: dict[str | None, int] = {None: 0}
         self.ids = list(ids)
         self.pos = {entry_id: i for i, entry_id in enumerate(self.ids)}
@@ -102,14 +108,28 @@ class VectorIndex:
     def _check_external_writes(self) -> None:
         counter = self.store.change_counter()
         if counter != self._seen_counter:
-            self._users.clear()
+            for cached in self._users.values():
+                cached.stale = True
             self._seen_counter = counter
 
     def _user(self, user_id: str) -> _UserVectors:
         cached = self._users.get(user_id)
+        if cached is not None and cached.stale:
+            changes = self.store.vector_changes(user_id, self.model, cached.mark)
+            if changes is None:
+                cached = None
+            else:
+                found = changes.vectors
+                for i, (entry_id, agent_id) in enumerate(
+                    zip(found.ids, found.agent_ids, strict=True)
+                ):
+                    cached.upsert(entry_id, agent_id, found.matrix[i])
+                for entry_id in changes.removed:
+                    cached.remove(entry_id)
+                cached.mark, cached.stale = changes.mark, False
         if cached is None:
             stored = self.store.load_vectors(user_id, self.model)
-            cached = _UserVectors(stored.ids, stored.agent_ids, stored.matrix)
+            cached = _UserVectors(stored.ids, stored.agent_ids, stored.matrix, stored.mark)
             self._users[user_id] = cached
         return cached
 

@@ -119,9 +119,22 @@ class VectorItem:
 
 @dataclass(frozen=True, slots=True)
 class StoredVectors:
+    """Vectors of one user and model; ``mark`` is the store's vector-log position they
+    reflect (0 when the backend keeps no log), to ask ``vector_changes`` from later."""
+
     ids: list[str]
     agent_ids: list[str | None]
     matrix: npt.NDArray[np.float32]  # shape (len(ids), dim)
+    mark: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VectorChanges:
+    """How one user's vectors of one model changed after a mark, up to ``mark``."""
+
+    mark: int
+    vectors: StoredVectors  # entries whose vector is now this one
+    removed: list[str]  # entries that no longer have a vector of the model
 
 
 Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
@@ -255,6 +268,14 @@ class Store(Protocol):
     ) -> list[MemoryEntry]:
         """Entries (any user) with no vector of ``model``, by (user_id, id) after ``after``."""
 
+    def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
+        """What happened to the user's vectors after log position ``since``.
+
+        Lets a process that cached vectors catch up with other processes' writes
+        without reloading them all. None when the backend cannot tell (it keeps no
+        log, or has pruned the part after ``since``): reload with ``load_vectors``.
+        """
+
     def change_counter(self) -> int:
         """A number that changes when another process or connection commits a write."""
 
@@ -297,6 +318,7 @@ __all__ = [
     "SearchDoc",
     "Store",
     "StoredVectors",
+    "VectorChanges",
     "VectorItem",
     "View",
     "plan_terms",

@@ -30,6 +30,7 @@ from .base import (
     RevealState,
     SearchDoc,
     StoredVectors,
+    VectorChanges,
     VectorItem,
     View,
     plan_terms,
@@ -262,6 +263,9 @@ class MemoryStore:
                 k for k in self._rows if k > after and self._vectors.get(k, ("",))[0] != model
             )
             return [_own(self._rows[k][0]) for k in keys[:limit]]
+
+    def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
+        return None  # no log kept: nothing outside this object writes to it anyway
 
     def change_counter(self) -> int:
         return 0  # nothing outside this object can write to it

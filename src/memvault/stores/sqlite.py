@@ -39,6 +39,7 @@ from .base import (
     RevealState,
     SearchDoc,
     StoredVectors,
+    VectorChanges,
     VectorItem,
     View,
     plan_terms,
@@ -58,6 +59,8 @@ _UPDATE_SQL = (
     + " WHERE user_id = ? AND id = ?"
 )
 _PAGE = 500
+# Rows of the vector log kept; a process further behind than this reloads its vectors.
+_VECTOR_LOG_KEEP = 100_000
 
 
 def _h(*parts: str) -> str:
@@ -93,12 +96,20 @@ def scope_tokens(entry: MemoryEntry) -> str:
     return " ".join(tokens)
 
 
-def _view_sql(view: View) -> tuple[str, list[Any]]:
+def _view_sql(view: View, *, by_id: bool = False) -> tuple[str, list[Any]]:
+    """The WHERE clause (table alias ``m``) that keeps a query inside ``view``.
+
+    ``by_id``: the query also names entry ids. The agent test is then written
+    ``+m.agent_id`` so SQLite looks rows up by the (user_id, id) key instead of
+    walking the user's whole (user_id, agent_id) index range (measured: 7 ms
+    against 0.3 ms for 50 ids among 10k entries).
+    """
+    agent = "+m.agent_id" if by_id else "m.agent_id"
     if view.all_agents:
         return "m.user_id = ?", [view.user_id]
     if view.agent_id is None:
-        return "m.user_id = ? AND m.agent_id IS NULL", [view.user_id]
-    return "m.user_id = ? AND (m.agent_id IS NULL OR m.agent_id = ?)", [
+        return f"m.user_id = ? AND {agent} IS NULL", [view.user_id]
+    return f"m.user_id = ? AND ({agent} IS NULL OR {agent} = ?)", [
         view.user_id,
         view.agent_id,
     ]
@@ -149,6 +160,35 @@ def _chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:
     for start in range(0, len(ids), _PAGE):
         chunk = list(ids[start : start + _PAGE])
         yield chunk, ", ".join("?" for _ in chunk)
+
+
+@contextmanager
+def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Run several reads on one snapshot of the database (a read transaction)."""
+    if conn.in_transaction:
+        yield  # already inside one
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
+def _vector_mark(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT coalesce(max(seq), 0) FROM vector_log").fetchone()[0])
+
+
+def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
+    """(id, agent_id, dim, blob) rows as one matrix; rows of another size are left out."""
+    if not rows:
+        return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32), mark)
+    dim = rows[0][2]
+    rows = [r for r in rows if r[2] == dim]
+    matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32)
+    return StoredVectors(
+        [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
+    )
 
 
 def _quote(term: str) -> str:
@@ -320,7 +360,7 @@ class SQLiteStore:
     def update(
         self, view: View, entry_id: str, mutate: Mutation, *, original: Any = ...
     ) -> MemoryEntry:
-        where, params = _view_sql(view)
+        where, params = _view_sql(view, by_id=True)
         try:
             with self._write() as conn:
                 row = conn.execute(
@@ -367,7 +407,7 @@ class SQLiteStore:
     def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
         if not entry_ids:
             return []
-        where, params = _view_sql(view)
+        where, params = _view_sql(view, by_id=True)
         deleted: list[str] = []
         try:
             with self._write() as conn:
@@ -391,7 +431,7 @@ class SQLiteStore:
     # -- reads ----------------------------------------------------------------------
 
     def get(self, view: View, entry_id: str) -> MemoryEntry | None:
-        where, params = _view_sql(view)
+        where, params = _view_sql(view, by_id=True)
         with self._read() as conn:
             row = conn.execute(
                 f"SELECT {_SELECT} FROM memories m WHERE {where} AND m.id = ?",
@@ -527,7 +567,7 @@ class SQLiteStore:
         ).fetchall()
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
-        where, params = _view_sql(view)
+        where, params = _view_sql(view, by_id=True)
         out: list[MemoryEntry] = []
         with self._read() as conn:
             for chunk, marks in _chunks(entry_ids):
@@ -573,24 +613,52 @@ class SQLiteStore:
                     )
                     if cur.rowcount:
                         written.append(item.entry_id)
+                conn.execute(
+                    "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - ?",
+                    (_VECTOR_LOG_KEEP,),
+                )
         except sqlite3.Error as exc:
             raise StoreError(f"writing vectors failed and was rolled back: {exc}") from exc
         return written
 
     def load_vectors(self, user_id: str, model: str) -> StoredVectors:
-        with self._read() as conn:
+        with self._read() as conn, _snapshot(conn):
+            mark = _vector_mark(conn)
             rows = conn.execute(
                 "SELECT m.id, m.agent_id, e.dim, e.vector FROM embeddings e "
                 "JOIN memories m ON m.pk = e.memory_pk WHERE m.user_id = ? AND e.model = ?",
                 (user_id, model),
             ).fetchall()
-        if not rows:
-            return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32))
-        dim = rows[0][2]
-        rows = [r for r in rows if r[2] == dim]
-        matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32)
-        return StoredVectors(
-            [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy()
+        return _stored_vectors(rows, mark)
+
+    def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
+        with self._read() as conn, _snapshot(conn):
+            first, mark = conn.execute("SELECT min(seq), max(seq) FROM vector_log").fetchone()
+            if first is None:
+                return VectorChanges(since, _stored_vectors([], since), [])
+            if since < first - 1:
+                return None  # pruned past ``since``
+            changed = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT DISTINCT entry_id FROM vector_log "
+                    "WHERE seq > ? AND seq <= ? AND user_id = ?",
+                    (since, mark, user_id),
+                ).fetchall()
+            ]
+            rows: list[Any] = []
+            for chunk, marks in _chunks(changed):
+                rows.extend(
+                    conn.execute(
+                        "SELECT m.id, m.agent_id, e.dim, e.vector FROM memories m "
+                        "JOIN embeddings e ON e.memory_pk = m.pk AND e.model = ? "
+                        f"WHERE m.user_id = ? AND m.id IN ({marks})",
+                        (model, user_id, *chunk),
+                    ).fetchall()
+                )
+        present = {r[0] for r in rows}
+        return VectorChanges(
+            int(mark), _stored_vectors(rows, int(mark)), [i for i in changed if i not in present]
         )
 
     def missing_vectors(

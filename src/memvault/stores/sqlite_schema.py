@@ -208,6 +208,34 @@ def _sensitive_data(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(7, "a log of vector changes, so other processes catch up without reloading")
+def _vector_log(conn: sqlite3.Connection) -> None:
+    # Each row says "this entry's vectors changed"; a process holding vectors in memory
+    # re-reads just those entries. AUTOINCREMENT: a pruned seq is never handed out again.
+    _run(
+        conn,
+        """
+        CREATE TABLE vector_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL
+        );
+        CREATE TRIGGER vector_log_put AFTER INSERT ON embeddings BEGIN
+            INSERT INTO vector_log (user_id, entry_id)
+            SELECT user_id, id FROM memories WHERE pk = new.memory_pk;
+        END;
+        CREATE TRIGGER vector_log_drop AFTER DELETE ON embeddings BEGIN
+            INSERT INTO vector_log (user_id, entry_id)
+            SELECT user_id, id FROM memories WHERE pk = old.memory_pk;
+        END;
+        CREATE TRIGGER vector_log_forget BEFORE DELETE ON memories
+        WHEN EXISTS (SELECT 1 FROM embeddings WHERE memory_pk = old.pk) BEGIN
+            INSERT INTO vector_log (user_id, entry_id) VALUES (old.user_id, old.id);
+        END;
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

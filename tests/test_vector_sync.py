@@ -1,0 +1,127 @@
+"""Catching up with vectors other processes wrote: the SQLite vector log.
+
+Two store objects on one file stand for two processes (each has its own
+connections, so SQLite sees them as separate writers).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memvault import MemoryEntry, SQLiteStore, Vault, load_config
+from memvault.embed import HashingEmbedder
+from memvault.retrieval.keyword import search_doc
+from memvault.retrieval.vector import VectorIndex
+from memvault.stores import sqlite as sqlite_module
+from memvault.stores.base import SearchDoc, VectorItem, View
+
+OWNER = View("alice", all_agents=True)
+
+
+def vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(8).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def add(store: SQLiteStore, entry_id: str, user: str = "alice", seed: int = 0) -> MemoryEntry:
+    e = MemoryEntry(id=entry_id, user_id=user, content=f"text of {entry_id}")
+    store.insert([(e, search_doc(e))])
+    store.put_vectors(user, "m", [VectorItem(e.id, e.updated_at, vec(seed))])
+    return e
+
+
+def test_changes_name_new_replaced_and_dropped_vectors(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "log.db")
+    kept = add(store, "kept", seed=1)
+    add(store, "gone", seed=2)
+    edited = add(store, "edited", seed=3)
+    add(store, "bobs", user="bob", seed=4)
+    mark = store.load_vectors("alice", "m").mark
+    assert mark > 0
+
+    add(store, "new", seed=5)
+    store.put_vectors("alice", "m", [VectorItem(kept.id, kept.updated_at, vec(6))])
+    store.delete(OWNER, ["gone"])
+
+    def retext(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = current.replace(content="different words now")
+        return new, search_doc(new)
+
+    store.update(OWNER, edited.id, retext)  # drops the vector of the old text
+    add(store, "bobs-2", user="bob", seed=7)
+
+    changes = store.vector_changes("alice", "m", mark)
+    assert changes is not None
+    assert sorted(changes.vectors.ids) == ["kept", "new"]
+    row = changes.vectors.ids.index("kept")
+    assert np.allclose(changes.vectors.matrix[row], vec(6))
+    assert sorted(changes.removed) == ["edited", "gone"]
+    assert changes.mark > mark
+    # Nothing happened after the new mark; bob's writes never show in alice's changes.
+    again = store.vector_changes("alice", "m", changes.mark)
+    assert again is not None and again.vectors.ids == [] and again.removed == []
+    assert store.vector_changes("alice", "other-model", mark).vectors.ids == []  # type: ignore[union-attr]
+    store.close()
+
+
+def test_a_pruned_log_asks_for_a_reload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sqlite_module, "_VECTOR_LOG_KEEP", 2)
+    store = SQLiteStore(tmp_path / "pruned.db")
+    add(store, "a", seed=1)
+    mark = store.load_vectors("alice", "m").mark
+    for i in range(5):
+        add(store, f"later{i}", seed=10 + i)
+    assert store.vector_changes("alice", "m", mark) is None
+    recent = store.load_vectors("alice", "m").mark
+    assert store.vector_changes("alice", "m", recent) is not None
+    store.close()
+
+
+def test_a_vault_catches_up_with_another_writers_changes(tmp_path: Path) -> None:
+    config = load_config(environ={}, home=tmp_path)
+    path = tmp_path / "shared.db"
+    reader = Vault(path, config=config, embedder=HashingEmbedder())
+    apples = reader.add("crisp apples from the orchard", user_id="u")
+    plums = reader.add("ripe plums in a bowl", user_id="u")
+    reader.flush()
+    assert reader.search("orchard apples", user_id="u")[0].entry.id == apples.id  # cached
+
+    writer = Vault(path, config=config, embedder=HashingEmbedder())
+    pears = writer.add("juicy pears on the table", user_id="u")
+    writer.update(apples.id, user_id="u", content="kiwis grow slowly")
+    writer.delete(plums.id, user_id="u")
+    writer.flush()
+    writer.close()
+
+    found = {h.entry.id: h.sources for h in reader.search("juicy pears", user_id="u")}
+    assert "vector" in found.get(pears.id, {})
+    # The old text's vector is gone with it, and the deleted entry never comes back.
+    stale = {h.entry.id for h in reader.search("crisp apples orchard", user_id="u")}
+    assert apples.id not in stale and plums.id not in stale
+    kiwis = reader.search("kiwis grow slowly", user_id="u")
+    assert kiwis[0].entry.id == apples.id and "vector" in kiwis[0].sources
+    reader.close()
+
+
+def test_the_index_drops_vectors_another_writer_removed(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    mine, theirs = SQLiteStore(path), SQLiteStore(path)
+    add(mine, "stays", seed=1)
+    add(mine, "retexted", seed=2)
+    index = VectorIndex(mine, "m")
+    assert [i for i, _ in index.search(OWNER, vec(2), 1)] == ["retexted"]
+
+    def retext(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = current.replace(content="new words, no vector yet")
+        return new, search_doc(new)
+
+    theirs.update(OWNER, "retexted", retext)
+    add(theirs, "fresh", seed=3)
+
+    assert sorted(i for i, _ in index.search(OWNER, vec(2), 5)) == ["fresh", "stays"]
+    assert [i for i, _ in index.search(OWNER, vec(3), 1)] == ["fresh"]
+    mine.close()
+    theirs.close()
