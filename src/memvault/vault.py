@@ -52,7 +52,7 @@ from .retrieval.fusion import Boosts, rrf
 from .retrieval.keyword import search_doc
 from .retrieval.vector import VectorIndex
 from .reveal import RevealMixin
-from .security.protect import Protector, higher
+from .security.protect import Protector, higher, strings_in
 from .security.scan import scan
 from .stores.base import (
     NO_FILTER,
@@ -328,13 +328,16 @@ class Vault(RevealMixin):
         redacted (the original sealed apart), then the threat scan runs on what is kept."""
         entry = self._build_unscreened(fields, user_id=user_id)
         protected = self._protector.protect(
-            name=entry.name, description=entry.description, content=entry.content
+            name=entry.name,
+            description=entry.description,
+            content=entry.content,
+            metadata=entry.metadata,
         )
         if protected.sealed is not None:
             entry = entry.replace(
                 **protected.fields, sensitivity=higher(entry.sensitivity, protected.sensitivity)
             )
-        self._screen(entry.name, entry.description, entry.content)
+        self._screen(entry.name, entry.description, entry.content, *strings_in(entry.metadata))
         return entry, protected.sealed
 
     def _build_unscreened(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
@@ -516,10 +519,12 @@ class Vault(RevealMixin):
             raise ValidationError(
                 "nothing to update: pass at least one field such as content or name"
             )
-        text_changes = {k: changes[k] for k in ("name", "description", "content") if k in changes}
+        text_changes = {
+            k: changes[k] for k in ("name", "description", "content", "metadata") if k in changes
+        }
         original: Any = ...
         level = Sensitivity.NORMAL
-        carried: dict[str, str] = {}
+        carried: dict[str, Any] = {}
         if text_changes:
             protected = self._protector.protect(**text_changes)
             changes.update(protected.fields)
@@ -534,7 +539,12 @@ class Vault(RevealMixin):
             if protected.sealed is not None:
                 merged.update(self._protector.unseal(protected.sealed))
             original = self._protector.seal_fields(merged) if merged else None
-        self._screen(changes.get("name"), changes.get("description"), changes.get("content"))
+        self._screen(
+            changes.get("name"),
+            changes.get("description"),
+            changes.get("content"),
+            *strings_in(changes.get("metadata")),
+        )
 
         old_text: list[str] = []
 

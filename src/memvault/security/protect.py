@@ -1,10 +1,11 @@
 """Sensitive-data protection on the write path, and the authorised reveal (seed 004).
 
-On write, personal data and secrets in an entry's name, description and content
-are replaced by typed placeholders (``[bank_card#1]``) before anything is
-stored, indexed or embedded; the original text is kept apart, encrypted. Seeing
-it again needs the user's reveal secret: a right answer grants a reveal for a
-limited time, wrong answers count, and after too many the entry is locked.
+On write, personal data and secrets in an entry's name, description, content
+and metadata (every string inside it) are replaced by typed placeholders
+(``[bank_card#1]``) before anything is stored, indexed or embedded; the original
+text is kept apart, encrypted. Seeing it again needs the user's reveal secret: a
+right answer grants a reveal for a limited time, wrong answers count, and after
+too many the entry is locked.
 Every attempt, grant, reveal and unlock is written to the append-only audit log.
 """
 
@@ -14,10 +15,11 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from ..config import SensitiveConfig
 from ..model import Sensitivity
@@ -36,7 +38,7 @@ def higher(a: Sensitivity, b: Sensitivity) -> Sensitivity:
 class Protected:
     """Redacted fields, the sensitivity found, and the sealed originals (None if clean)."""
 
-    fields: dict[str, str]
+    fields: dict[str, Any]
     sensitivity: Sensitivity
     sealed: bytes | None
     kinds: tuple[str, ...]
@@ -59,33 +61,67 @@ class Protector:
             self._box = SecretBox(key)
         return self._box
 
-    def protect(self, **fields: str) -> Protected:
-        """Redact every given field; seal the originals of those that changed."""
+    def protect(self, **fields: Any) -> Protected:
+        """Redact every given field (text, or JSON-like metadata); seal the originals of
+        those that changed."""
         if not self.config.enabled:
             return Protected(dict(fields), Sensitivity.NORMAL, None, ())
-        out: dict[str, str] = {}
-        originals: dict[str, str] = {}
+        out: dict[str, Any] = {}
+        originals: dict[str, Any] = {}
         level = Sensitivity.NORMAL
         kinds: list[str] = []
-        for name, text in fields.items():
-            if not text:
-                out[name] = text
+        for name, value in fields.items():
+            if not value:
+                out[name] = value
                 continue
-            result = redact(text)
-            out[name] = result.text
-            if result.findings:
-                originals[name] = text
-                level = higher(level, result.sensitivity)
-                kinds.extend(f.kind for f in result.findings)
+            findings = _Findings()
+            out[name] = map_strings(value, findings.clean)
+            if findings.kinds:
+                originals[name] = value
+                level = higher(level, findings.level)
+                kinds.extend(findings.kinds)
         sealed = self.seal_fields(originals) if originals else None
         return Protected(out, level, sealed, tuple(dict.fromkeys(kinds)))
 
-    def seal_fields(self, originals: dict[str, str]) -> bytes:
+    def seal_fields(self, originals: Mapping[str, Any]) -> bytes:
         return self.box.seal(json.dumps(originals, ensure_ascii=False).encode("utf-8"))
 
-    def unseal(self, sealed: bytes) -> dict[str, str]:
-        data: dict[str, str] = json.loads(self.box.open(sealed).decode("utf-8"))
+    def unseal(self, sealed: bytes) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.box.open(sealed).decode("utf-8"))
         return data
+
+
+class _Findings:
+    """Redacts strings one by one, remembering what it found in all of them."""
+
+    def __init__(self) -> None:
+        self.kinds: list[str] = []
+        self.level = Sensitivity.NORMAL
+
+    def clean(self, text: str) -> str:
+        result = redact(text)
+        if result.findings:
+            self.kinds.extend(f.kind for f in result.findings)
+            self.level = higher(self.level, result.sensitivity)
+        return result.text
+
+
+def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
+    """``value`` with ``fn`` applied to every string in it (dict values, list items)."""
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, Mapping):
+        return {k: map_strings(v, fn) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [map_strings(v, fn) for v in value]
+    return value
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string inside a JSON-like value, for the threat scan."""
+    found: list[str] = []
+    map_strings(value, lambda s: found.append(s) or s)
+    return found
 
 
 def hash_secret(secret: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
