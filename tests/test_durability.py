@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -240,3 +241,36 @@ def test_a_closed_store_refuses_reads_and_writes_clearly(tmp_path: Path) -> None
     reopened = SQLiteStore(tmp_path / "closed.db")
     assert reopened.get(view, "m1") is not None
     reopened.close()
+
+
+def open_files_on(path: Path) -> int:
+    """File descriptors of this process open on ``path`` (Linux /proc)."""
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") == str(path):
+                count += 1
+        except OSError:
+            continue
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux /proc")
+def test_threads_that_end_do_not_leave_read_connections_open(tmp_path: Path) -> None:
+    path = tmp_path / "threads.db"
+    store = SQLiteStore(path)
+    entry = MemoryEntry(id="m1", user_id="alice", content="kept")
+    store.insert([(entry, search_doc(entry))])
+    view = View("alice", all_agents=True)
+    baseline = open_files_on(path)
+
+    for _ in range(40):  # a thread per task, as some apps do
+        worker = threading.Thread(target=store.get, args=(view, "m1"))
+        worker.start()
+        worker.join()
+
+    # Each new reader closes those of ended threads: one reader left, not forty (SQLite
+    # may hold one closed connection's descriptor back for reuse while others lock).
+    assert open_files_on(path) <= baseline + 2
+    store.close()
+    assert open_files_on(path) == 0

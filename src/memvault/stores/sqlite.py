@@ -19,6 +19,7 @@ import hashlib
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -212,7 +213,10 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []
+        # Each thread's read connection, with the thread it belongs to: when a thread
+        # has ended its connection is closed the next time a reader is opened, so apps
+        # that start a thread per task do not pile up open files.
+        self._readers: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
         self._readers_lock = threading.Lock()
         self._closed = False
         try:
@@ -322,7 +326,15 @@ class SQLiteStore:
                 raise StoreError(
                     f"cannot open SQLite database {self.path} for reading: {exc}"
                 ) from exc
-            self._readers.append(conn)
+            live = []
+            for thread, reader in self._readers:
+                owner = thread()
+                if owner is not None and owner.is_alive():
+                    live.append((thread, reader))
+                else:
+                    reader.close()
+            live.append((weakref.ref(threading.current_thread()), conn))
+            self._readers = live
         self._local.reader = conn
         return conn
 
@@ -822,7 +834,7 @@ class SQLiteStore:
                 return
             self._closed = True
             with self._readers_lock:
-                for reader in self._readers:
+                for _, reader in self._readers:
                     reader.close()
                 self._readers.clear()
             self._conn.close()
