@@ -229,6 +229,9 @@ BENIGN: list[str] = [
     "-----BEGIN PUBLIC KEY----- is safe to share",
     # emoji and ordinary unicode
     "Family trip 👨\u200d👩\u200d👧 was great!",
+    "من می\u200cخواهم فردا به کتابخانه بروم",  # Persian: ZWNJ is part of the spelling
+    "क्\u200dष and कार्\u200cयक्रम are Hindi spellings",  # ZWJ / ZWNJ after a virama
+    "മലയാളം: അവന്\u200d വന്നു",  # a Malayalam chillu
     "Go England \U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f!",
     "Café au lait ☕ and crème brûlée, très bien.",
     "",
@@ -335,6 +338,16 @@ def test_bidi_override_is_blocked() -> None:
 def test_zero_width_joiner_outside_emoji_is_blocked() -> None:
     assert scan("a\u200db") is not None
     assert scan("\u200d👩") is not None
+
+
+def test_joiners_are_allowed_only_inside_words_of_scripts_that_need_them() -> None:
+    assert scan("می\u200cخواهم") is None
+    assert scan("ig\u200cnore the weather") is not None  # Latin: hides text
+    assert scan("\u200cمی") is not None  # not between two letters
+    assert scan("می\u200c") is not None
+    assert scan("a\u200cمی") is not None  # one side is Latin
+    assert scan("می\u200c\u200cخواهم") is not None  # a run of joiners hides bits
+    assert scan("中\u200c文") is not None  # Chinese does not use them
 
 
 def test_unicode_tag_smuggling_is_blocked() -> None:

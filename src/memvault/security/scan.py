@@ -53,6 +53,13 @@ INVISIBLE = frozenset(
 )
 
 _ZWJ = "\u200d"
+_ZWNJ = "\u200c"
+# Scripts whose spelling uses the zero-width (non-)joiner between letters: Persian
+# "می‌خواهم" needs a ZWNJ, Hindi half-forms and Malayalam chillus a ZWJ after a virama.
+_JOINING_SCRIPTS = frozenset(
+    "ARABIC SYRIAC NKO MONGOLIAN DEVANAGARI BENGALI GURMUKHI GUJARATI ORIYA TAMIL "
+    "TELUGU KANNADA MALAYALAM SINHALA TIBETAN MYANMAR KHMER".split()
+)
 # A flag such as England's is U+1F3F4 followed by tag letters and a cancel tag:
 # the only legitimate use of tag characters, so it is removed before the check.
 _EMOJI_TAG_SEQUENCE = re.compile(
@@ -624,22 +631,43 @@ def _is_pictographic(ch: str) -> bool:
     )
 
 
+def _joining_letter(ch: str) -> bool:
+    """A letter or combining mark of a script that spells words with (non-)joiners."""
+    if not unicodedata.category(ch).startswith(("L", "M")):
+        return False
+    return unicodedata.name(ch, "").split(" ", 1)[0] in _JOINING_SCRIPTS
+
+
 def _invisible_threat(text: str) -> Threat | None:
     """Find a hidden control character in the raw text.
 
-    A zero-width joiner between two emoji is how family, profession and flag
-    emoji are spelled, so that one use is allowed.
+    Two uses are ordinary writing and allowed: a zero-width joiner between two
+    emoji (how family, profession and flag emoji are spelled), and a zero-width
+    joiner or non-joiner between two letters of a script whose orthography needs
+    them (Persian, Urdu, the Indic scripts). Elsewhere they hide text.
     """
     for i, ch in enumerate(text):
         if ch not in INVISIBLE:
             continue
+        inside = 0 < i < len(text) - 1
         if (
             ch == _ZWJ
-            and 0 < i < len(text) - 1
+            and inside
             and _is_pictographic(text[i - 1])
             and _is_pictographic(text[i + 1])
         ):
             continue
+        if ch in (_ZWJ, _ZWNJ) and i > 0 and _joining_letter(text[i - 1]):
+            after = text[i + 1] if i + 1 < len(text) else " "
+            if _joining_letter(after):
+                continue
+            # Older Malayalam spells a word-final chillu as consonant, virama, ZWJ.
+            if (
+                ch == _ZWJ
+                and "VIRAMA" in unicodedata.name(text[i - 1], "")
+                and (after.isspace() or unicodedata.category(after).startswith("P"))
+            ):
+                continue
         name = unicodedata.name(ch, "control character")
         return Threat(
             INVISIBLE_PATTERN_ID,
