@@ -118,10 +118,14 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
 
 
 def strings_in(value: Any) -> list[str]:
-    """Every string inside a JSON-like value, for the threat scan."""
-    found: list[str] = []
-    map_strings(value, lambda s: found.append(s) or s)
-    return found
+    """Every string inside a JSON-like value, keys included, for the threat scan."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for k, v in value.items() for s in (str(k), *strings_in(v))]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in strings_in(v)]
+    return []
 
 
 def hash_secret(secret: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
