@@ -427,3 +427,35 @@ def test_batch_runs_in_order_and_keys_are_any_string(store: VaultStore) -> None:
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], Item) and results[1].value == {"v": 1}
     assert results[3] is None
+
+
+def test_keys_and_namespaces_that_look_like_personal_data_still_address_items(
+    store: VaultStore, vault: Vault
+) -> None:
+    # A 16-digit number that passes the Luhn check reads as a card number, and an
+    # phone number as contact data; as keys and labels they are addresses, kept as given.
+    key = "4111111111111111"
+    namespace = ("alice", "contacts", "+44 20 7946 0958")
+    store.put(namespace, key, {"content": "Bob prefers e-mail to calls"})
+    item = store.get(namespace, key)
+    assert item is not None and item.key == key and item.namespace == namespace
+    store.put(namespace, key, {"content": "Bob now prefers calls"})  # no false conflict
+    assert store.get(namespace, key).value == {"content": "Bob now prefers calls"}
+    found = store.search(("alice", "contacts"), query="prefers calls")
+    assert [(i.namespace, i.key) for i in found] == [(namespace, key)]
+    assert store.list_namespaces(prefix=("alice",)) == [namespace]
+
+
+def test_personal_data_inside_values_is_redacted_and_revealable(
+    store: VaultStore, vault: Vault
+) -> None:
+    card = "4111 1111 1111 1111"
+    store.put(("alice", "billing"), "card", {"content": f"card on file {card}", "n": 1})
+    item = store.get(("alice", "billing"), "card")
+    assert item is not None and card not in json.dumps(item.value)
+    assert "[bank_card#1]" in item.value["content"] and item.value["n"] == 1
+    entry_id = store.entry_id(("alice", "billing"), "card")
+    vault.set_reveal_secret(user_id="alice", secret="correct horse")
+    vault.authorize_reveal(entry_id, user_id="alice", secret="correct horse")
+    original = vault.reveal(entry_id, user_id="alice").metadata[METADATA_KEY]["value"]
+    assert original == {"content": f"card on file {card}", "n": 1}

@@ -154,6 +154,11 @@ class SensitiveConfig(BaseModel):
     key_file: Path | None = Field(
         None, description="key file, created with mode 0600 on first use; default <home>/secret.key"
     )
+    plain_metadata: tuple[str, ...] = Field(
+        ("langgraph.namespace", "langgraph.key"),
+        description="dotted metadata paths that address an entry and are kept as written "
+        "(still threat-scanned), e.g. the LangGraph store's namespace and key",
+    )
     reveal_attempts: int = Field(3, ge=1, le=10, description="wrong answers before reveal locks")
     reveal_minutes: float = Field(30.0, gt=0, description="how long a granted reveal lasts")
 

@@ -22,6 +22,10 @@ How LangGraph addresses map to memvault entries:
   text found at those paths. ``index=False`` items are stored (their content is the
   value as JSON) and left out of query searches through this store; memvault's own
   recall (``Vault.search``) still sees them.
+* **personal data** — as in every memvault entry, personal data and secrets in
+  the value are replaced by placeholders before it is stored (the original is
+  sealed; ``Vault.reveal`` shows it to the owner). The namespace and key are
+  addresses and kept as written (``sensitive.plain_metadata``).
 * **TTL** — supported: ``ttl`` minutes set the entry's ``expires_at`` from the time
   of the put, and expired items are left out of every read (get, search, listings),
   as memvault's search already does. Reads never write, so ``refresh_ttl`` has no
@@ -295,7 +299,8 @@ class VaultStore(BaseStore):
     def _screen_rest(
         self, value: dict[str, Any], content: str, namespace: tuple[str, ...], key: str
     ) -> None:
-        """Scan the value's text the vault does not see (it scans the content only)."""
+        """Scan the value's text up front, so a refusal names the item (the vault
+        scans the whole entry, metadata included, again)."""
         if not self.vault.config.security.scan_writes:
             return
         rest = "\n".join(text for text in _string_leaves(value) if text not in content)

@@ -51,6 +51,9 @@ class Protector:
         self.config = config
         self.home = home
         self._box: SecretBox | None = None
+        # Metadata paths that address an entry (say, a LangGraph namespace and key):
+        # redacting them would lose the item, so they are kept as written.
+        self._plain = frozenset(tuple(p.split(".")) for p in config.plain_metadata)
 
     @property
     def box(self) -> SecretBox:
@@ -75,7 +78,8 @@ class Protector:
                 out[name] = value
                 continue
             findings = _Findings()
-            out[name] = map_strings(value, findings.clean)
+            skip = self._plain if name == "metadata" else frozenset()
+            out[name] = map_strings(value, findings.clean, skip=skip)
             if findings.kinds:
                 originals[name] = value
                 level = higher(level, findings.level)
@@ -106,14 +110,23 @@ class _Findings:
         return result.text
 
 
-def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
-    """``value`` with ``fn`` applied to every string in it (dict values, list items)."""
+def map_strings(
+    value: Any,
+    fn: Callable[[str], str],
+    *,
+    skip: frozenset[tuple[str, ...]] = frozenset(),
+    path: tuple[str, ...] = (),
+) -> Any:
+    """``value`` with ``fn`` applied to every string in it (dict values, list items),
+    except under the dict-key paths in ``skip``."""
+    if path and path in skip:
+        return value
     if isinstance(value, str):
         return fn(value)
     if isinstance(value, Mapping):
-        return {k: map_strings(v, fn) for k, v in value.items()}
+        return {k: map_strings(v, fn, skip=skip, path=(*path, str(k))) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [map_strings(v, fn) for v in value]
+        return [map_strings(v, fn, skip=skip, path=path) for v in value]
     return value
 
 
