@@ -14,8 +14,9 @@ import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from .loopback import LoopbackJSONServer
 
 
 @dataclass(frozen=True)
@@ -34,47 +35,21 @@ class Reply:
         return cls(tool_calls=[(name, arguments)])
 
 
-class FakeChatServer:
+class FakeChatServer(LoopbackJSONServer):
     """``with FakeChatServer([...]) as server:`` serves at ``server.base_url`` (ends in /v1)."""
 
     def __init__(self, replies: Iterable[Reply] = (), *, api_key: str | None = "test") -> None:
+        super().__init__()
         self.replies: list[Reply] = list(replies)
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _send(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", "0"))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                status, answer = outer._answer(self.path, self.headers.get("Authorization"), body)
-                self._send(status, answer)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
 
     def _error(self, status: int, message: str) -> tuple[int, dict[str, Any]]:
         return status, {"error": {"message": message, "type": "invalid_request_error"}}
 
-    def _answer(
+    def answer(
         self, path: str, auth: str | None, body: dict[str, Any]
     ) -> tuple[int, dict[str, Any]]:
         with self._lock:
@@ -113,18 +88,3 @@ class FakeChatServer:
             ],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }
-
-    def start(self) -> FakeChatServer:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(5)
-
-    def __enter__(self) -> FakeChatServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
