@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 
+from ..errors import EmbeddingError
 from .base import Embedder, Vectors
 
 
@@ -73,8 +74,9 @@ class QueryBatcher:
             vectors = self.embedder.embed([r.text for r in batch])
             self.calls += 1
             if len(vectors) != len(batch):
-                raise RuntimeError(
-                    f"the embedder returned {len(vectors)} vectors for {len(batch)} texts"
+                raise EmbeddingError(
+                    f"the embedder returned {len(vectors)} vectors for {len(batch)} texts: "
+                    "check the embedding service"
                 )
             for request, vector in zip(batch, vectors, strict=True):
                 request.vector = vector
