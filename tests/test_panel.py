@@ -283,3 +283,37 @@ def test_reveal_a_redacted_memory_in_the_panel(page: Page, live: Live) -> None:
     with live.client(live.alice) as alice:
         outcomes = [a["outcome"] for a in alice.get("/v1/sensitive/audit").json()["items"]]
     assert outcomes[-3:] == ["denied", "granted", "revealed"]
+
+
+def test_admin_creates_and_revokes_keys_in_the_panel(page: Page, live: Live) -> None:
+    page.on("dialog", lambda dialog: dialog.accept())  # the "revoke?" confirmation
+    _sign_in(page, live, live.admin)
+    page.get_by_role("link", name="Keys").click()
+    expect(page.get_by_role("heading", name="API keys")).to_be_visible()
+    page.get_by_label("For user").fill("carol")
+    page.get_by_label("Label").fill("panel test")
+    page.get_by_role("button", name="Create key").click()
+    expect(page.locator("#notice")).to_contain_text("for carol")
+    secret = page.locator("#key-secret").inner_text()
+    row = page.locator("#keys-table tr", has_text="panel test")
+    expect(row).to_contain_text("carol")
+    expect(row).to_contain_text("active")
+    _shot(page, "keys.png")
+    with live.client(secret) as carol:  # the key shown once really works, for carol only
+        assert carol.get("/v1/memories").status_code == 200
+        assert carol.get("/v1/memories", params={"user_id": "alice"}).status_code in (403, 404)
+
+    row.get_by_role("button", name="Revoke").click()
+    expect(page.locator("#notice")).to_contain_text("Revoked key")
+    expect(row).to_contain_text("revoked")
+    with live.client(secret) as carol:
+        assert carol.get("/v1/memories").status_code == 401
+
+
+def test_user_keys_see_no_key_management(page: Page, live: Live) -> None:
+    _sign_in(page, live, live.alice)
+    expect(page.locator("#who-label")).to_have_text("signed in as alice")
+    expect(page.get_by_role("link", name="Keys")).to_be_hidden()
+    page.goto(f"{live.url}/panel#keys")  # typed by hand: still the memories screen
+    expect(page.get_by_role("heading", name="Memories")).to_be_visible()
+    expect(page.get_by_role("heading", name="API keys")).to_be_hidden()

@@ -70,7 +70,7 @@ async function api(method, path, { query = {}, body, userIn = "query" } = {}) {
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== "") params.set(name, value);
   }
-  if (state.admin && state.userId) {
+  if (state.admin && state.userId && userIn !== "none") {
     if (userIn === "body") body = { ...body, user_id: state.userId };
     else params.set("user_id", state.userId);
   }
@@ -157,6 +157,7 @@ function renderChrome() {
   $("#nav").hidden = !signedIn;
   $("#who").hidden = !signedIn;
   $("#act-as").hidden = !state.admin;
+  $("#nav-keys").hidden = !state.admin;
   if (!signedIn) return;
   if (state.admin) {
     $("#who-label").textContent = state.userId ? `admin, acting as ${state.userId}` : "admin";
@@ -168,7 +169,7 @@ function renderChrome() {
 
 // -- screens ---------------------------------------------------------------------------
 
-const SCREENS = ["memories", "files", "config", "status", "audit"];
+const SCREENS = ["memories", "files", "config", "status", "audit", "keys"];
 
 function showScreen(name) {
   for (const section of document.querySelectorAll(".screen")) {
@@ -186,7 +187,13 @@ function route() {
   }
   const wanted = location.hash.replace("#", "");
   state.screen = SCREENS.includes(wanted) ? wanted : "memories";
+  if (state.screen === "keys" && !state.admin) state.screen = "memories";
   showScreen(state.screen);
+  if (state.screen === "keys") {
+    clearNotice();
+    loadKeys();
+    return;
+  }
   if (state.admin && !state.userId) {
     notify("Enter the user id to act for (admin key).", "info");
     return;
@@ -607,6 +614,56 @@ async function loadAudit() {
   $("#audit-empty").hidden = data.items.length > 0;
 }
 
+// -- keys (admin) ----------------------------------------------------------------------
+
+async function loadKeys() {
+  const body = $("#keys-table tbody");
+  body.replaceChildren(el("tr", {}, el("td", { colspan: 6, class: "loading", text: "Loading…" })));
+  const data = await guarded(() => api("GET", "/v1/keys", { userIn: "none" }));
+  if (!data) {
+    body.replaceChildren();
+    return;
+  }
+  body.replaceChildren(...data.keys.map((info) => el("tr", { dataset: { key: info.id } },
+    el("td", {}, el("code", { text: info.id })),
+    el("td", { text: info.admin ? "(admin)" : info.user_id }),
+    el("td", { text: info.label }),
+    el("td", { text: when(info.created_at) }),
+    el("td", { text: info.revoked ? "revoked" : "active" }),
+    el("td", {}, info.revoked ? null : el("button", {
+      type: "button",
+      class: "quiet",
+      text: "Revoke",
+      onclick: () => revokeKey(info),
+    })))));
+}
+
+async function createKey(event) {
+  event.preventDefault();
+  const user = $("#key-user").value.trim();
+  const body = { user_id: user || null, label: $("#key-label").value.trim() };
+  const data = await guarded(() => api("POST", "/v1/keys", { body, userIn: "none" }));
+  if (!data) return;
+  $("#key-secret").textContent = data.key;
+  $("#key-new").hidden = false;
+  $("#key-form").reset();
+  notify(`Created key ${data.info.id} for ${data.info.admin ? "an admin" : data.info.user_id}.`,
+    "info");
+  await loadKeys();
+}
+
+async function revokeKey(info) {
+  const who = info.admin ? "this admin key" : `the key of ${info.user_id}`;
+  if (!window.confirm(`Revoke ${who} (${info.id})? Clients using it stop working.`)) return;
+  const done = await guarded(async () => {
+    await api("DELETE", `/v1/keys/${encodeURIComponent(info.id)}`, { userIn: "none" });
+    return true;
+  });
+  if (!done) return;
+  notify(`Revoked key ${info.id}.`, "info");
+  await loadKeys();
+}
+
 // -- wiring ----------------------------------------------------------------------------
 
 function wire() {
@@ -663,6 +720,7 @@ function wire() {
     loadMemories();
   });
   $("#config-form").addEventListener("submit", saveConfig);
+  $("#key-form").addEventListener("submit", createKey);
   window.addEventListener("hashchange", route);
 }
 
