@@ -77,10 +77,15 @@ from starlette.types import Receive, Scope, Send
 
 from . import __version__
 from .agent.builtin import BuiltinFileProvider
-from .agent.vault_tools import KINDS, MEMORY_RECALL_SCHEMA, MEMORY_SAVE_SCHEMA, VaultTools
+from .agent.vault_tools import (
+    KINDS,
+    MEMORY_RECALL_SCHEMA,
+    MEMORY_SAVE_SCHEMA,
+    VaultTools,
+    brief,
+)
 from .errors import MemvaultError, ValidationError
 from .graph import KnowledgeGraph
-from .model import MemoryEntry
 from .validation import check_ident, check_optional_ident
 from .vault import Vault
 
@@ -358,17 +363,6 @@ def _from_adapter(text: str) -> ToolOutcome:
     return ToolOutcome(text, failed)
 
 
-def _brief(entry: MemoryEntry) -> dict[str, Any]:
-    return {
-        "id": entry.id,
-        "type": entry.kind.value,
-        "name": entry.name,
-        "description": entry.description,
-        "content": entry.content,
-        "updated_at": entry.updated_at.isoformat(),
-    }
-
-
 def _schema_problem(name: str, arguments: Mapping[str, Any]) -> str | None:
     error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(arguments))
     if error is None:
@@ -459,7 +453,7 @@ class UserTools:
             "total": total,
             "count": len(entries),
             "offset": offset,
-            "memories": [_brief(e) for e in entries],
+            "memories": [brief(e) for e in entries],
         }
         return ToolOutcome(json.dumps(payload, ensure_ascii=False))
 

@@ -81,7 +81,8 @@ def _fail(message: str) -> str:
     return json.dumps({"success": False, "error": message}, ensure_ascii=False)
 
 
-def _brief(entry: MemoryEntry) -> dict[str, Any]:
+def brief(entry: MemoryEntry) -> dict[str, Any]:
+    """What a tool result shows of an entry (the memory tools and the MCP server alike)."""
     return {
         "id": entry.id,
         "type": entry.kind.value,
@@ -160,7 +161,7 @@ class VaultTools:
                 description=args.get("description"),
                 source="tool",
             )
-            return _ok(action="created", memory=_brief(entry))
+            return _ok(action="created", memory=brief(entry))
         if action in ("update", "delete"):
             entry_id = args.get("id")
             if not isinstance(entry_id, str) or not entry_id:
@@ -177,7 +178,7 @@ class VaultTools:
                 description=args.get("description"),
                 kind=args.get("type"),
             )
-            return _ok(action="updated", memory=_brief(entry))
+            return _ok(action="updated", memory=brief(entry))
         return _fail("'action' must be one of create, update, delete")
 
     def recall(self, args: dict[str, Any]) -> str:
@@ -197,7 +198,7 @@ class VaultTools:
         )
         return _ok(
             count=len(hits),
-            memories=[{**_brief(h.entry), "score": round(h.score, 6)} for h in hits],
+            memories=[{**brief(h.entry), "score": round(h.score, 6)} for h in hits],
         )
 
 
@@ -206,5 +207,6 @@ __all__ = [
     "MEMORY_SAVE_SCHEMA",
     "TOOL_SCHEMAS",
     "VaultTools",
+    "brief",
     "parse_arguments",
 ]
