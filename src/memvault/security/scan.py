@@ -33,6 +33,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 
 CATEGORIES = (
     "invisible",
@@ -708,8 +709,37 @@ def scan(text: str) -> Threat | None:
     return next(_threats(text), None)
 
 
+class Verdict(StrEnum):
+    """What the write path does with a text: refuse it, hold it for review, or keep it."""
+
+    BLOCK = "block"
+    QUARANTINE = "quarantine"
+    ALLOW = "allow"
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """The scan's decision on one text and the findings behind it (strongest first)."""
+
+    verdict: Verdict
+    threats: tuple[Threat, ...] = ()
+
+    @property
+    def threat(self) -> Threat | None:
+        return self.threats[0] if self.threats else None
+
+
+def assess(text: str) -> Assessment:
+    """The verdict on ``text``: ``block``, ``quarantine`` or ``allow``, with the findings."""
+    threats = tuple(scan_all(text)) if text else ()
+    return Assessment(Verdict.BLOCK if threats else Verdict.ALLOW, threats)
+
+
 __all__ = [
     "CATEGORIES",
+    "Assessment",
+    "Verdict",
+    "assess",
     "INVISIBLE",
     "PATTERNS",
     "Pattern",
