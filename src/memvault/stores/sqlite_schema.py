@@ -243,6 +243,21 @@ def _reserved(conn: sqlite3.Connection) -> None:
     pass
 
 
+@migration(9, "quarantine: entries held for review, and when a person approved one")
+def _quarantine(conn: sqlite3.Connection) -> None:
+    # Existing rows are clear (NULL). The partial index serves the review queue, which
+    # lists only the few held entries of a user.
+    _run(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN quarantine TEXT;
+        ALTER TABLE memories ADD COLUMN approved_at TEXT;
+        CREATE INDEX memories_quarantined ON memories (user_id, created_at)
+        WHERE quarantine IS NOT NULL;
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
