@@ -176,7 +176,7 @@ def test_context_budget_and_fences(tmp_path: Path) -> None:
     # The long entry does not fit the budget; the one carrying a fence is flagged by
     # the threat scan and shown only as a placeholder.
     assert "alpha alpha alpha" not in block
-    assert "[BLOCKED:" in block and "ignore previous" not in block
+    assert "[QUARANTINED:" in block and "ignore previous" not in block
     with pytest.raises(ValidationError):
         v.context("alpha", user_id="u", max_tokens=3)
     v.close()
