@@ -280,6 +280,7 @@ function memoryItem(entry, score) {
     entry.domain && `domain ${entry.domain}`,
     entry.agent_id && `agent ${entry.agent_id}`,
     score !== undefined && `score ${score.toFixed(3)}`,
+    entry.quarantine && `held for review: ${entry.quarantine}`,
     `updated ${when(entry.updated_at)}`,
   ].filter(Boolean);
   const content = el("p", { class: "content", text: entry.content });
