@@ -306,3 +306,39 @@ def test_langgraph_store_reads_leave_held_items_out(vault: Vault) -> None:
     assert [i.key for i in store.search(("alice",))] == ["k2"]
     vault.approve(entry_id, user_id="alice")
     assert store.get(ns, "k1") is not None
+
+
+def test_langchain_middleware_never_injects_a_held_turn(vault: Vault, tmp_path: Path) -> None:
+    pytest.importorskip("langchain", reason="the 'langchain' extra is not installed")
+    from langchain_core.messages import HumanMessage
+
+    from memvault.agent.builtin import BuiltinFileProvider
+    from memvault.agent.manager import MemoryManager
+    from memvault.integrations.langchain import MemvaultMiddleware
+
+    manager = MemoryManager(BuiltinFileProvider())
+    manager.add_provider(VaultProvider(vault))
+    manager.initialize_all(user_id="alice", thread_id="t1", base_dir=str(tmp_path))
+    try:
+        held = archive(vault)
+        vault.add("zebra herds migrate in the dry season", user_id="alice")
+        middleware = MemvaultMiddleware(manager)
+        block = middleware.recall_block([HumanMessage("zebra migration")])
+        assert "dry season" in block and "previous instructions" not in block
+        vault.approve(held.id, user_id="alice")
+        assert "previous instructions" in middleware.recall_block([HumanMessage("zebra plans")])
+    finally:
+        manager.shutdown_all()
+
+
+def test_with_the_scan_off_only_a_person_releases_a_held_entry(tmp_path: Path) -> None:
+    on = load_config(environ={}, home=tmp_path, embedding={"provider": "none"})
+    with Vault(tmp_path / "v.db", config=on, embedder=None) as vault:
+        held = archive(vault)
+    off = load_config(
+        environ={}, home=tmp_path, embedding={"provider": "none"}, security={"scan_writes": False}
+    )
+    with Vault(tmp_path / "v.db", config=off, embedder=None) as vault:
+        changed = vault.update(held.id, user_id="alice", content="zebra notes")
+        assert changed.quarantine == held.quarantine
+        assert vault.approve(held.id, user_id="alice").quarantine is None

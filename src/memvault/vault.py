@@ -573,7 +573,10 @@ class Vault(RevealMixin, ReviewMixin):
             new = current.replace(**changes, **extra, updated_at=utcnow())
             if text_changes or "category" in changes:
                 # New text: assessed as a whole again; an earlier approval was for the old text.
-                new = new.replace(quarantine=self._screen(new), approved_at=None)
+                # With the scan off nothing is assessed, and only a person releases a hold.
+                scanned = self.config.security.scan_writes
+                held = self._screen(new) if scanned else current.quarantine
+                new = new.replace(quarantine=held, approved_at=None)
             return new, self._doc(new)
 
         entry = self.store.update(view, entry_id, mutate, original=original)
