@@ -48,6 +48,7 @@ class EntryFilter:
     tier: Tier | None = None
     agent_id: str | None = None  # narrow an owner's view to one agent's private entries
     session_id: str | None = None
+    quarantined: bool | None = None  # True: only held entries; False: only clear ones
 
     def matches(self, entry: MemoryEntry) -> bool:
         return (
@@ -57,6 +58,7 @@ class EntryFilter:
             and (self.tier is None or entry.tier == self.tier)
             and (self.agent_id is None or entry.agent_id == self.agent_id)
             and (self.session_id is None or entry.session_id == self.session_id)
+            and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
         )
 
 

@@ -60,6 +60,8 @@ _UPDATE_SQL = (
     + " WHERE user_id = ? AND id = ?"
 )
 _PAGE = 500
+# The scope token of a quarantined entry, so recall can leave held entries out inside FTS.
+QUARANTINE_TOKEN = "qheld"
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
 
@@ -94,6 +96,8 @@ def scope_tokens(entry: MemoryEntry) -> str:
     ]
     if entry.domain is not None:
         tokens.append(f"d{entry.domain.value}")
+    if entry.quarantine is not None:
+        tokens.append(QUARANTINE_TOKEN)
     return " ".join(tokens)
 
 
@@ -130,6 +134,8 @@ def _filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
         if value is not None:
             clauses.append(f"m.{column} = ?")
             params.append(value.value if hasattr(value, "value") else value)
+    if flt.quarantined is not None:
+        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
     return "".join(f" AND {c}" for c in clauses), params
 
 
@@ -153,7 +159,13 @@ def _scope_match(view: View, flt: EntryFilter) -> str:
         parts.append(f'scope : "t{flt.tier.value}"')
     if flt.domain is not None:
         parts.append(f'scope : "d{flt.domain.value}"')
-    return " AND ".join(parts)
+    match = " AND ".join(parts)
+    # FTS5's NOT binds tighter than AND, so this reads "(all of the above) and not held".
+    if flt.quarantined is True:
+        match += f' AND scope : "{QUARANTINE_TOKEN}"'
+    elif flt.quarantined is False:
+        match += f' NOT scope : "{QUARANTINE_TOKEN}"'
+    return match
 
 
 def _chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:

@@ -236,6 +236,28 @@ def _vector_log(conn: sqlite3.Connection) -> None:
     )
 
 
+# TEMPORARY, for the integrator to drop: migration 8 belongs to the reveal-state work on
+# another branch; this no-op keeps the version chain valid on the quarantine branch.
+@migration(8, "reserved")
+def _reserved(conn: sqlite3.Connection) -> None:
+    pass
+
+
+@migration(9, "quarantine: entries held for review, and when a person approved one")
+def _quarantine(conn: sqlite3.Connection) -> None:
+    # Existing rows are clear (NULL). The partial index serves the review queue, which
+    # lists only the few held entries of a user.
+    _run(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN quarantine TEXT;
+        ALTER TABLE memories ADD COLUMN approved_at TEXT;
+        CREATE INDEX memories_quarantined ON memories (user_id, created_at)
+        WHERE quarantine IS NOT NULL;
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
