@@ -919,4 +919,4 @@ class SQLiteStore:
             self._conn.close()
 
 
-__all__ = ["SQLiteStore", "scope_tokens"]
+__all__ = ["SQLiteStore", "create_private", "scope_tokens"]
