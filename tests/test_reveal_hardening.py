@@ -241,3 +241,26 @@ def test_erase_removes_secret_reveal_state_audit_and_index_tokens(
     vault.close()
     raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("r.db"))
     assert token.encode() not in raw
+
+
+def test_migration_8_turns_a_locked_entry_into_a_locked_user(tmp_path: Path, clock: Clock) -> None:
+    from memvault.stores.sqlite import SQLiteStore
+
+    old = SQLiteStore(tmp_path / "r.db", migrate_to=7)
+    old.close()
+    conn = sqlite3.connect(tmp_path / "r.db")
+    with conn:
+        conn.execute(
+            "INSERT INTO reveal_state (user_id, entry_id, failures, locked) "
+            "VALUES ('alice', 'e1', 3, 1), ('bob', 'e2', 1, 0)"
+        )
+    conn.close()
+    clock.now = datetime.now(UTC)
+    with make_vault(tmp_path, clock) as vault:
+        alice = redacted(vault)
+        bob = redacted(vault, "bob")
+        vault.set_reveal_secret(user_id="alice", secret=SECRET)
+        vault.set_reveal_secret(user_id="bob", secret=SECRET)
+        with pytest.raises(RevealLockedError):
+            vault.authorize_reveal(alice, user_id="alice", secret=SECRET)
+        vault.authorize_reveal(bob, user_id="bob", secret=SECRET)
