@@ -259,9 +259,7 @@ class RevealMixin:
             )
         return entry.replace(**self._protector.unseal(sealed))
 
-    def unlock_reveal(
-        self, entry_id: str | None = None, *, user_id: str, actor: str
-    ) -> None:
+    def unlock_reveal(self, entry_id: str | None = None, *, user_id: str, actor: str) -> None:
         """Lift the user's lock and clear their wrong-answer count (an administrator's
         act). ``entry_id``, if given, must be one of the user's redacted entries and is
         written to the audit record."""
