@@ -87,8 +87,7 @@ class Gateway:
                 self._llm = ChatClient(self.vault.config.llm)
             return self._llm
 
-    # Erasing belongs in Vault (asked for in the gateway report); until then it is
-    # list-then-delete in batches, which the store makes safe per batch.
+    # Clearing a bank is list-then-delete; the delete is one transaction.
     def clear_entries(self, user_id: str, agent_id: str | None, *, private: bool) -> int:
         """Delete the user's shared entries (``private`` False) or one agent's private
         ones; returns how many were deleted."""
