@@ -349,6 +349,7 @@ class Vault(RevealMixin, ReviewMixin):
             name=entry.name,
             description=entry.description,
             content=entry.content,
+            category=entry.category,
             metadata=entry.metadata,
         )
         if protected.sealed is not None:
@@ -541,7 +542,9 @@ class Vault(RevealMixin, ReviewMixin):
                 "nothing to update: pass at least one field such as content or name"
             )
         text_changes = {
-            k: changes[k] for k in ("name", "description", "content", "metadata") if k in changes
+            k: changes[k]
+            for k in ("name", "description", "content", "category", "metadata")
+            if k in changes
         }
         original: Any = ...
         level = Sensitivity.NORMAL
@@ -881,6 +884,21 @@ class Vault(RevealMixin, ReviewMixin):
         return entries
 
     # -- admin ----------------------------------------------------------------------
+
+    def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
+        """Erase every trace of a user from the store (entries, sealed originals, vectors,
+        reveal secret and state, audit records, index tokens); returns the entry count.
+
+        One audit record of the erasure itself (who, how many) is then written under
+        the user id, so the erasure can be shown to have happened.
+        """
+        uid = make_scope(user_id).user_id
+        ids = self.store.erase_user(uid)
+        self._people_cache.pop(uid, None)
+        if self._index is not None:
+            self._index.remove(uid, ids)
+        self._audit(uid, None, actor, "erase_user", f"ok: {len(ids)} entries")
+        return len(ids)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()
