@@ -337,3 +337,98 @@ def test_a_time_before_year_1000_round_trips_or_is_rejected(seeded: Vault) -> No
     assert [(d["id"], d["created_at"]) for d in exported] == [
         ("old-1", "0999-06-01T00:00:00+00:00")
     ]
+
+
+# -- shape and range limits (issue 11 §4) ------------------------------------------
+
+
+def nested(levels: int, leaf: object = "x") -> dict[str, Any]:
+    """``{"a": {"a": ... leaf}}`` with ``levels`` objects."""
+    value: Any = leaf
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+BAD_METADATA = [
+    pytest.param(nested(33), id="depth-33"),
+    pytest.param(nested(300), id="depth-300"),
+    pytest.param(nested(5000), id="depth-5000"),
+    pytest.param({"a": json.loads("[" * 32 + "]" * 32)}, id="lists"),
+    pytest.param({f"k{i}": i for i in range(1001)}, id="1001-keys"),
+    pytest.param({"k" * 257: 1}, id="long-key"),
+    pytest.param({"note": "x" * (64 * 1024 + 1)}, id="long-string"),
+    pytest.param({1: "one"}, id="int-key"),
+    pytest.param({"n": 10**5000}, id="huge-int"),
+]
+
+
+@pytest.mark.parametrize("metadata", BAD_METADATA)
+def test_metadata_shape_is_capped_on_every_write_path(
+    seeded: Vault, metadata: dict[str, Any]
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        seeded.add("valid content", user_id="alice", metadata=metadata)
+    assert info.value.context["field"] == "metadata"
+    assert "metadata" in info.value.message
+    with pytest.raises(ValidationError):
+        seeded.add_many([{"content": "ok", "metadata": metadata}], user_id="alice")
+    with pytest.raises(ValidationError):
+        seeded.update("a-1", user_id="alice", metadata=metadata)
+    with pytest.raises(ImportFormatError):
+        seeded.import_([{"content": "ok", "metadata": metadata}], user_id="alice")
+
+
+def test_metadata_within_the_limits_is_stored(vault: Vault) -> None:
+    fine = {**nested(32), **{f"k{i}": i for i in range(960)}, "note": "x" * 1000}
+    entry = vault.add("valid content", user_id="alice", metadata=fine)
+    assert vault.get(entry.id, user_id="alice").metadata == fine
+
+
+def test_a_metadata_cycle_is_a_validation_error(seeded: Vault) -> None:
+    loop: dict[str, Any] = {}
+    loop["self"] = loop
+    with pytest.raises(ValidationError):
+        seeded.add("valid content", user_id="alice", metadata=loop)
+
+
+def test_an_import_line_nested_too_deep_for_the_parser_is_a_format_error(seeded: Vault) -> None:
+    for line in ("[" * 100_000 + "]" * 100_000, '{"content": "x", "n": 1' + "0" * 5000 + "}"):
+        with pytest.raises(ImportFormatError):
+            seeded.import_([good_line("first"), line], user_id="alice")
+
+
+BEYOND_SQLITE = 2**63
+RANGE_CALLS = [
+    pytest.param(lambda v: v.list(user_id="alice", offset=10**30), id="list-offset"),
+    pytest.param(lambda v: v.list(user_id="alice", offset=BEYOND_SQLITE), id="list-offset-2**63"),
+    pytest.param(lambda v: v.audit_log(user_id="alice", after=10**30), id="audit-after"),
+    pytest.param(lambda v: v.audit_log(user_id="alice", after=-1), id="audit-after-negative"),
+    pytest.param(lambda v: v.audit_log(user_id="alice", after=True), id="audit-after-bool"),
+    pytest.param(
+        lambda v: v.import_([{"content": "x", "access_count": BEYOND_SQLITE}], user_id="alice"),
+        id="import-access-count",
+    ),
+    pytest.param(
+        lambda v: v.add_many([{"content": "x", "access_count": 10**30}], user_id="alice"),
+        id="add-many-access-count",
+    ),
+    pytest.param(lambda v: v.add("x", user_id="alice", importance=10**400), id="importance-huge"),
+    pytest.param(lambda v: v.update("a-1", user_id="alice", importance=-(10**400)), id="upd-imp"),
+    pytest.param(lambda v: v.add_many(5, user_id="alice"), id="add-many-not-iterable"),
+    pytest.param(lambda v: v.import_(None, user_id="alice"), id="import-none"),
+    pytest.param(lambda v: v.delete_many("a-1", user_id="alice"), id="delete-many-a-string"),
+]
+
+
+@pytest.mark.parametrize("call", RANGE_CALLS)
+def test_out_of_range_numbers_are_a_validation_error(
+    seeded: Vault, call: Callable[[Vault], object]
+) -> None:
+    with pytest.raises(ValidationError):
+        call(seeded)
+
+
+def test_the_largest_sqlite_integer_is_still_a_valid_offset(seeded: Vault) -> None:
+    assert seeded.list(user_id="alice", offset=2**63 - 1) == []
+    assert seeded.audit_log(user_id="alice", after=2**63 - 1) == []

@@ -17,7 +17,7 @@ from .errors import AuthorizationError, NotFoundError, RevealLockedError, Valida
 from .model import MemoryEntry
 from .security.protect import Protector, check_secret, grant_until, hash_secret
 from .stores.base import AuditRecord, RevealState, Store, View
-from .validation import check_entry_id, check_limit, make_scope
+from .validation import check_entry_id, check_limit, check_offset, make_scope
 
 if TYPE_CHECKING:
     from .config import VaultConfig
@@ -171,5 +171,8 @@ class RevealMixin:
         if entry_id is not None:
             check_entry_id(entry_id)
         return self.store.audit_log(
-            scope.user_id, entry_id=entry_id, limit=check_limit(limit, maximum=1000), after=after
+            scope.user_id,
+            entry_id=entry_id,
+            limit=check_limit(limit, maximum=1000),
+            after=check_offset(after, "after"),
         )
