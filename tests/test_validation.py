@@ -432,3 +432,38 @@ def test_out_of_range_numbers_are_a_validation_error(
 def test_the_largest_sqlite_integer_is_still_a_valid_offset(seeded: Vault) -> None:
     assert seeded.list(user_id="alice", offset=2**63 - 1) == []
     assert seeded.audit_log(user_id="alice", after=2**63 - 1) == []
+
+
+# -- opening a database file ------------------------------------------------------------
+
+
+def test_an_existing_zero_length_database_is_refused_not_recreated(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    from memvault import StoreError
+
+    path = tmp_path / "emptied.db"
+    path.write_bytes(b"")
+    with pytest.raises(StoreError) as info:
+        Vault(path, config=config)
+    assert "empty" in info.value.message and "delete it" in info.value.message
+    assert path.stat().st_size == 0  # left as found, for whoever restores it
+
+
+def test_a_new_database_file_and_a_reopened_one_still_open(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    path = tmp_path / "new" / "fresh.db"
+    with Vault(path, config=config) as vault:
+        vault.add("kept", user_id="alice")
+    with Vault(path, config=config) as vault:
+        assert vault.count(user_id="alice") == 1
+
+
+def test_a_database_under_a_file_is_a_store_error(config: VaultConfig, tmp_path: Path) -> None:
+    from memvault import StoreError
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    with pytest.raises(StoreError):
+        Vault(blocker / "sub" / "memvault.db", config=config)
