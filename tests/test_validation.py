@@ -467,3 +467,15 @@ def test_a_database_under_a_file_is_a_store_error(config: VaultConfig, tmp_path:
     blocker.write_text("not a directory")
     with pytest.raises(StoreError):
         Vault(blocker / "sub" / "memvault.db", config=config)
+
+
+def test_a_token_whose_header_nests_deeply_is_stored_or_refused(vault: Vault) -> None:
+    import base64
+
+    header = base64.urlsafe_b64encode(b'{"a":' + b"[" * 3000).decode().rstrip("=")
+    token = f"{header}.eyJzdWIiOiIxIn0.abcdefghijklmnopqrstu"
+    try:
+        vault.add(f"the token is {token}", user_id="alice")
+    except ValidationError:
+        return
+    assert vault.count(user_id="alice") == 1

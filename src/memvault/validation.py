@@ -32,12 +32,23 @@ MAX_JSON_STRING_CHARS = 64 * 1024
 E = TypeVar("E", bound=StrEnum)
 
 
+def shown(value: object) -> str:
+    """A short rendering of a rejected value for a message: never recursing into a
+    container (a deep one would exhaust the stack) nor printing a huge number."""
+    if isinstance(value, str | float | bool | None) or (
+        isinstance(value, int) and abs(value) < 10**20
+    ):
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"(a {type(value).__name__})"
+
+
 def check_ident(value: object, field: str) -> str:
     """User, agent, session and workspace ids later become file and bank names."""
     if not isinstance(value, str) or not IDENT_RE.fullmatch(value) or ".." in value:
         raise ValidationError(
-            f"{field} {value!r} is not a valid id: use 1-128 characters from A-Z a-z 0-9 _ . @ -, "
-            "starting with a letter or digit, without '..'",
+            f"{field} {shown(value)} is not a valid id: use 1-128 characters from "
+            "A-Z a-z 0-9 _ . @ -, starting with a letter or digit, without '..'",
             field=field,
         )
     return value
@@ -62,7 +73,7 @@ def make_scope(user_id: object, agent_id: object = None) -> Scope:
 def check_entry_id(value: object) -> str:
     if not isinstance(value, str) or not ENTRY_ID_RE.fullmatch(value):
         raise ValidationError(
-            f"memory id {value!r} is malformed: pass the id returned by add/list/search",
+            f"memory id {shown(value)} is malformed: pass the id returned by add/list/search",
             field="id",
         )
     return value
@@ -217,12 +228,12 @@ def check_enum(cls: type[E], value: object, field: str) -> E:
     if isinstance(value, cls):
         return value
     try:
-        return cls(value)
+        if isinstance(value, str):
+            return cls(value)
     except ValueError:
-        allowed = ", ".join(m.value for m in cls)
-        raise ValidationError(
-            f"{field} {value!r} is not valid: use one of {allowed}", field=field
-        ) from None
+        pass
+    allowed = ", ".join(m.value for m in cls)
+    raise ValidationError(f"{field} {shown(value)} is not valid: use one of {allowed}", field=field)
 
 
 def check_optional_enum(cls: type[E], value: object, field: str) -> E | None:
@@ -253,11 +264,6 @@ def check_offset(value: object, field: str = "offset") -> int:
     return check_count(value, field)
 
 
-def _preview(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def check_datetime(value: object, field: str, *, optional: bool = True) -> datetime | None:
     """Accept datetimes or ISO 8601 strings; naive times are taken as UTC."""
     if value is None:
@@ -270,8 +276,7 @@ def check_datetime(value: object, field: str, *, optional: bool = True) -> datet
             when = datetime.fromisoformat(when)
         except ValueError:
             raise ValidationError(
-                f"{field} {_preview(value)} is not an ISO 8601 time "
-                "(e.g. 2026-01-31T12:00:00+00:00)",
+                f"{field} {shown(value)} is not an ISO 8601 time (e.g. 2026-01-31T12:00:00+00:00)",
                 field=field,
             ) from None
     if not isinstance(when, datetime):
@@ -282,7 +287,7 @@ def check_datetime(value: object, field: str, *, optional: bool = True) -> datet
         return when.astimezone(UTC)
     except OverflowError:
         raise ValidationError(
-            f"{field} {_preview(value)} is out of range in UTC: use a time from year 1 to 9999",
+            f"{field} {shown(value)} is out of range in UTC: use a time from year 1 to 9999",
             field=field,
         ) from None
 
