@@ -192,3 +192,28 @@ def test_readyz_reports_an_emptied_database_without_its_path(live: Live) -> None
     body = r.json()
     assert body["status"] == "unavailable" and "empty" in body["error"]
     assert str(live.home) not in r.text and str(database) not in r.text
+
+
+@pytest.mark.parametrize(
+    ("message", "private", "expected"),
+    [
+        ("/srv/a b/home/keys.json is malformed", ("/srv/a b/home",), "keys.json is malformed"),
+        ("cannot open SQLite database /var/lib/mv/memvault.db: locked", (), "memvault.db"),
+        ("key file C:\\Users\\bob\\k.key is readable", (), "key file k.key is readable"),
+        ("cannot write ~/notes/USER.md.", (), "cannot write USER.md."),
+        ("set a base ending in /v1, e.g. http://127.0.0.1:8000/v1", (), None),
+        ("5/10 and/or ../x", (), None),
+        ("a lone \ud800 surrogate", (), "a lone \\ud800 surrogate"),
+    ],
+)
+def test_public_messages_name_no_directories(
+    message: str, private: tuple[str, ...], expected: str | None
+) -> None:
+    from memvault.server.errors import public_message
+
+    shown = public_message(message, private)
+    if expected is None:
+        assert shown == message
+    else:
+        assert expected in shown
+    assert "/srv" not in shown and "/var" not in shown and "Users" not in shown

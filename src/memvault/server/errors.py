@@ -38,9 +38,12 @@ from .schemas import ErrorResponse
 
 logger = logging.getLogger("memvault.server")
 
-# An absolute path (POSIX, ~/, or C:\): not inside a URL or a word, up to a quote,
-# space or bracket, without trailing punctuation.
-_PATH = re.compile(r"""(?<![\w:/.~-])(?:[A-Za-z]:\\|~?/)[^\s'"()<>,;]*[^\s'"()<>,;.:]""")
+# An absolute path of two or more parts (POSIX, ~/, or C:\): not inside a URL or a
+# word, up to a quote, space or bracket, without trailing punctuation. One part alone
+# ("/v1") is left: it is a route, and names no file.
+_PATH = re.compile(
+    r"""(?<![\w:/.~-])(?:[A-Za-z]:\\|~?/)[^\s'"()<>,;/\\]+[/\\][^\s'"()<>,;]*[^\s'"()<>,;.:]"""
+)
 
 
 class AuthError(MemvaultError):
