@@ -95,8 +95,8 @@ class BodyLimit:
 
         try:
             await self.app(scope, counted, watch)
-        except PayloadTooLargeError:
-            if started:
+        except Exception:
+            if not over or started:
                 raise
         if over and not started:
             await self._refuse(too_large, scope, receive, send)

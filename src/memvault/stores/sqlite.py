@@ -858,7 +858,7 @@ class SQLiteStore:
     def health(self) -> dict[str, Any]:
         if self.path != ":memory:":
             try:
-                size: int | None = os.path.getsize(self.path)
+                size: int | None = Path(self.path).expanduser().stat().st_size
             except OSError:
                 size = None
             if not size:
