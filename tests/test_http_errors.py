@@ -217,3 +217,64 @@ def test_public_messages_name_no_directories(
     else:
         assert expected in shown
     assert "/srv" not in shown and "/var" not in shown and "Users" not in shown
+
+
+# -- any value in any field: never a 5xx, and the user's reads keep working -----------------
+
+HOSTILE_JSON = [
+    "1" + "0" * 5000,  # too long for int()
+    "NaN",
+    "Infinity",
+    '"\\ud800"',  # a lone surrogate
+    '"\\u0000"',
+    '{"a":' * 300 + "1" + "}" * 300,
+    "[" * 3000 + "]" * 3000,
+    "true",
+    "-1",
+    "1e400",
+    '"' + "x" * 100_000 + '"',
+]
+HOSTILE_FIELDS = [
+    ("POST", "/v1/memories", ("content", "importance", "metadata", "kind", "agent_id", "name")),
+    ("POST", "/v1/memories/search", ("query", "limit", "kind")),
+    ("PATCH", "/v1/memories/{id}", ("content", "importance", "metadata", "tier")),
+    ("POST", "/api/memory/v2/entries", ("target", "content")),
+    ("POST", "/api/memory/v2/search", ("query", "limit")),
+    ("PATCH", "/api/memory/v2/config", ("injection.enabled", "builtin.user_char_limit")),
+]
+REQUIRED = {"content": '"x"', "query": '"x"', "target": '"user"'}
+
+
+def test_no_value_in_any_field_is_a_server_error(alice: httpx.Client) -> None:
+    entry = alice.post("/v1/memories", json={"content": "kept"}).json()
+    for method, path, fields in HOSTILE_FIELDS:
+        for field in fields:
+            for value in HOSTILE_JSON:
+                members = {k: v for k, v in REQUIRED.items() if k in fields and k != field}
+                members[field] = value
+                body = "{" + ",".join(f'"{k}":{v}' for k, v in members.items()) + "}"
+                r = alice.request(
+                    method,
+                    path.format(id=entry["id"]),
+                    content=body,
+                    headers={"content-type": "application/json"},
+                )
+                assert r.status_code < 500, (method, path, field, value[:20], r.text[:200])
+    for path in ("/v1/memories", "/v1/memories/export", "/api/memory/v2"):
+        assert alice.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize("value", [str(10**30), str(2**63), "-1", "true", "nan", "%ED%A0%80"])
+def test_no_query_parameter_is_a_server_error(alice: httpx.Client, value: str) -> None:
+    for template in (
+        "/v1/memories?limit={}",
+        "/v1/memories?offset={}",
+        "/v1/sensitive/audit?after={}",
+        "/v1/sensitive/audit?limit={}",
+        "/api/memory/v2/entries/user/{}",
+        "/v1/memories/{}",
+        "/v1/memories?agent_id={}",
+    ):
+        method = "DELETE" if "entries" in template else "GET"
+        r = alice.request(method, template.format(value))
+        assert r.status_code < 500, (template, value, r.text[:200])
