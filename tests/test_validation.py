@@ -479,3 +479,16 @@ def test_a_token_whose_header_nests_deeply_is_stored_or_refused(vault: Vault) ->
     except ValidationError:
         return
     assert vault.count(user_id="alice") == 1
+
+
+def test_a_database_emptied_after_this_process_created_it_is_refused_too(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    from memvault import StoreError
+
+    path = tmp_path / "mine.db"
+    Vault(path, config=config).close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").write_bytes(b"")
+    with pytest.raises(StoreError):
+        Vault(path, config=config)

@@ -193,7 +193,7 @@ def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
     )
 
 
-# Database files this process created: zero-length only until SQLite writes its header.
+# Database files this process is creating: zero-length until the open writes the header.
 _CREATED_HERE: set[str] = set()
 # How long a zero-length file may take to get its header from another process's open.
 _EMPTY_GRACE_S = 0.5
@@ -274,8 +274,9 @@ class SQLiteStore:
             raise StoreError(
                 f"cannot open SQLite database {self.path}: {exc}; check the path and permissions"
             ) from exc
-        if self.path != ":memory:" and created:
-            _CREATED_HERE.add(os.path.abspath(Path(self.path).expanduser()))
+        mine = os.path.abspath(Path(self.path).expanduser()) if created else None
+        if mine is not None:
+            _CREATED_HERE.add(mine)  # until its header is written, below
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if self.path != ":memory:":
@@ -291,6 +292,9 @@ class SQLiteStore:
                     "permissions, and that it is a memvault database"
                 ) from exc
             raise
+        finally:
+            if mine is not None:
+                _CREATED_HERE.discard(mine)
 
     def _enable_wal(self, busy_timeout_ms: int) -> None:
         """Switch to WAL; SQLite answers "locked" at once (ignoring busy_timeout) while
