@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from .. import __version__
 from ..errors import MemvaultError
 from .auth import GatewayDep
+from .errors import logger, public_message
 from .schemas import Health, Ready
 
 router = APIRouter(tags=["health"])
@@ -29,6 +30,8 @@ def readyz(gw: GatewayDep) -> Any:
     try:
         health = gw.vault.health()
     except MemvaultError as exc:
-        return JSONResponse({"status": "unavailable", "error": exc.message}, status_code=503)
+        logger.warning("not ready: %s", exc.message)
+        reason = exc.context.get("reason") or public_message(exc.message, (str(gw.home),))
+        return JSONResponse({"status": "unavailable", "error": reason}, status_code=503)
     store = {k: v for k, v in health.items() if k in ("backend", "schema_version", "entries")}
     return {"status": "ready", "store": store}
