@@ -23,9 +23,9 @@ _MAX_CANDIDATES = 8
 _MAX_DECODED = 20_000
 
 _BASE64 = re.compile(
-    r"(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){4,}(?:[A-Za-z0-9+/]{2,3}={0,2})?(?![\w+/=-])"
+    r"(?<![\w+/-])(?:[A-Za-z0-9+/]{4}){4,}(?:[A-Za-z0-9+/]{2,3}={0,2})?(?![\w+/=-])"
 )
-_BASE64_URL = re.compile(r"(?<![\w=-])[A-Za-z0-9_-]{20,}={0,2}(?![\w=-])")
+_BASE64_URL = re.compile(r"(?<![\w-])[A-Za-z0-9_-]{20,}={0,2}(?![\w=-])")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 _HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)

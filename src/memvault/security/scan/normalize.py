@@ -72,10 +72,18 @@ def normalize(text: str) -> str:
 # Three or more single letters, each followed by one separator: "i g n o r e".
 _SPACED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-*·|/+~]){2,}[^\W\d_](?![^\W\d_])")
 _SPACED_SEP = re.compile(r"[ .\-*·|/+~]")
+# Several letter-spaced words in a row, words apart by two or more spaces: "d o  n o t".
+_L = r"[^\W\d_]"
+_SPACED_PHRASE = re.compile(
+    rf"(?<!\S){_L}(?:[ .\-*·]{_L})*(?:[ \t]{{2,}}{_L}(?:[ .\-*·]{_L})*)+(?!\S)"
+)
+_WORD_GAP = re.compile(r"[ \t]{2,}")
+# A word broken across lines with a hyphen: "in-\nstructions".
+_LINE_BREAK = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
 # A separator between two letters inside a word: "ig-nore", "in.struc.tions".
 _INNER_SEP = re.compile(r"(?<=[^\W\d_])[-.·*](?=[^\W\d_])")
 _LEET = str.maketrans("013457@$!|", "oieastasil")
-_LEET_WORD = re.compile(r"(?<![\w$])(?=[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{3,}", re.I)
+_LEET_WORD = re.compile(r"(?<![\w$])(?=[a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{2,}", re.I)
 
 
 def _unleet(match: re.Match[str]) -> str:
@@ -87,7 +95,11 @@ def _unleet(match: re.Match[str]) -> str:
 
 def deobfuscate(skeleton: str) -> str:
     """``skeleton`` with spacing, separators, underscores and leetspeak inside words undone."""
-    text = _SPACED.sub(lambda m: _SPACED_SEP.sub("", m.group(0)), skeleton)
+    text = _LINE_BREAK.sub("", skeleton)
+    text = _SPACED_PHRASE.sub(
+        lambda m: " ".join(_SPACED_SEP.sub("", w) for w in _WORD_GAP.split(m.group(0))), text
+    )
+    text = _SPACED.sub(lambda m: _SPACED_SEP.sub("", m.group(0)), text)
     text = _INNER_SEP.sub("", text)
     text = text.replace("_", " ")
     return _LEET_WORD.sub(_unleet, text)

@@ -172,7 +172,7 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         + rf"|{_QUANT}(?:(?:the|your)\s+)?(?:system|safety|developer)\s+"
         + rf"(?:{_STRONG_NOUN}|{_WEAK_NOUN})"
         # "ignore all instructions", "ignore the instructions above"
-        + rf"|(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:{_STRONG_NOUN}|rules\b)"
+        + rf"|(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:{_STRONG_NOUN}|rules?\b)"
         + rf"|(?:all\s+)?(?:of\s+)?(?:the|your)\s+(?:{_STRONG_NOUN}|rules\b)\s+"
         + r"(?:above|before\s+this|(?:given|provided)\s+(?:above|earlier|before)"
         + r"|you\s+(?:were\s+)?given)"
@@ -243,18 +243,19 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
     (
         "fake_role_delimiter",
         "injection",
-        "chat-template or context delimiters that could fake a system turn",
+        "chat-template delimiters or role tags (<system>, <assistant>) that could fake a turn",
         ("<", "inst]"),
         r"<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>"
         r"|\[/?INST\]|<</?SYS>>"
-        r"|<\s*/?\s*(?:user[\s_-]*memory|assistant|developer|tool[\s_-]*result)\s*>",
+        r"|<\s*/?\s*(?:system(?:[\s_-]*(?:prompt|message))?|user[\s_-]*memory|assistant|developer"
+        r"|tool[\s_-]*result)\s*>",
     ),
     (
         "fake_fence_tag",
         "injection",
-        "a context fence tag (<memory-context>, <system>, ...) or a look-alike of one",
+        "a memory-context or system-reminder fence tag, or a look-alike of one",
         ("<",),
-        r"<\s*/?\s*(?:system(?:[\s_-]*(?:reminder|prompt|message))?|memory[\s_-]*context)"
+        r"<\s*/?\s*(?:system[\s_-]*reminder|memory[\s_-]*context)"
         r"(?:\s+[\w-]+\s*=\s*[\"'][^\"'<>\n]{0,40}[\"'])*\s*/?\s*>",
     ),
     # -- role hijack ---------------------------------------------------------
@@ -550,7 +551,8 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
             "disregard",
             "forget",
             "override",
-            "youarenow",
+            "are now",
+            "arenow",
             "donottell",
             "dontell",
             "dont tell",
@@ -563,7 +565,8 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety)*|(?:the|your|my)?"
         r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety)+)"
         r"(?:instructions?|prompts?|rules|directives|guidelines|programming)"
-        r"|youarenow(?:an?)?(?:unrestricted|uncensored|unfiltered|jailbroken|dan|evil|free)"
+        r"|you\s?are\s?now\s?(?:an?\s?)?(?:unrestricted|uncensored|unfiltered|jailbroken|evil"
+        r"|dan\b(?!['’]))"
         r"|do(?:not|nt)tell(?:the)?(?:user|human)"
         r"|(?:reveal|print|leak|dump|show)(?:me)?(?:your|the)systemprompt"
         r"|(?:send|post|upload|exfiltrate|leak)(?:all|the|your|my)*"
