@@ -54,7 +54,17 @@ def run(
         caught = sum(r.verdict is not Verdict.ALLOW for r in results)
         caught_all += caught
         lines.append(f"| {cls} | {len(results)} | {100 * caught / len(results):.1f} |")
-    lines.append(f"| **all attacks** | {len(attacks)} | {100 * caught_all / len(attacks):.1f} |")
+    lines.append(
+        f"| **all attacks** | {len(attacks)} | {100 * caught_all / max(len(attacks), 1):.1f} |"
+    )
+    if not benign:
+        lines += ["", f"Mean cost: {per_text * 1000:.2f} ms per text."]
+        if show:
+            lines += ["", "Attacks allowed:"]
+            lines += [
+                f"- [{r['class']}/{r['lang']}] {r['text']!r}" for r, a in a_results if not a.threats
+            ]
+        return "\n".join(lines)
     lines += ["", "| benign class | n | refused % | quarantined % |", "|---|---:|---:|---:|"]
     b_class: dict[str, list[Assessment]] = defaultdict(list)
     for row, result in b_results:
@@ -68,7 +78,7 @@ def run(
         quarantined_all += quarantined
         n = len(results)
         lines.append(f"| {cls} | {n} | {100 * refused / n:.1f} | {100 * quarantined / n:.1f} |")
-    n = len(benign)
+    n = len(benign) or 1
     lines.append(
         f"| **all benign** | {n} | {100 * refused_all / n:.1f} | {100 * quarantined_all / n:.1f} |"
     )
@@ -92,8 +102,10 @@ def main() -> None:
     parser.add_argument("--no-semantic", action="store_true", help="rules only")
     parser.add_argument("--misses", action="store_true", help="list misses and false positives")
     args = parser.parse_args()
-    attacks, benign = load("attacks"), load("benign")
+    attacks, benign, heldout = load("attacks"), load("benign"), load("heldout")
     print(run("rules only", assess, attacks, benign, args.misses))
+    print()
+    print(run("held-out attacks, rules only", assess, heldout, [], args.misses))
     if args.no_semantic:
         return
     from memvault.embed import local
@@ -110,6 +122,8 @@ def main() -> None:
     print()
     label = f"rules + semantic screen ({screen.embedder.name}, threshold {screen.threshold})"
     print(run(label, with_screen, attacks, benign, args.misses))
+    print()
+    print(run("held-out attacks, rules + semantic screen", with_screen, heldout, [], args.misses))
 
 
 if __name__ == "__main__":

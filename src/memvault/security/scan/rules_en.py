@@ -541,6 +541,94 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         r"system[_-]?prompt\.(?:md|txt|ya?ml|json)\b"
         r"|(?:修改|编辑|更改|改写|覆盖|覆写|替换|篡改)(?:你的|你自己的)?系统提示词?",
     ),
+    # -- paraphrases of the shapes above -------------------------------------
+    (
+        "instructions_void",
+        "injection",
+        "declares what the model was told before cancelled, fake or no longer counting",
+        ("told", "guidance", "instructions", "rules", "directions", "orders", "prompt"),
+        r"\b(?:whatever|everything|anything|all)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been|'ve\s+been)"
+        r"|i)\s+told\s+(?:you\s+)?(?:before|earlier|previously|above)"
+        + _gap(30)
+        + r"\b(?:doesn'?t|does\s+not|no\s+longer|don'?t|do\s+not)\s+(?:count|matter|apply|stand)"
+        r"|\b(?:consider|treat|regard|mark)\s+(?:all\s+)?(?:of\s+)?(?:your|the|what\s+you\s+were\s+told"
+        r"|everything\s+you\s+were\s+told)\s*(?:earlier|before|previously)?\s*"
+        r"(?:(?:earlier|previous|prior|original|initial|old)\s+)?"
+        r"(?:guidance|instructions|rules|directions|orders|directives|prompt)?\s*(?:as\s+)?"
+        r"(?:obsolete|cancell?ed|void|invalid|null|revoked|superseded)\b"
+        r"|\b(?:developer|system|operator)['’]?s?\s+(?:rules|instructions|prompt)\s+(?:were|was|are|is)"
+        r"\s+(?:just\s+|only\s+)?(?:a\s+test|fake|a\s+decoy|not\s+real)",
+    ),
+    (
+        "safety_disabled",
+        "role_hijack",
+        "tells the model its safety rules are off, or to act as a model that has none",
+        ("guardrail", "safety", "polic", "filter", "restriction", "content", "training"),
+        r"\b(?:your\s+)?(?:guardrails|safety\s+(?:checks|filters|rules|training|features|settings)"
+        r"|content\s+(?:policy|policies|filters?)|restrictions|filters)\s+(?:have\s+been|has\s+been"
+        r"|are|were|is)\s+(?:now\s+|temporarily\s+)?(?:lifted|removed|disabled|switched\s+off"
+        r"|turned\s+off|suspended|deactivated|waived)"
+        r"|\b(?:act|behave|respond|answer)\s+(?:like|as\s+though|as\s+if)\s+(?:you\s+(?:are|were)\s+)?"
+        r"(?:an?\s+)?(?:model|ai|assistant|chatbot|bot)?\s*(?:that\s+|who\s+)?"
+        r"(?:(?:has|had|have)\s+no|(?:was|were)\s+never\s+(?:given|trained)|no)\s+(?:any\s+)?"
+        r"(?:content\s+polic|safety|guardrails|filters|restrictions|rules|guidelines)",
+    ),
+    (
+        "trust_only_me",
+        "injection",
+        "tells the model to obey only the writer, or to disobey its operator",
+        ("only", "disobey", "defy"),
+        r"\b(?:trust|obey|follow|listen\s+to)\s+only\s+(?:me|my\s+(?:instructions|orders|messages))"
+        r"|\bonly\s+(?:trust|obey|follow|listen\s+to)\s+(?:me|my\s+(?:instructions|orders))\b"
+        r"|\b(?:disobey|defy)\s+(?:the\s+|your\s+)?(?:operator|developer|system|instructions|rules"
+        r"|guidelines|user)\b",
+    ),
+    (
+        "keep_user_unaware",
+        "deception",
+        "tells the model to keep the user unaware of what it does",
+        ("user", "person", "nobody", "no one", "anyone"),
+        r"\bkeep\s+the\s+(?:user|human|person)\s+in\s+the\s+dark"
+        r"|\b(?:the\s+(?:user|human)|the\s+person\s+you['’]?re\s+(?:talking|chatting)\s+(?:to|with))"
+        r"\s+(?:never|doesn['’]?t|does\s+not|won['’]?t)\s+(?:finds?\s+out|learns?|notices?|realis|realiz)"
+        r"|\b(?:silently|quietly|secretly)\b"
+        + _gap(80)
+        + r"\b(?:tell|inform)\s+(?:nobody|no\s+one|no-one|noone)\b"
+        r"|\b(?:and|but)\s+(?:don'?t|do\s+not|never)\s+tell\s+(?:anyone|anybody)\b",
+    ),
+    (
+        "exfil_embed_secret",
+        "exfiltration",
+        "puts a password, token or key into a URL, link or web request",
+        ("://", "url", "link", "request", "image", "query"),
+        r"\b(?:copy|put|append|include|embed|add|insert|attach|paste|encode)\b"
+        + _gap(50)
+        + r"\b(?:(?:the\s+)?user['’]?s\s+)?(?:access\s+tokens?|api\s+keys?|passwords?|secrets?"
+        r"|session\s+tokens?|credentials|cookies|[\w~./-]*\.aws/credentials|[\w~./-]*\.env\b"
+        r"|private\s+keys?)"
+        + _gap(40)
+        + r"\b(?:into|in|to|onto|inside)\s+(?:(?:the|your|a|an|its|every|each)\s+)?"
+        r"(?:[\w-]+\s+){0,3}?(?:urls?|links?|web\s+requests?|requests?"
+        r"|image\s+(?:urls?|links?|addresses)|query\s+strings?|https?://)",
+    ),
+    (
+        "planted_command",
+        "agent_config",
+        "asks for a remote script to be run every time the agent acts",
+        ("curl", "wget"),
+        r"\b(?:whenever|before\s+(?:every|each|any)|always|each\s+time|every\s+time|first)\b"
+        + _gap(60)
+        + r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b",
+    ),
+    (
+        "root_access_backdoor",
+        "ssh_backdoor",
+        "asks to let the writer's key log in as root",
+        ("root",),
+        r"\b(?:my|this|our|the\s+following)\s+(?:public\s+|ssh\s+)?key\b"
+        + _gap(60)
+        + r"\b(?:log\s*in|sign\s+in|ssh\s+in|access)\s+(?:as\s+)?root\b",
+    ),
     # -- obfuscation ----------------------------------------------------------
     (
         "squashed_injection",
@@ -639,6 +727,11 @@ QUARANTINE_IDS = frozenset(
         "ssh_config_tamper",
         "edit_agent_config",
         "squashed_injection",
+        "trust_only_me",
+        "keep_user_unaware",
+        "exfil_embed_secret",
+        "planted_command",
+        "root_access_backdoor",
     }
 )
 
