@@ -83,7 +83,7 @@ _LINE_BREAK = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
 # A separator between two letters inside a word: "ig-nore", "in.struc.tions".
 _INNER_SEP = re.compile(r"(?<=[^\W\d_])[-.·*](?=[^\W\d_])")
 _LEET = str.maketrans("013457@$!|", "oieastasil")
-_LEET_WORD = re.compile(r"(?<![\w$])(?=[a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{2,}", re.I)
+_LEET_WORD = re.compile(r"(?<![\w$@])(?=[a-z0-9])(?=[a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{2,}", re.I)
 
 
 def _unleet(match: re.Match[str]) -> str:
