@@ -53,7 +53,7 @@ def test_corpora_are_large_labelled_and_cover_the_classes() -> None:
     langs = {row["lang"] for row in ATTACKS}
     required = {"zh-Hans", "zh-Hant", "ja", "ko", "es", "ru", "ar", "fa", "hi", "en"}
     assert required <= langs
-    assert KNOWN_MISSES <= {row["text"] for row in ATTACKS}
+    assert KNOWN_MISSES.issubset(row["text"] for row in ATTACKS)
 
 
 @pytest.mark.parametrize("row", ATTACKS, ids=lambda r: f"{r['class']}-{r['lang']}")
