@@ -86,6 +86,13 @@ _LEET = str.maketrans("013457@$!|", "oieastasil")
 _LEET_WORD = re.compile(r"(?<![\w$@])(?=[a-z0-9])(?=[a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{2,}", re.I)
 
 
+# Cheap tests for whether a step can change anything.
+_MAYBE_SPACED = re.compile(
+    r"(?<![^\W\d_])[^\W\d_][ .\-*·|/+~][^\W\d_][ .\-*·|/+~][^\W\d_](?![^\W\d_])"
+)
+_MAYBE_LEET = re.compile(r"[a-z][0-9@$!|]|[0-9@$!|][a-z]", re.I)
+
+
 def _unleet(match: re.Match[str]) -> str:
     word = match.group(0)
     if word.isalpha() or not re.search(r"[a-z][0-9@$!|]|[0-9@$!|][a-z]", word, re.I):
@@ -94,15 +101,23 @@ def _unleet(match: re.Match[str]) -> str:
 
 
 def deobfuscate(skeleton: str) -> str:
-    """``skeleton`` with spacing, separators, underscores and leetspeak inside words undone."""
-    text = _LINE_BREAK.sub("", skeleton)
-    text = _SPACED_PHRASE.sub(
-        lambda m: " ".join(_SPACED_SEP.sub("", w) for w in _WORD_GAP.split(m.group(0))), text
-    )
-    text = _SPACED.sub(lambda m: _SPACED_SEP.sub("", m.group(0)), text)
+    """``skeleton`` with spacing, separators, underscores and leetspeak inside words undone.
+
+    Each step first checks, with a substring test, that its disguise can be
+    present at all: most chat needs none of them, and this runs on every write.
+    """
+    text = _LINE_BREAK.sub("", skeleton) if "-\n" in skeleton else skeleton
+    if "  " in text or "\t" in text:
+        text = _SPACED_PHRASE.sub(
+            lambda m: " ".join(_SPACED_SEP.sub("", w) for w in _WORD_GAP.split(m.group(0))), text
+        )
+    if _MAYBE_SPACED.search(text):
+        text = _SPACED.sub(lambda m: _SPACED_SEP.sub("", m.group(0)), text)
     text = _INNER_SEP.sub("", text)
     text = text.replace("_", " ")
-    return _LEET_WORD.sub(_unleet, text)
+    if _MAYBE_LEET.search(text):
+        text = _LEET_WORD.sub(_unleet, text)
+    return text
 
 
 # -- the native view -------------------------------------------------------------
