@@ -11,6 +11,8 @@ from __future__ import annotations
 from .rules_i18n import Lexicon
 
 LEXICONS: tuple[Lexicon, ...] = (
+    # Chinese: the hand-written rules in rules_en (same ids) win for override, role and
+    # hiding; this entry adds the generated exfiltration rule, exfil_send_zh.
     Lexicon(
         lang="zh",
         ai_nouns=("人工智能", "助手", "模型", "机器人", "角色", "模式", "人格"),

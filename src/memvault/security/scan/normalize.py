@@ -43,7 +43,7 @@ _IGNORABLE = re.compile(
 
 # Brackets and dashes that imitate the ones of a fence tag but that TR39 does
 # not list as confusable with ASCII.
-_EXTRA = {
+_EXTRA: dict[int, str | int | None] = {
     **dict.fromkeys(map(ord, "‹〈⟨《«❮❬⦑⧼〈＜﹤"), "<"),
     **dict.fromkeys(map(ord, "›〉⟩》»❯❭⦒⧽〉＞﹥"), ">"),
     **dict.fromkeys(map(ord, "‐‑‒–—―⁃﹣－−⸺⸻"), "-"),
@@ -54,7 +54,7 @@ _EXTRA = {
         "aeopcyxijsdhqwABEKMHOPCTXIJSaoikvptuxABEHIKMNOPTYXZiI",
     ),
 }
-_SKELETON = {**_confusable_table(), **_EXTRA}
+_SKELETON: dict[int, str | int | None] = {**_confusable_table(), **_EXTRA}
 
 
 def strip_ignorable(text: str) -> str:
@@ -122,7 +122,7 @@ def deobfuscate(skeleton: str) -> str:
 
 # -- the native view -------------------------------------------------------------
 
-_ARABIC_FOLD = {
+_ARABIC_FOLD: dict[int, str | int | None] = {
     **dict.fromkeys(range(0x064B, 0x0660), None),  # harakat
     0x0670: None,  # superscript alef
     0x0640: None,  # tatweel
