@@ -37,10 +37,9 @@ from .normalize import fold
 # One clause: anything but a sentence end (a "." inside a URL or file name is not one).
 _CLAUSE = r"(?:[^.!?。！？؟।\n]|[.!?](?=\S))"
 _CLAUSE_START = r"(?:^|(?<=[.!?؟।]\s)|(?<=[。！？\n]))"
-_TARGET = (
-    r"(?:(?:https?|ftp)://|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}"
-    r"|webhook|pastebin|ngrok|requestbin)"
-)
+# A destination: a URL, an e-mail address (found from its "@domain."), a paste or
+# webhook service. Only its presence in the clause matters.
+_TARGET = r"(?:://|@[\w-]+\.[\w.-]|webhook|pastebin|ngrok|requestbin)"
 _AI_NOUNS = ("ai", "dan", "gpt", "bot", "llm", "jailbreak", "mode")
 _TARGET_TRIGGERS = ("://", "@", "webhook", "pastebin", "ngrok", "requestbin")
 
@@ -107,8 +106,9 @@ def rules_for(lex: Lexicon) -> tuple[Pattern, ...]:
         _verb(lex), _near(_alt(lex.qualifiers), _alt(lex.instructions), lex.near)
     )
     what = rf"(?:(?<![a-z]){_alt(_AI_NOUNS)}(?![a-z])|{_alt(lex.ai_nouns)})"
-    role = _all_in_clause(_alt(lex.you_are), _alt(lex.unrestricted), what)
-    exfil = _all_in_clause(_alt(lex.send_verbs), _alt(lex.secrets), _TARGET)
+    role = _all_in_clause(_alt(lex.unrestricted), _alt(lex.you_are), what)
+    # The rarest part first: a clause without it is rejected after one scan.
+    exfil = _all_in_clause(_TARGET, _alt(lex.secrets), _alt(lex.send_verbs))
     return (
         Pattern(
             f"ignore_instructions_{lex.lang}",
