@@ -8,7 +8,9 @@ twice: its text alone, and its text followed by the image caption
 (``blip_caption``) where the turn shared a picture. The data is read in place
 from ``../shared/bench/data/locomo/locomo10.json`` and never copied.
 
-    .venv/bin/python bench/scan_fp.py [--data PATH] [--repeat N]
+    .venv/bin/python bench/scan_fp.py [--data PATH] [--repeat N] [--semantic]
+
+``--semantic`` adds the semantic screen on the local model (text only, one pass).
 
 Prints a Markdown table (turns scanned, refused, quarantined, rates, throughput
 and cost per turn) and the flagged turns with their verdict and pattern ids.
@@ -20,12 +22,12 @@ import argparse
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memvault.security.scan import Verdict, assess
+from memvault.security.scan import Assessment, SemanticScreen, Verdict, assess
 
 DATA = (
     Path(__file__).resolve().parents[2] / "shared" / "bench" / "data" / "locomo" / "locomo10.json"
@@ -73,14 +75,20 @@ def iter_turns(data: list[dict[str, Any]]) -> Iterator[Turn]:
                 )
 
 
-def run(label: str, turns: list[Turn], texts: list[str], repeat: int) -> Result:
+def run(
+    label: str,
+    turns: list[Turn],
+    texts: list[str],
+    repeat: int,
+    check: Callable[[str], Assessment] = assess,
+) -> Result:
     """Scan ``texts`` (one per turn); time ``repeat`` full passes, keep the last one's flags."""
     flagged: list[tuple[Turn, str, Verdict, list[str]]] = []
     start = time.perf_counter()
     for _ in range(repeat):
         flagged = []
         for turn, text in zip(turns, texts, strict=True):
-            result = assess(text)
+            result = check(text)
             if result.verdict is not Verdict.ALLOW:
                 ids = [threat.pattern_id for threat in result.threats]
                 flagged.append((turn, text, result.verdict, ids))
@@ -124,6 +132,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--repeat", type=int, default=3, help="timed passes per input")
+    parser.add_argument("--semantic", action="store_true", help="also run the semantic screen")
     args = parser.parse_args()
 
     data = json.loads(args.data.read_text(encoding="utf-8"))
@@ -136,6 +145,13 @@ def main() -> None:
         run("text", turns, texts, args.repeat),
         run(f"text + blip_caption ({captioned} with caption)", turns, with_caption, args.repeat),
     ]
+    if args.semantic:
+        from memvault.embed.local import LocalEmbedder
+
+        screen = SemanticScreen(LocalEmbedder())
+        screen.check("warm up")
+        label = f"text, rules + semantic screen (threshold {screen.threshold})"
+        results.append(run(label, turns, texts, 1, lambda text: assess(text, semantic=screen)))
     print(render(results))
 
 
