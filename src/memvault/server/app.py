@@ -28,7 +28,7 @@ from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
 from . import admin, health, memories, sensitive, v2
-from .auth import authenticate
+from .auth import Who, authenticate
 from .errors import PayloadTooLargeError, error_response, install_handlers, status_for
 from .keys import KeyStore, Principal
 from .state import Gateway, ServerSettings
@@ -167,7 +167,12 @@ def create_app(
         description="Long-term memory for LLM agents. Send `Authorization: Bearer <key>` "
         "on every route but /healthz and /readyz.",
         lifespan=lifespan,
+        # No Swagger UI or ReDoc (they load scripts from a CDN); the schema needs a key.
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
     )
+    _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
     for module in (health, memories, v2, admin, sensitive):
@@ -186,6 +191,15 @@ def create_app(
         )
     app.add_middleware(BodyLimit, limit=gw.settings.max_body_bytes)
     return app
+
+
+def _add_openapi(app: FastAPI) -> None:
+    """``GET /openapi.json``, for callers with a key (user or admin), like every data route."""
+
+    def openapi(_: Who) -> dict[str, Any]:
+        return app.openapi()
+
+    app.add_api_route("/openapi.json", openapi, methods=["GET"], include_in_schema=False)
 
 
 def _add_panel(app: FastAPI) -> None:
