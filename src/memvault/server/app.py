@@ -108,10 +108,15 @@ def _mcp_endpoint(gw: Gateway) -> Any:
         assert who.user_id is not None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        for named in query.get("user_id", []):  # as act_as: another user "does not exist"
+            if named != who.user_id:
+                raise NotFoundError(f"no user {named!r}", user_id=named)
         agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
         return who.user_id, check_optional_ident(agent or None, "agent_id")
 
-    return HttpEndpoint(gw.vault, base_dir=gw.home, resolve=resolve)
+    return HttpEndpoint(
+        gw.vault, base_dir=gw.home, resolve=resolve, cache_size=gw.settings.agent_cache_size
+    )
 
 
 class _McpGuard:
