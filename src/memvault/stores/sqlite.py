@@ -16,6 +16,7 @@ MATCH only ever walks the caller's rows, and every query also filters on
 from __future__ import annotations
 
 import hashlib
+import math
 import sqlite3
 import threading
 import time
@@ -30,6 +31,8 @@ import numpy as np
 from ..errors import ConflictError, NotFoundError, StoreError
 from ..model import MemoryEntry
 from .base import (
+    BM25_B,
+    BM25_K1,
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
@@ -43,22 +46,32 @@ from .base import (
     VectorChanges,
     VectorItem,
     View,
+    doc_length,
     plan_terms,
+    query_forms,
 )
 from .rows import ENTRY_COLUMNS, entry_to_row, format_time, parse_time, row_to_entry
 from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
 
 _SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
-_INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
-)
-_UPDATE_SQL = (
-    "UPDATE memories SET "
-    + ", ".join(f"{c} = ?" for c in _INSERT_COLUMNS)
-    + " WHERE user_id = ? AND id = ?"
-)
+# The schema version that added memories.fts_len (an entry's token count, for BM25).
+_LENGTHS_VERSION = 10
+
+
+def _write_statements(lengths: bool) -> tuple[str, str]:
+    """INSERT and UPDATE of an entry's columns; without ``fts_len`` on an older schema
+    (a store opened with ``migrate_to`` below ``_LENGTHS_VERSION``)."""
+    columns = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
+    columns += ("fts_len",) if lengths else ()
+    insert = (
+        f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+    )
+    update = (
+        f"UPDATE memories SET {', '.join(f'{c} = ?' for c in columns)} WHERE user_id = ? AND id = ?"
+    )
+    return insert, update
+
+
 _PAGE = 500
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
@@ -192,6 +205,14 @@ def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
     )
 
 
+def _ensure_ln(conn: sqlite3.Connection) -> None:
+    """Keyword ranking calls ``ln()``; SQLite built without its math functions gets Python's."""
+    try:
+        conn.execute("SELECT ln(1)")
+    except sqlite3.OperationalError:
+        conn.create_function("ln", 1, math.log, deterministic=True)
+
+
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
@@ -232,11 +253,14 @@ class SQLiteStore:
             ) from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            _ensure_ln(self._conn)
             if self.path != ":memory:":
                 self._enable_wal(busy_timeout_ms)
             self._conn.execute(f"PRAGMA synchronous = {synchronous}")
             self._conn.execute("PRAGMA foreign_keys = ON")
             self.applied_migrations = apply_migrations(self._conn, migrate_to)
+            self._lengths = current_version(self._conn) >= _LENGTHS_VERSION
+            self._insert_sql, self._update_sql = _write_statements(self._lengths)
         except BaseException as exc:
             self._conn.close()
             if isinstance(exc, sqlite3.Error):
@@ -322,6 +346,7 @@ class SQLiteStore:
                 )
                 conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
                 conn.execute("PRAGMA query_only = 1")
+                _ensure_ln(conn)
             except sqlite3.Error as exc:
                 raise StoreError(
                     f"cannot open SQLite database {self.path} for reading: {exc}"
@@ -344,16 +369,22 @@ class SQLiteStore:
 
     # -- writes ---------------------------------------------------------------------
 
+    def _length(self, doc: SearchDoc) -> tuple[int, ...]:
+        return (doc_length(doc),) if self._lengths else ()
+
     def insert(
         self,
         items: Sequence[tuple[MemoryEntry, SearchDoc]],
         *,
         originals: Mapping[str, bytes] | None = None,
     ) -> None:
-        rows = [(*entry_to_row(e), scope_tokens(e), d.head, d.body, d.extra) for e, d in items]
+        rows = [
+            (*entry_to_row(e), scope_tokens(e), d.head, d.body, d.extra, *self._length(d))
+            for e, d in items
+        ]
         try:
             with self._write() as conn:
-                conn.executemany(_INSERT_SQL, rows)
+                conn.executemany(self._insert_sql, rows)
                 if originals:
                     user_of = {e.id: e.user_id for e, _ in items}
                     conn.executemany(
@@ -390,13 +421,14 @@ class SQLiteStore:
                 if new.id != entry_id or new.user_id != view.user_id:
                     raise ValueError("update may not change an entry's id or owner")
                 conn.execute(
-                    _UPDATE_SQL,
+                    self._update_sql,
                     (
                         *entry_to_row(new),
                         scope_tokens(new),
                         doc.head,
                         doc.body,
                         doc.extra,
+                        *self._length(doc),
                         view.user_id,
                         entry_id,
                     ),
@@ -500,24 +532,24 @@ class SQLiteStore:
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
     ) -> list[tuple[MemoryEntry, float]]:
+        terms = query_forms(terms)
         if not terms:
             return []
         scope = _scope_match(view, flt)
-        cutoff = weights.common_term_cutoff
-        with self._read() as conn:
+        with self._read() as conn, _snapshot(conn):
+            entries, tokens = self._view_stats(conn, view)
+            if entries == 0:
+                return []
+            cutoff = weights.common_term_cutoff
             global_df: dict[str, int] = {}
             if cutoff > 0 and len(terms) > 1:
-                # The caller's scope tokens are terms of the index too: their document
-                # counts give the size of the view at no extra cost.
-                scope_terms = _scope_terms(view)
-                lookup = (*terms, *scope_terms)
-                marks = ", ".join("?" for _ in lookup)
+                marks = ", ".join("?" for _ in terms)
                 global_df = dict(
                     conn.execute(
-                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", lookup
+                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", terms
                     ).fetchall()
                 )
-                cutoff = weights.cutoff_for(sum(global_df.get(t, 0) for t in scope_terms))
+                cutoff = weights.cutoff_for(entries)
 
             def view_df(term: str) -> int:
                 # Rare across the whole table means rare for the caller; only globally
@@ -532,51 +564,110 @@ class SQLiteStore:
                 return int(row[0])
 
             groups = plan_terms(terms, view_df, cutoff)
+            avg = tokens / entries if tokens else 1.0
             for n, (joiner, group) in enumerate(groups):
-                expression = joiner.join(_quote(t) for t in group)
-                rows = self._match(conn, view, flt, expression, limit, weights)
-                if rows or n == len(groups) - 1:
+                ranked = self._rank(
+                    conn, view, flt, group, joiner == " AND ", limit, weights, entries, avg
+                )
+                if ranked or n == len(groups) - 1:
                     break
-        # FTS5's bm25() is negative (more negative = better); flip it so higher is better.
-        return [(row_to_entry(r), -float(r[-1])) for r in rows]
+            found = self._entries_by_pk(conn, view, [pk for pk, _ in ranked])
+        return [(found[pk], score) for pk, score in ranked if pk in found]
 
     @staticmethod
-    def _match(
+    def _view_stats(conn: sqlite3.Connection, view: View) -> tuple[int, int]:
+        """(entries, tokens) inside ``view``, from the trigger-kept ``keyword_stats``."""
+        if view.all_agents:
+            sql, params = "user_id = ?", [view.user_id]
+        elif view.agent_id is None:
+            sql, params = "user_id = ? AND agent = ''", [view.user_id]
+        else:
+            sql, params = "user_id = ? AND agent IN ('', ?)", [view.user_id, view.agent_id]
+        row = conn.execute(
+            f"SELECT coalesce(sum(entries), 0), coalesce(sum(tokens), 0) FROM keyword_stats "
+            f"WHERE {sql}",
+            params,
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    @staticmethod
+    def _rank(
         conn: sqlite3.Connection,
         view: View,
         flt: EntryFilter,
-        expression: str,
+        group: Sequence[str],
+        every_term: bool,
         limit: int,
         weights: KeywordWeights,
-    ) -> list[Any]:
-        match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({expression})"
+        entries: int,
+        avg: float,
+    ) -> list[tuple[int, float]]:
+        """(pk, score) of the best ``limit`` entries holding any (or every) term of ``group``.
+
+        Term frequencies come from the index's instance table (where each term occurs),
+        document frequencies from those of its documents inside the view, entries and
+        average length from ``keyword_stats``: nothing of another user enters a score.
+        The score is ``base.bm25_part`` summed over the terms, in term order.
+        """
         where, params = _view_sql(view)
         fsql, fparams = _filter_sql(flt)
-        if flt.session_id is None and flt.agent_id is None:
-            # The scope tokens in the MATCH already hold the view and the classification
-            # filters, so rank inside FTS alone (half the cost) and read full rows only
-            # for the winners; the outer user filter is a second guard.
-            sql = (
-                f"SELECT {_SELECT}, r.pk, r.score FROM ("
-                "  SELECT rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
-                "  FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?"
-                f") r JOIN memories m ON m.pk = r.pk WHERE {where} ORDER BY r.score"
+        marks = ", ".join("?" for _ in group)
+        having = f"score > 0 AND count(*) = {len(group)}" if every_term else "score > 0"
+        sql = f"""
+            WITH hits AS MATERIALIZED (
+                SELECT doc, term,
+                       ? * sum(col = 'head') + ? * sum(col = 'body') + ? * sum(col = 'extra') AS f
+                FROM memories_inst
+                WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra')
+                GROUP BY doc, term
+            ),
+            seen AS (
+                SELECT h.doc, h.term, h.f, m.fts_len AS len, (1{fsql}) AS wanted,
+                       count(*) OVER (PARTITION BY h.term) AS df
+                FROM hits h CROSS JOIN memories m ON m.pk = h.doc
+                WHERE {where}
             )
-            return conn.execute(
-                sql, (weights.head, weights.body, weights.extra, match, limit, *params)
-            ).fetchall()
-        # Filters the index cannot express are applied before the LIMIT, so a
-        # filtered search still fills it.
-        sql = (
-            f"SELECT {_SELECT}, r.pk, r.score FROM ("
-            "  SELECT f.rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
-            "  FROM memories_fts f JOIN memories m ON m.pk = f.rowid"
-            f"  WHERE memories_fts MATCH ? AND {where}{fsql} ORDER BY score LIMIT ?"
-            ") r JOIN memories m ON m.pk = r.pk ORDER BY r.score"
+            SELECT doc, sum(
+                max(ln((? - df + 0.5) / (df + 0.5)), 1e-6) * f * (? + 1)
+                / (f + ? * (1 - ? + ? * len / ?))
+            ) AS score
+            FROM (SELECT * FROM seen WHERE wanted ORDER BY doc, term)
+            GROUP BY doc HAVING {having}
+            ORDER BY score DESC, doc
+            LIMIT ?
+        """
+        args = (
+            weights.head,
+            weights.body,
+            weights.extra,
+            *group,
+            *fparams,
+            *params,
+            entries,
+            BM25_K1,
+            BM25_K1,
+            BM25_B,
+            BM25_B,
+            avg,
+            limit,
         )
-        return conn.execute(
-            sql, (weights.head, weights.body, weights.extra, match, *params, *fparams, limit)
-        ).fetchall()
+        return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
+
+    @staticmethod
+    def _entries_by_pk(
+        conn: sqlite3.Connection, view: View, pks: Sequence[int]
+    ) -> dict[int, MemoryEntry]:
+        where, params = _view_sql(view)
+        out: dict[int, MemoryEntry] = {}
+        for start in range(0, len(pks), _PAGE):
+            chunk = pks[start : start + _PAGE]
+            marks = ", ".join("?" for _ in chunk)
+            rows = conn.execute(
+                f"SELECT {_SELECT}, m.pk FROM memories m WHERE m.pk IN ({marks}) AND {where}",
+                (*chunk, *params),
+            ).fetchall()
+            out.update((int(r[-1]), row_to_entry(r)) for r in rows)
+        return out
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         where, params = _view_sql(view, by_id=True)

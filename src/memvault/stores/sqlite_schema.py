@@ -236,6 +236,72 @@ def _vector_log(conn: sqlite3.Connection) -> None:
     )
 
 
+# TEMPORARY, for the integrator to drop: migrations 8 and 9 belong to the reveal-state
+# and quarantine work on other branches; these no-ops keep the version chain valid here.
+@migration(8, "reserved")
+def _reserved_8(conn: sqlite3.Connection) -> None:
+    pass
+
+
+@migration(9, "reserved")
+def _reserved_9(conn: sqlite3.Connection) -> None:
+    pass
+
+
+# Tokens in one space-joined full-text column, as base.token_count counts them.
+_TOKENS = "(length({c}) - length(replace({c}, ' ', '')) + ({c} <> ''))"
+_FTS_LEN = " + ".join(_TOKENS.format(c=c) for c in ("fts_head", "fts_body", "fts_extra"))
+
+
+@migration(10, "keyword statistics per user and agent, for BM25 within the caller's view")
+def _keyword_stats(conn: sqlite3.Connection) -> None:
+    # fts_len: an entry's token count (written by the store). keyword_stats: entries and
+    # tokens per (user, agent space; '' = shared), kept by triggers, so a search knows
+    # its view's size and average length without counting. memories_inst: where each
+    # term occurs (document, column), from which a search takes term frequencies.
+    _run(
+        conn,
+        f"""
+        ALTER TABLE memories ADD COLUMN fts_len INTEGER NOT NULL DEFAULT 0;
+        UPDATE memories SET fts_len = {_FTS_LEN};
+        CREATE TABLE keyword_stats (
+            user_id TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            entries INTEGER NOT NULL,
+            tokens INTEGER NOT NULL,
+            PRIMARY KEY (user_id, agent)
+        ) WITHOUT ROWID;
+        INSERT INTO keyword_stats (user_id, agent, entries, tokens)
+        SELECT user_id, coalesce(agent_id, ''), count(*), sum(fts_len) FROM memories
+        GROUP BY user_id, coalesce(agent_id, '');
+        CREATE TRIGGER keyword_stats_insert AFTER INSERT ON memories BEGIN
+            INSERT INTO keyword_stats (user_id, agent, entries, tokens)
+            VALUES (new.user_id, coalesce(new.agent_id, ''), 1, new.fts_len)
+            ON CONFLICT (user_id, agent) DO UPDATE
+            SET entries = entries + 1, tokens = tokens + excluded.tokens;
+        END;
+        CREATE TRIGGER keyword_stats_delete AFTER DELETE ON memories BEGIN
+            UPDATE keyword_stats SET entries = entries - 1, tokens = tokens - old.fts_len
+            WHERE user_id = old.user_id AND agent = coalesce(old.agent_id, '');
+            DELETE FROM keyword_stats
+            WHERE user_id = old.user_id AND agent = coalesce(old.agent_id, '') AND entries <= 0;
+        END;
+        CREATE TRIGGER keyword_stats_update AFTER UPDATE OF user_id, agent_id, fts_len ON memories
+        BEGIN
+            UPDATE keyword_stats SET entries = entries - 1, tokens = tokens - old.fts_len
+            WHERE user_id = old.user_id AND agent = coalesce(old.agent_id, '');
+            DELETE FROM keyword_stats
+            WHERE user_id = old.user_id AND agent = coalesce(old.agent_id, '') AND entries <= 0;
+            INSERT INTO keyword_stats (user_id, agent, entries, tokens)
+            VALUES (new.user_id, coalesce(new.agent_id, ''), 1, new.fts_len)
+            ON CONFLICT (user_id, agent) DO UPDATE
+            SET entries = entries + 1, tokens = tokens + excluded.tokens;
+        END;
+        CREATE VIRTUAL TABLE memories_inst USING fts5vocab (memories_fts, 'instance');
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
