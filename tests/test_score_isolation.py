@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
-from memvault.stores.base import SearchDoc, View
+from memvault.stores.base import SearchDoc, View, doc_length
 from memvault.stores.sqlite_schema import LATEST_VERSION
 from memvault.text import index_text
 
@@ -44,10 +44,17 @@ def test_another_users_word_does_not_move_my_scores(
 
 
 def _recount(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
-    return conn.execute(
-        "SELECT user_id, coalesce(agent_id, ''), count(*), sum(fts_len) FROM memories "
-        "GROUP BY 1, 2 ORDER BY 1, 2"
-    ).fetchall()
+    """(user, agent space, entries, tokens) counted afresh from the stored tokens."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for user, agent, head, body, extra in conn.execute(
+        "SELECT user_id, coalesce(agent_id, ''), fts_head, fts_body, fts_extra FROM memories"
+    ):
+        row = counts.setdefault((user, agent), [0, 0])
+        row[0] += 1
+        row[1] += doc_length(SearchDoc(head, body, extra))
+    docs = conn.execute("SELECT count(*) FROM keyword_docs").fetchone()[0]
+    assert docs == sum(n for n, _ in counts.values())
+    return [(u, a, n, t) for (u, a), (n, t) in sorted(counts.items())]
 
 
 def _kept(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
@@ -77,7 +84,7 @@ def test_keyword_stats_follow_every_write(tmp_path: Path) -> None:
 def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old = SQLiteStore(path, migrate_to=7)
-    # What a version-7 store wrote: no fts_len column yet.
+    # What a version-7 store wrote, before the keyword statistics existed.
     for e in _alice_data():
         d = doc(e)
         old._conn.execute(
@@ -103,7 +110,11 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
     assert upgraded.schema_version() == LATEST_VERSION
     conn = sqlite3.connect(path)
     assert _kept(conn) == _recount(conn)
-    lengths = dict(conn.execute("SELECT id, fts_len FROM memories").fetchall())
+    lengths = dict(
+        conn.execute(
+            "SELECT m.id, k.len FROM memories m JOIN keyword_docs k ON k.pk = m.pk"
+        ).fetchall()
+    )
     assert lengths == {
         e.id: len(doc(e).head.split()) + len(doc(e).body.split()) for e in _alice_data()
     }

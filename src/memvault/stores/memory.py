@@ -201,7 +201,7 @@ class MemoryStore:
                 if not found or (joiner == " AND " and len(found) < len(group)):
                     continue
                 score = 0.0
-                for term in sorted(found):  # the order SQLite adds them up in
+                for term in found:  # in query order, as SQLite adds them up
                     freq = sum(
                         w * col.get(term, 0) for w, col in zip(col_weights, columns[i], strict=True)
                     )

@@ -16,7 +16,6 @@ MATCH only ever walks the caller's rows, and every query also filters on
 from __future__ import annotations
 
 import hashlib
-import math
 import sqlite3
 import threading
 import time
@@ -46,7 +45,7 @@ from .base import (
     VectorChanges,
     VectorItem,
     View,
-    doc_length,
+    bm25_idf,
     plan_terms,
     query_forms,
 )
@@ -54,24 +53,16 @@ from .rows import ENTRY_COLUMNS, entry_to_row, format_time, parse_time, row_to_e
 from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
 
 _SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-# The schema version that added memories.fts_len (an entry's token count, for BM25).
-_LENGTHS_VERSION = 10
-
-
-def _write_statements(lengths: bool) -> tuple[str, str]:
-    """INSERT and UPDATE of an entry's columns; without ``fts_len`` on an older schema
-    (a store opened with ``migrate_to`` below ``_LENGTHS_VERSION``)."""
-    columns = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
-    columns += ("fts_len",) if lengths else ()
-    insert = (
-        f"INSERT INTO memories ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
-    )
-    update = (
-        f"UPDATE memories SET {', '.join(f'{c} = ?' for c in columns)} WHERE user_id = ? AND id = ?"
-    )
-    return insert, update
-
-
+_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
+_INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
+)
+_UPDATE_SQL = (
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = ?" for c in _INSERT_COLUMNS)
+    + " WHERE user_id = ? AND id = ?"
+)
 _PAGE = 500
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
@@ -205,12 +196,13 @@ def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
     )
 
 
-def _ensure_ln(conn: sqlite3.Connection) -> None:
-    """Keyword ranking calls ``ln()``; SQLite built without its math functions gets Python's."""
-    try:
-        conn.execute("SELECT ln(1)")
-    except sqlite3.OperationalError:
-        conn.create_function("ln", 1, math.log, deterministic=True)
+def _agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
+    """The WHERE clause on a keyword table's (user_id, agent) that keeps to ``view``."""
+    if view.all_agents:
+        return f"{alias}.user_id = ?", [view.user_id]
+    if view.agent_id is None:
+        return f"{alias}.user_id = ? AND {alias}.agent = ''", [view.user_id]
+    return f"{alias}.user_id = ? AND {alias}.agent IN ('', ?)", [view.user_id, view.agent_id]
 
 
 def _quote(term: str) -> str:
@@ -253,14 +245,11 @@ class SQLiteStore:
             ) from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            _ensure_ln(self._conn)
             if self.path != ":memory:":
                 self._enable_wal(busy_timeout_ms)
             self._conn.execute(f"PRAGMA synchronous = {synchronous}")
             self._conn.execute("PRAGMA foreign_keys = ON")
             self.applied_migrations = apply_migrations(self._conn, migrate_to)
-            self._lengths = current_version(self._conn) >= _LENGTHS_VERSION
-            self._insert_sql, self._update_sql = _write_statements(self._lengths)
         except BaseException as exc:
             self._conn.close()
             if isinstance(exc, sqlite3.Error):
@@ -346,7 +335,6 @@ class SQLiteStore:
                 )
                 conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
                 conn.execute("PRAGMA query_only = 1")
-                _ensure_ln(conn)
             except sqlite3.Error as exc:
                 raise StoreError(
                     f"cannot open SQLite database {self.path} for reading: {exc}"
@@ -369,22 +357,16 @@ class SQLiteStore:
 
     # -- writes ---------------------------------------------------------------------
 
-    def _length(self, doc: SearchDoc) -> tuple[int, ...]:
-        return (doc_length(doc),) if self._lengths else ()
-
     def insert(
         self,
         items: Sequence[tuple[MemoryEntry, SearchDoc]],
         *,
         originals: Mapping[str, bytes] | None = None,
     ) -> None:
-        rows = [
-            (*entry_to_row(e), scope_tokens(e), d.head, d.body, d.extra, *self._length(d))
-            for e, d in items
-        ]
+        rows = [(*entry_to_row(e), scope_tokens(e), d.head, d.body, d.extra) for e, d in items]
         try:
             with self._write() as conn:
-                conn.executemany(self._insert_sql, rows)
+                conn.executemany(_INSERT_SQL, rows)
                 if originals:
                     user_of = {e.id: e.user_id for e, _ in items}
                     conn.executemany(
@@ -421,14 +403,13 @@ class SQLiteStore:
                 if new.id != entry_id or new.user_id != view.user_id:
                     raise ValueError("update may not change an entry's id or owner")
                 conn.execute(
-                    self._update_sql,
+                    _UPDATE_SQL,
                     (
                         *entry_to_row(new),
                         scope_tokens(new),
                         doc.head,
                         doc.body,
                         doc.extra,
-                        *self._length(doc),
                         view.user_id,
                         entry_id,
                     ),
@@ -577,15 +558,10 @@ class SQLiteStore:
     @staticmethod
     def _view_stats(conn: sqlite3.Connection, view: View) -> tuple[int, int]:
         """(entries, tokens) inside ``view``, from the trigger-kept ``keyword_stats``."""
-        if view.all_agents:
-            sql, params = "user_id = ?", [view.user_id]
-        elif view.agent_id is None:
-            sql, params = "user_id = ? AND agent = ''", [view.user_id]
-        else:
-            sql, params = "user_id = ? AND agent IN ('', ?)", [view.user_id, view.agent_id]
+        agents, params = _agents_sql(view, "s")
         row = conn.execute(
-            f"SELECT coalesce(sum(entries), 0), coalesce(sum(tokens), 0) FROM keyword_stats "
-            f"WHERE {sql}",
+            "SELECT coalesce(sum(entries), 0), coalesce(sum(tokens), 0) "
+            f"FROM keyword_stats s WHERE {agents}",
             params,
         ).fetchone()
         return int(row[0]), int(row[1])
@@ -605,50 +581,73 @@ class SQLiteStore:
         """(pk, score) of the best ``limit`` entries holding any (or every) term of ``group``.
 
         Term frequencies come from the index's instance table (where each term occurs),
-        document frequencies from those of its documents inside the view, entries and
-        average length from ``keyword_stats``: nothing of another user enters a score.
-        The score is ``base.bm25_part`` summed over the terms, in term order.
+        each term's document frequency from a count inside the view (unfiltered),
+        entries and average length from ``keyword_stats``, lengths from
+        ``keyword_docs``: nothing of another user enters a score. The score is
+        ``base.bm25_part`` summed over the terms.
         """
-        where, params = _view_sql(view)
+        scope = _scope_match(view, NO_FILTER)
+        idf: list[Any] = []
+        for term in group:
+            df = conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                (f"{scope} AND {{head body extra}} : {_quote(term)}",),
+            ).fetchone()[0]
+            if df:
+                idf += [term, bm25_idf(entries, int(df))]
+        if not idf:
+            return []
+        agents, aparams = _agents_sql(view, "k")
         fsql, fparams = _filter_sql(flt)
-        marks = ", ".join("?" for _ in group)
-        having = f"score > 0 AND count(*) = {len(group)}" if every_term else "score > 0"
+        filtered = ""
+        if fsql:
+            # Filters the instance table cannot see are checked on the entry itself.
+            where, wparams = _view_sql(view)
+            filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
+            fparams = [*wparams, *fparams]
+        scored = idf[::2]
+        # One row per document: each term's column-weighted count, then the sum of the
+        # terms' shares in term order (bm25_part, operation for operation).
+        freqs = ", ".join(
+            f"total(CASE WHEN term = ? THEN w END) AS f{i}" for i in range(len(scored))
+        )
+        parts = " + ".join(
+            f"? * h.f{i} * (? + 1) / (h.f{i} + ? * (1 - ? + ? * k.len / ?))"
+            for i in range(len(scored))
+        )
+        having = ""
+        if every_term:  # every term of the group is in the entry (whatever its weight)
+            freqs += ", " + " + ".join("max(term = ?)" for _ in scored) + " AS present"
+            having = f" AND h.present = {len(group)}"
+        marks = ", ".join("?" for _ in scored)
         sql = f"""
-            WITH hits AS MATERIALIZED (
-                SELECT doc, term,
-                       ? * sum(col = 'head') + ? * sum(col = 'body') + ? * sum(col = 'extra') AS f
-                FROM memories_inst
-                WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra')
-                GROUP BY doc, term
-            ),
-            seen AS (
-                SELECT h.doc, h.term, h.f, m.fts_len AS len, (1{fsql}) AS wanted,
-                       count(*) OVER (PARTITION BY h.term) AS df
-                FROM hits h CROSS JOIN memories m ON m.pk = h.doc
-                WHERE {where}
-            )
-            SELECT doc, sum(
-                max(ln((? - df + 0.5) / (df + 0.5)), 1e-6) * f * (? + 1)
-                / (f + ? * (1 - ? + ? * len / ?))
-            ) AS score
-            FROM (SELECT * FROM seen WHERE wanted ORDER BY doc, term)
-            GROUP BY doc HAVING {having}
-            ORDER BY score DESC, doc
+            SELECT h.doc, {parts} AS score
+            FROM (
+                SELECT doc, {freqs}
+                FROM (
+                    SELECT doc, term, CASE col WHEN 'head' THEN ? WHEN 'body' THEN ? ELSE ? END AS w
+                    FROM memories_inst
+                    WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra')
+                )
+                GROUP BY doc
+            ) h CROSS JOIN keyword_docs k ON k.pk = h.doc {filtered}
+            WHERE {agents} AND score > 0{having}
+            ORDER BY score DESC, h.doc
             LIMIT ?
         """
+        part_args: list[Any] = []
+        for i in range(len(scored)):
+            part_args += [idf[2 * i + 1], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
         args = (
+            *part_args,
+            *scored,
+            *(scored if every_term else ()),
             weights.head,
             weights.body,
             weights.extra,
-            *group,
+            *scored,
             *fparams,
-            *params,
-            entries,
-            BM25_K1,
-            BM25_K1,
-            BM25_B,
-            BM25_B,
-            avg,
+            *aparams,
             limit,
         )
         return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
@@ -657,16 +656,22 @@ class SQLiteStore:
     def _entries_by_pk(
         conn: sqlite3.Connection, view: View, pks: Sequence[int]
     ) -> dict[int, MemoryEntry]:
-        where, params = _view_sql(view)
+        """The entries with these row ids inside ``view``.
+
+        ``+m.user_id``: look rows up by pk, not by walking the user's index range."""
         out: dict[int, MemoryEntry] = {}
         for start in range(0, len(pks), _PAGE):
             chunk = pks[start : start + _PAGE]
             marks = ", ".join("?" for _ in chunk)
             rows = conn.execute(
-                f"SELECT {_SELECT}, m.pk FROM memories m WHERE m.pk IN ({marks}) AND {where}",
-                (*chunk, *params),
+                f"SELECT {_SELECT}, m.pk FROM memories m WHERE m.pk IN ({marks}) "
+                "AND +m.user_id = ?",
+                (*chunk, view.user_id),
             ).fetchall()
-            out.update((int(r[-1]), row_to_entry(r)) for r in rows)
+            for row in rows:
+                found = row_to_entry(row)
+                if view.sees(found):
+                    out[int(row[-1])] = found
         return out
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
