@@ -11,6 +11,12 @@ Other processes coordinate through SQLite's own file locking.
 Scope is enforced twice: the full-text index carries hashed scope tokens, so a
 MATCH only ever walks the caller's rows, and every query also filters on
 ``user_id`` in SQL.
+
+Keyword ranking does not use FTS5's ``bm25()``, whose statistics span the whole
+table (a user's scores would move when another user stores a word): it computes
+BM25 (``base.bm25_part``) from the index's instance table, with the entries, lengths
+and document frequencies of the caller's view only (``keyword_docs`` and
+``keyword_stats``, kept by triggers; migration 10).
 """
 
 from __future__ import annotations
@@ -607,7 +613,7 @@ class SQLiteStore:
             fparams = [*wparams, *fparams]
         scored = idf[::2]
         # One row per document: each term's column-weighted count, then the sum of the
-        # terms' shares in term order (bm25_part, operation for operation).
+        # terms' shares in query order (bm25_part, operation for operation).
         freqs = ", ".join(
             f"total(CASE WHEN term = ? THEN w END) AS f{i}" for i in range(len(scored))
         )
