@@ -140,3 +140,22 @@ def test_both_backends_rank_alike(tmp_path: Path) -> None:
         found = store.keyword_search(views[0], index_text("café").split())
         assert sorted(e.id for e, _ in found) == ["accent", "plain"]
     sqlite_store.close()
+
+
+def test_the_two_sqlite_ranking_paths_give_identical_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Which path runs depends on how many occurrences other users hold, so the two
+    # must agree to the last bit, or the choice itself would leak.
+    import memvault.stores.sqlite as sqlite_module
+
+    store = SQLiteStore(tmp_path / "v.db")
+    put(store, *_alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
+    views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
+    results = []
+    for share in (0, 10**9):  # always the stored tokens / always the instance table
+        monkeypatch.setattr(sqlite_module, "_INSTANCE_SHARE", share)
+        results.append(_scores(store, views))
+    assert results[0] == results[1]
+    assert any(results[0])
+    store.close()

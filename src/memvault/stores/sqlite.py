@@ -52,6 +52,8 @@ from .base import (
     VectorItem,
     View,
     bm25_idf,
+    bm25_part,
+    index_form,
     plan_terms,
     query_forms,
 )
@@ -70,6 +72,9 @@ _UPDATE_SQL = (
     + " WHERE user_id = ? AND id = ?"
 )
 _PAGE = 500
+# Keyword ranking reads the instance table unless it lists over this many occurrences
+# per entry of the view that holds a term (then most belong to other users).
+_INSTANCE_SHARE = 4
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
 
@@ -594,6 +599,7 @@ class SQLiteStore:
         """
         scope = _scope_match(view, NO_FILTER)
         idf: list[Any] = []
+        view_docs = 0
         for term in group:
             df = conn.execute(
                 "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
@@ -601,8 +607,21 @@ class SQLiteStore:
             ).fetchone()[0]
             if df:
                 idf += [term, bm25_idf(entries, int(df))]
+                view_docs += int(df)
         if not idf:
             return []
+        scored = idf[::2]
+        # Two ways to the same numbers. The instance table lists a term's occurrences in
+        # every user's entries; when the view holds few of them, read the view's matching
+        # entries' tokens instead (the choice depends on others' data, the scores do not).
+        marks = ", ".join("?" for _ in scored)
+        occurrences = conn.execute(
+            f"SELECT coalesce(sum(cnt), 0) FROM memories_vocab WHERE term IN ({marks})", scored
+        ).fetchone()[0]
+        if occurrences > _INSTANCE_SHARE * view_docs:
+            return SQLiteStore._rank_from_tokens(
+                conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg
+            )
         agents, aparams = _agents_sql(view, "k")
         fsql, fparams = _filter_sql(flt)
         filtered = ""
@@ -611,7 +630,6 @@ class SQLiteStore:
             where, wparams = _view_sql(view)
             filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
             fparams = [*wparams, *fparams]
-        scored = idf[::2]
         # One row per document: each term's column-weighted count, then the sum of the
         # terms' shares in query order (bm25_part, operation for operation).
         freqs = ", ".join(
@@ -625,7 +643,6 @@ class SQLiteStore:
         if every_term:  # every term of the group is in the entry (whatever its weight)
             freqs += ", " + " + ".join("max(term = ?)" for _ in scored) + " AS present"
             having = f" AND h.present = {len(group)}"
-        marks = ", ".join("?" for _ in scored)
         sql = f"""
             SELECT h.doc, {parts} AS score
             FROM (
@@ -657,6 +674,56 @@ class SQLiteStore:
             limit,
         )
         return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
+
+    @staticmethod
+    def _rank_from_tokens(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        scored: Sequence[str],
+        idfs: Sequence[float],
+        avg: float,
+    ) -> list[tuple[int, float]]:
+        """``_rank`` from the stored tokens of the view's matching entries, adding the
+        same numbers in the same order as its SQL (so both give identical scores)."""
+        joiner = " AND " if every_term else " OR "
+        wanted = joiner.join(_quote(t) for t in group)
+        match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({wanted})"
+        where, params = _view_sql(view)
+        fsql, fparams = _filter_sql(flt)
+        rows = conn.execute(
+            "SELECT r.pk, k.len, m.fts_head, m.fts_body, m.fts_extra FROM ("
+            "  SELECT rowid AS pk FROM memories_fts WHERE memories_fts MATCH ?"
+            ") r CROSS JOIN memories m ON m.pk = r.pk CROSS JOIN keyword_docs k ON k.pk = r.pk "
+            f"WHERE {where}{fsql}",
+            (match, *params, *fparams),
+        ).fetchall()
+        slot = {t: i for i, t in enumerate(scored)}
+        col_weights = (weights.head, weights.body, weights.extra)
+        ranked: list[tuple[int, float]] = []
+        for pk, length, *columns in rows:
+            freqs = [0.0] * len(scored)
+            seen = [False] * len(scored)
+            for weight, text in zip(col_weights, columns, strict=True):
+                for token in text.split():
+                    i = slot.get(index_form(token))
+                    if i is not None:
+                        freqs[i] += weight
+                        seen[i] = True
+            if every_term and sum(seen) < len(group):
+                continue
+            score = 0.0
+            for i, freq in enumerate(freqs):
+                if seen[i]:
+                    score += bm25_part(idfs[i], freq, length, avg)
+            if score > 0:
+                ranked.append((int(pk), score))
+        ranked.sort(key=lambda p: (-p[1], p[0]))
+        return ranked[:limit]
 
     @staticmethod
     def _entries_by_pk(
