@@ -72,9 +72,10 @@ _UPDATE_SQL = (
     + " WHERE user_id = ? AND id = ?"
 )
 _PAGE = 500
-# Keyword ranking reads the instance table unless it lists over this many occurrences
-# per entry of the view that holds a term (then most belong to other users).
-_INSTANCE_SHARE = 4
+# Keyword ranking reads a term's occurrences in the instance table (all users') unless
+# reading the view's matching entries' tokens is cheaper; one occurrence there costs
+# about as much as this many tokens read in Python (measured on LoCoMo and store_bench).
+_INSTANCE_SHARE = 6
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
 
@@ -612,13 +613,14 @@ class SQLiteStore:
             return []
         scored = idf[::2]
         # Two ways to the same numbers. The instance table lists a term's occurrences in
-        # every user's entries; when the view holds few of them, read the view's matching
-        # entries' tokens instead (the choice depends on others' data, the scores do not).
+        # every user's entries; when the view holds few of them, reading the tokens of the
+        # view's matching entries is cheaper (the choice depends on others' data, the
+        # scores do not: both add the same numbers in the same order).
         marks = ", ".join("?" for _ in scored)
         occurrences = conn.execute(
             f"SELECT coalesce(sum(cnt), 0) FROM memories_vocab WHERE term IN ({marks})", scored
         ).fetchone()[0]
-        if occurrences > _INSTANCE_SHARE * view_docs:
+        if occurrences * _INSTANCE_SHARE > view_docs * avg:
             return SQLiteStore._rank_from_tokens(
                 conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg
             )
