@@ -212,3 +212,43 @@ def test_reveal_and_audit_from_the_cli(home: Path) -> None:
         ("authorize", "granted"),
         ("reveal", "revealed"),
     ]
+
+
+def test_changing_the_reveal_secret_from_the_cli_needs_the_current_one(home: Path) -> None:
+    added = json.loads(
+        run(home, "add", "--user", "alice", "card 4111 1111 1111 1111", "--json").stdout
+    )
+    assert run(home, "set-secret", "--user", "alice", stdin="open sesame\n").returncode == 0
+    again = run(home, "set-secret", "--user", "alice", stdin="my own pick\n")
+    assert again.returncode == 2 and "--current" in again.stderr
+    wrong = run(home, "set-secret", "--user", "alice", "--current", stdin="nope!!\nmy pick\n")
+    assert wrong.returncode == 2 and "tries left" in wrong.stderr
+    ok = run(home, "set-secret", "--user", "alice", "--current", stdin="open sesame\nnew one\n")
+    assert ok.returncode == 0
+    assert (
+        run(home, "set-secret", "--user", "alice", "--reset", stdin="reset one\n").returncode == 0
+    )
+    for _ in range(3):
+        run(home, "reveal", added["id"], "--user", "alice", stdin="wrong!!\n")
+    locked = run(home, "reveal", added["id"], "--user", "alice", stdin="reset one\n")
+    assert locked.returncode == 2 and "locked" in locked.stderr
+    assert run(home, "unlock", "--user", "alice").returncode == 0
+    shown = run(home, "reveal", added["id"], "--user", "alice", stdin="reset one\n")
+    assert shown.returncode == 0 and "4111" in shown.stdout
+    actions = [
+        r["action"] for r in json.loads(run(home, "audit", "--user", "alice", "--json").stdout)
+    ]
+    assert "reset_secret" in actions and "unlock" in actions
+
+
+def test_erase_from_the_cli(home: Path) -> None:
+    run(home, "add", "--user", "alice", "card 4111 1111 1111 1111")
+    run(home, "add", "--user", "bob", "bob's note")
+    run(home, "set-secret", "--user", "alice", stdin="open sesame\n")
+    refused = run(home, "erase", "--user", "alice")
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    done = run(home, "erase", "--user", "alice", "--yes")
+    assert done.returncode == 0 and "1 memories" in done.stdout
+    assert json.loads(run(home, "list", "--user", "alice", "--json").stdout) == []
+    assert len(json.loads(run(home, "list", "--user", "bob", "--json").stdout)) == 1
+    assert run(home, "set-secret", "--user", "alice", stdin="a new start\n").returncode == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -124,3 +125,28 @@ def test_openai_embedder_errors_are_clear() -> None:
         unreachable.embed(["x"])
     with pytest.raises(EmbeddingError):
         OpenAIEmbedder(base_url="ftp://x", model="m", dim=8)
+
+
+def test_a_script_that_never_closes_its_vault_exits_cleanly(tmp_path: Path) -> None:
+    # The background embedder thread runs the model's native code; killed at interpreter
+    # exit it aborted the process ("terminate called without an active exception").
+    code = (
+        "from memvault import Vault;"
+        f"v = Vault({str(tmp_path / 'm.db')!r});"
+        "v.search('billing', user_id='u');"  # the model is loaded and ready
+        "[v.add(f'note {i} about billing and deploys', user_id='u') for i in range(200)];"
+        "print('ok')"
+    )
+    env = {"PATH": "/usr/bin:/bin", "MEMVAULT_HOME": str(tmp_path), "MEMVAULT_EMBEDDER": "local"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+    # Nothing was lost: the entries are stored and the next open back-fills their vectors.
+    from memvault import Vault
+
+    with Vault(tmp_path / "m.db", embedder=LocalEmbedder()) as vault:
+        assert vault.count(user_id="u") == 200
+        assert vault.flush(timeout=120)
+        assert vault.store.missing_vectors(LocalEmbedder().name, limit=300) == []

@@ -176,7 +176,7 @@ def test_context_budget_and_fences(tmp_path: Path) -> None:
     # The long entry does not fit the budget; the one carrying a fence is flagged by
     # the threat scan and shown only as a placeholder.
     assert "alpha alpha alpha" not in block
-    assert "[BLOCKED:" in block and "ignore previous" not in block
+    assert "[QUARANTINED:" in block and "ignore previous" not in block
     with pytest.raises(ValidationError):
         v.context("alpha", user_id="u", max_tokens=3)
     v.close()
@@ -190,9 +190,10 @@ def test_poisoned_writes_are_rejected(tmp_path: Path) -> None:
     e = v.add("a harmless note", user_id="u")
     with pytest.raises(SecurityError):
         v.update(e.id, user_id="u", content="hidden\u200bcharacter")
-    with pytest.raises(SecurityError):
-        v.add_many([{"content": "fine"}, {"content": "zero\u200bwidth"}], user_id="u")
-    assert [x.content for x in v.list(user_id="u")] == ["a harmless note"]
+    # A batch is not refused for one flagged record: that record is held for review.
+    fine, held = v.add_many([{"content": "fine"}, {"content": "zero\u200bwidth"}], user_id="u")
+    assert (fine.quarantine, held.quarantine is not None) == (None, True)
+    assert v.count(user_id="u", quarantined=False) == 2
     v.close()
 
 

@@ -294,6 +294,7 @@ def test_updating_metadata_keeps_the_sealed_text_and_the_other_way_round(vault: 
     assert shown.content == TEXT and shown.metadata == {"context": f"card {CARD}"}
 
     vault.update(entry.id, user_id="alice", content="nothing secret here")
+    vault.authorize_reveal(entry.id, user_id="alice", secret="correct horse")  # a new version
     shown = vault.reveal(entry.id, user_id="alice")
     assert shown.content == "nothing secret here"
     assert shown.metadata == {"context": f"card {CARD}"}  # carried over

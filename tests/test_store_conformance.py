@@ -781,3 +781,101 @@ def test_ties_go_to_the_entry_stored_first(store: Store) -> None:
     scores = dict((e.id, s) for e, s in ranked)
     assert scores["twin1"] == scores["twin2"]
     assert order.index("twin1") + 1 == order.index("twin2")
+
+
+# == reveal state, grants and erasing a user (issue 11 §1) ===================================
+# Wrong answers and the lock belong to a user; a grant belongs to one entry and ends when the
+# entry is deleted or the secret changes; erase_user leaves nothing of the user behind.
+
+from memvault.stores.base import AuditRecord, RevealState  # noqa: E402
+
+
+def _audit_row(user: str, action: str, entry_id: str | None = None) -> AuditRecord:
+    return AuditRecord(T0, user, "tester", action, "ok", entry_id)
+
+
+def _put_state(new: RevealState, user: str = "alice", entry_id: str | None = None) -> Any:
+    return lambda _old: (new, _audit_row(user, "test", entry_id))
+
+
+def _read_state(store: Store, user: str, entry_id: str | None) -> RevealState:
+    seen: list[RevealState] = []
+
+    def look(state: RevealState) -> tuple[RevealState, AuditRecord]:
+        seen.append(state)
+        return state, _audit_row(user, "look", entry_id)
+
+    store.change_reveal(user, entry_id, look)
+    return seen[0]
+
+
+def test_reveal_failures_and_lock_are_shared_by_all_entries_of_a_user(store: Store) -> None:
+    put(store, entry("a", "x"), entry("b", "x"), entry("a", "x", user="bob"))
+    later = T0 + timedelta(minutes=1)
+    store.change_reveal("alice", "a", _put_state(RevealState(2, T0, later)))
+    assert _read_state(store, "alice", "b") == RevealState(2, T0, later)
+    assert _read_state(store, "alice", None) == RevealState(2, T0, later)
+    assert _read_state(store, "bob", "a") == RevealState()
+
+
+def test_a_grant_is_per_entry_and_ignored_without_one(store: Store) -> None:
+    put(store, entry("a", "x"), entry("b", "x"))
+    until = T0 + timedelta(minutes=30)
+    store.change_reveal(
+        "alice", "a", _put_state(RevealState(granted_until=until, granted_version="v1"))
+    )
+    assert _read_state(store, "alice", "a").granted_version == "v1"
+    assert _read_state(store, "alice", "b").granted_until is None
+    # Without an entry the grant fields are neither shown nor written.
+    assert _read_state(store, "alice", None).granted_until is None
+    store.change_reveal("alice", None, _put_state(RevealState(1, T0, None, None, None)))
+    assert _read_state(store, "alice", "a").granted_version == "v1"
+
+
+def test_deleting_an_entry_or_changing_the_secret_ends_its_grant(store: Store) -> None:
+    put(store, entry("a", "x"), entry("b", "x"))
+    grant = RevealState(granted_until=T0 + timedelta(minutes=30), granted_version="v1")
+    store.change_reveal("alice", "a", _put_state(grant))
+    store.change_reveal("alice", "b", _put_state(grant))
+    store.delete(OWNER, ["a"])
+    put(store, entry("a", "x"))
+    assert _read_state(store, "alice", "a").granted_until is None
+    assert _read_state(store, "alice", "b").granted_version == "v1"
+    store.set_reveal_secret("alice", b"salt", b"digest")
+    assert _read_state(store, "alice", "b").granted_until is None
+
+
+def test_erase_user_removes_everything_of_that_user_only(store: Store) -> None:
+    put(
+        store,
+        entry("a", "erasable words"),
+        entry("b", "more erasable words"),
+        entry("a", "erasable words of bob", user="bob"),
+    )
+    (a,) = [e for e in store.list(OWNER) if e.id == "a"]
+    store.put_vectors("alice", "m", [VectorItem("a", a.updated_at, np.ones(4, np.float32))])
+    store.set_reveal_secret("alice", b"salt", b"digest")
+    store.set_reveal_secret("bob", b"salt", b"digest")
+    store.change_reveal("alice", "a", _put_state(RevealState(1, T0, None)))
+    store.append_audit(_audit_row("bob", "kept"))
+
+    assert sorted(store.erase_user("alice")) == ["a", "b"]
+    assert store.count(OWNER) == 0 and store.get(OWNER, "a") is None
+    assert hit_ids(store, OWNER, "erasable") == []
+    assert hit_ids(store, View("bob", all_agents=True), "erasable") == ["a"]
+    assert store.load_vectors("alice", "m").ids == []
+    assert store.reveal_secret("alice") is None and store.reveal_secret("bob") is not None
+    assert _read_state(store, "alice", "a") == RevealState()
+    assert [r.action for r in store.audit_log("alice")] == ["look"]  # only the read above
+    assert [r.action for r in store.audit_log("bob")] == ["kept"]
+    assert store.erase_user("nobody") == []
+
+
+def test_audit_sequence_numbers_are_never_reused_after_an_erase(store: Store) -> None:
+    store.append_audit(_audit_row("alice", "one"))
+    store.append_audit(_audit_row("bob", "two"))
+    before = store.audit_log("bob")[0].seq
+    store.erase_user("bob")
+    store.append_audit(_audit_row("bob", "three"))
+    (after,) = store.audit_log("bob")
+    assert after.seq > before

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -100,7 +101,8 @@ def _line(entry: MemoryEntry) -> str:
     text = entry.content.replace("\n", " ")
     if len(text) > 100:
         text = text[:99] + "…"
-    return f"{entry.id}  [{entry.kind.value}]{agent}  {title}{text}"
+    held = f"  (quarantined: {entry.quarantine})" if entry.quarantine else ""
+    return f"{entry.id}  [{entry.kind.value}]{agent}  {title}{text}{held}"
 
 
 @app.command()
@@ -303,12 +305,68 @@ def import_(
 def set_secret(
     ctx: typer.Context,
     user: User,
+    current: Annotated[
+        bool,
+        typer.Option(
+            "--current",
+            help="change a secret already set: stdin holds the current secret, then the new one",
+        ),
+    ] = False,
+    reset: Annotated[
+        bool,
+        typer.Option(
+            "--reset",
+            help="replace a secret without knowing it and lift the user's lock (an "
+            "operator's reset, audited as reset_secret)",
+        ),
+    ] = False,
 ) -> None:
     """Set the secret that authorises revealing a user's redacted originals (read from stdin)."""
+    if current and reset:
+        raise ValidationError("pass --current or --reset, not both")
+    old = sys.stdin.readline().rstrip("\n") if current else None
     secret = sys.stdin.readline().rstrip("\n")
     with _state(ctx).vault() as vault:
-        vault.set_reveal_secret(user_id=user, secret=secret, actor="cli")
-    typer.echo("reveal secret set")
+        if reset:
+            vault.reset_reveal_secret(user_id=user, secret=secret, actor="cli")
+        else:
+            try:
+                vault.set_reveal_secret(user_id=user, secret=secret, current=old, actor="cli")
+            except AuthorizationError as exc:
+                if old is not None or "already set" not in str(exc):
+                    raise
+                raise AuthorizationError(
+                    "a reveal secret is already set for this user: pass --current (stdin: "
+                    "the current secret, then the new one), or --reset as the operator"
+                ) from None
+    typer.echo("reveal secret reset" if reset else "reveal secret set")
+
+
+@app.command()
+def unlock(ctx: typer.Context, user: User) -> None:
+    """Lift a user's reveal lock (after too many wrong answers), audited."""
+    with _state(ctx).vault() as vault:
+        vault.unlock_reveal(user_id=user, actor="cli")
+    typer.echo("reveal unlocked")
+
+
+@app.command()
+def erase(
+    ctx: typer.Context,
+    user: User,
+    yes: Annotated[bool, typer.Option("--yes", help="confirm: this cannot be undone")] = False,
+) -> None:
+    """Erase a user: memories, reveal secret and state, audit records, memory files, settings."""
+    if not yes:
+        raise ValidationError(f"erasing {user!r} cannot be undone: add --yes to confirm")
+    from .agent.config import MemoryConfigStore
+
+    config = _state(ctx).config()
+    with Vault(config=config) as vault:
+        deleted = vault.erase_user(user_id=user, actor="cli")
+    user_dir = MemoryConfigStore(config.home).user_overrides_path(user).parent
+    shutil.rmtree(user_dir, ignore_errors=True)
+    typer.echo(f"erased {user}: {deleted} memories")
 
 
 @app.command()
@@ -450,6 +508,54 @@ def keys_revoke(
     """Revoke a key; a running server refuses it from its next request."""
     _key_store(ctx).revoke(key_id)
     typer.echo(f"revoked {key_id}")
+
+
+quarantine_app = typer.Typer(help="Review memories the threat scan held back from prompts.")
+app.add_typer(quarantine_app, name="quarantine")
+
+
+@quarantine_app.command("list")
+def quarantine_list(
+    ctx: typer.Context,
+    user: User,
+    limit: Annotated[int, typer.Option(help="page size")] = 20,
+    offset: Annotated[int, typer.Option(help="skip this many")] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """List the user's memories held for review, newest first."""
+    with _state(ctx).vault() as vault:
+        entries = vault.quarantined(user_id=user, limit=limit, offset=offset)
+    if as_json:
+        _echo_json([e.to_dict() for e in entries])
+        return
+    if not entries:
+        typer.echo("no quarantined memories")
+    for entry in entries:
+        typer.echo(_line(entry))
+
+
+@quarantine_app.command("approve")
+def quarantine_approve(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+) -> None:
+    """Release a held memory: recall may put it into prompts again (audited)."""
+    with _state(ctx).vault() as vault:
+        vault.approve(entry_id, user_id=user, actor="cli")
+    typer.echo(f"approved {entry_id}")
+
+
+@quarantine_app.command("reject")
+def quarantine_reject(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+) -> None:
+    """Delete a held memory (audited)."""
+    with _state(ctx).vault() as vault:
+        vault.reject(entry_id, user_id=user, actor="cli")
+    typer.echo(f"rejected {entry_id}")
 
 
 @app.command()

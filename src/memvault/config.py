@@ -159,7 +159,15 @@ class SensitiveConfig(BaseModel):
         description="dotted metadata paths that address an entry and are kept as written "
         "(still threat-scanned), e.g. the LangGraph store's namespace and key",
     )
-    reveal_attempts: int = Field(3, ge=1, le=10, description="wrong answers before reveal locks")
+    reveal_attempts: int = Field(
+        3, ge=1, le=10, description="wrong answers (per user, any entry or key) before reveal locks"
+    )
+    attempt_window_minutes: float = Field(
+        30.0, gt=0, description="wrong answers older than this no longer count"
+    )
+    lockout_minutes: float = Field(
+        30.0, ge=0, description="how long a lock lasts unless an admin lifts it (0: until then)"
+    )
     reveal_minutes: float = Field(30.0, gt=0, description="how long a granted reveal lasts")
 
 

@@ -105,8 +105,13 @@ class KnowledgeGraph:
     def _entries(self) -> Iterator[MemoryEntry]:
         offset = 0
         while True:
+            # Entries held for review are not part of the graph a model reads.
             page = self.vault.list(
-                user_id=self.user_id, agent_id=self.agent_id, limit=_PAGE, offset=offset
+                user_id=self.user_id,
+                agent_id=self.agent_id,
+                quarantined=False,
+                limit=_PAGE,
+                offset=offset,
             )
             yield from (e for e in page if e.metadata.get("graph") in ("entity", "relation"))
             if len(page) < _PAGE:
@@ -149,7 +154,11 @@ class KnowledgeGraph:
 
     def search_nodes(self, query: str) -> Graph:
         hits = self.vault.search(
-            query, user_id=self.user_id, agent_id=self.agent_id, limit=SEARCH_DEPTH
+            query,
+            user_id=self.user_id,
+            agent_id=self.agent_id,
+            limit=SEARCH_DEPTH,
+            quarantined=False,
         )
         entities, relations = self._load()
         names: list[str] = []

@@ -132,6 +132,11 @@ class MemoryEntry:
     sensitivity: Sensitivity = Sensitivity.NORMAL
     metadata: dict[str, Any] = field(default_factory=dict)
     source: Source = Source.API
+    # Held for review: None = clear, otherwise why (the scan's pattern ids). A held entry
+    # is stored and searchable by its owner but never rendered into a model's prompt.
+    quarantine: str | None = None
+    # When a person approved the entry's current text (cleared when the text changes).
+    approved_at: datetime | None = None
 
     def replace(self, **changes: Any) -> MemoryEntry:
         """A copy with some fields changed (entries are immutable)."""

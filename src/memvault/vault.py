@@ -52,8 +52,10 @@ from .retrieval.fusion import Boosts, rrf
 from .retrieval.keyword import search_doc
 from .retrieval.vector import VectorIndex
 from .reveal import RevealMixin
-from .security.protect import Protector, higher, strings_in
-from .security.scan import scan
+from .review import ReviewMixin
+from .security.protect import Protector, higher
+from .security.quarantine import reason, screened_text, write_verdict
+from .security.scan import Verdict, assess
 from .stores.base import (
     NO_FILTER,
     EntryFilter,
@@ -114,11 +116,14 @@ _IMPORT_FIELDS = frozenset(
         "sensitivity",
         "metadata",
         "source",
+        # Exported review state: a held record stays held; an approval is not imported.
+        "quarantine",
+        "approved_at",
     }
 )
 
 
-class Vault(RevealMixin):
+class Vault(RevealMixin, ReviewMixin):
     """Long-term memory for agents, on one store (a SQLite file by default).
 
     ``Vault(path)`` opens (and creates or upgrades) a SQLite file; ``Vault()`` uses
@@ -291,8 +296,12 @@ class Vault(RevealMixin):
         domain: Any = None,
         tier: Any = None,
         session_id: Any = None,
+        quarantined: bool | None = None,
     ) -> EntryFilter:
+        if quarantined is not None and not isinstance(quarantined, bool):
+            raise ValidationError("quarantined must be true, false or omitted", field="quarantined")
         return EntryFilter(
+            quarantined=quarantined,
             kind=check_optional_enum(Kind, kind, "kind"),
             mem_class=check_optional_enum(MemClass, mem_class, "mem_class"),
             domain=check_optional_enum(Domain, domain, "domain"),
@@ -307,37 +316,50 @@ class Vault(RevealMixin):
             user_id=user_id,
         )
 
-    def _screen(self, *texts: str | None) -> None:
-        """The threat scan of the write path: flagged text is rejected, never stored."""
+    def _screen(self, entry: MemoryEntry, *, batch: bool = False) -> str | None:
+        """The threat scan of the write path: None (clear), the reason the entry is held
+        for review, or ``SecurityError`` (refused, never stored); see ``write_verdict``."""
         if not self.config.security.scan_writes:
-            return
-        threat = scan("\n".join(t for t in texts if t))
-        if threat is not None:
-            raise SecurityError(
-                f"content blocked by the security scan ({threat.pattern_id}: "
-                f"{threat.description}): memories may not carry instructions to the "
-                "assistant, secrets to send out or hidden characters; store the fact plainly",
-                pattern_id=threat.pattern_id,
-                category=threat.category,
-            )
+            return None
+        found = assess(screened_text(entry))
+        verdict = write_verdict(found, mem_class=entry.mem_class, source=entry.source, batch=batch)
+        if verdict is Verdict.ALLOW:
+            return None
+        if verdict is Verdict.QUARANTINE:
+            return reason(found)
+        threat = found.threat
+        pattern = threat.pattern_id if threat else "unknown"
+        raise SecurityError(
+            f"content blocked by the security scan ({pattern}: "
+            f"{threat.description if threat else 'flagged'}): memories may not carry "
+            "instructions to the assistant, secrets to send out or hidden characters; "
+            "store the fact plainly",
+            pattern_id=pattern,
+            category=threat.category if threat else "unknown",
+        )
 
     def _build(
-        self, fields: Mapping[str, Any], *, user_id: str
+        self, fields: Mapping[str, Any], *, user_id: str, batch: bool = False
     ) -> tuple[MemoryEntry, bytes | None]:
         """Validate one record into an entry owned by ``user_id``: sensitive data is
-        redacted (the original sealed apart), then the threat scan runs on what is kept."""
+        redacted (the original sealed apart), then the threat scan runs on what is kept.
+        A record that says it is held stays held; none can say it was approved."""
         entry = self._build_unscreened(fields, user_id=user_id)
         protected = self._protector.protect(
             name=entry.name,
             description=entry.description,
             content=entry.content,
+            category=entry.category,
             metadata=entry.metadata,
         )
         if protected.sealed is not None:
             entry = entry.replace(
                 **protected.fields, sensitivity=higher(entry.sensitivity, protected.sensitivity)
             )
-        self._screen(entry.name, entry.description, entry.content, *strings_in(entry.metadata))
+        held = fields.get("quarantine")
+        if held is not None:
+            held = check_short_text(held, "quarantine", MAX_NAME_CHARS) or "imported"
+        entry = entry.replace(quarantine=self._screen(entry, batch=batch) or held)
         return entry, protected.sealed
 
     def _build_unscreened(self, fields: Mapping[str, Any], *, user_id: str) -> MemoryEntry:
@@ -453,7 +475,7 @@ class Vault(RevealMixin):
                     f"record {i} has unknown fields {sorted(unknown)}: remove them", index=i
                 )
             try:
-                entry, original = self._build(record, user_id=scope.user_id)
+                entry, original = self._build(record, user_id=scope.user_id, batch=True)
                 entries.append(entry)
                 if original is not None:
                     sealed[entry.id] = original
@@ -520,7 +542,9 @@ class Vault(RevealMixin):
                 "nothing to update: pass at least one field such as content or name"
             )
         text_changes = {
-            k: changes[k] for k in ("name", "description", "content", "metadata") if k in changes
+            k: changes[k]
+            for k in ("name", "description", "content", "category", "metadata")
+            if k in changes
         }
         original: Any = ...
         level = Sensitivity.NORMAL
@@ -539,12 +563,6 @@ class Vault(RevealMixin):
             if protected.sealed is not None:
                 merged.update(self._protector.unseal(protected.sealed))
             original = self._protector.seal_fields(merged) if merged else None
-        self._screen(
-            changes.get("name"),
-            changes.get("description"),
-            changes.get("content"),
-            *strings_in(changes.get("metadata")),
-        )
 
         old_text: list[str] = []
 
@@ -556,6 +574,12 @@ class Vault(RevealMixin):
                 # carried-over originals held.
                 extra["sensitivity"] = higher(level, current.sensitivity) if carried else level
             new = current.replace(**changes, **extra, updated_at=utcnow())
+            if text_changes or "category" in changes:
+                # New text: assessed as a whole again; an earlier approval was for the old text.
+                # With the scan off nothing is assessed, and only a person releases a hold.
+                scanned = self.config.security.scan_writes
+                held = self._screen(new) if scanned else current.quarantine
+                new = new.replace(quarantine=held, approved_at=None)
             return new, self._doc(new)
 
         entry = self.store.update(view, entry_id, mutate, original=original)
@@ -608,12 +632,16 @@ class Vault(RevealMixin):
         domain: Domain | str | None = None,
         tier: Tier | str | None = None,
         session_id: str | None = None,
+        quarantined: bool | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[MemoryEntry]:
-        """The caller's entries, newest first, filtered and paged."""
+        """The caller's entries, newest first, filtered and paged.
+
+        ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
+        """
         view = self._owner_view(user_id, agent_id)
-        flt = self._filter(kind, mem_class, domain, tier, session_id)
+        flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
         return self.store.list(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
         )
@@ -628,9 +656,11 @@ class Vault(RevealMixin):
         domain: Domain | str | None = None,
         tier: Tier | str | None = None,
         session_id: str | None = None,
+        quarantined: bool | None = None,
     ) -> int:
         view = self._owner_view(user_id, agent_id)
-        return self.store.count(view, self._filter(kind, mem_class, domain, tier, session_id))
+        flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
+        return self.store.count(view, flt)
 
     def _check_query(self, query: object) -> str:
         if not isinstance(query, str):
@@ -657,18 +687,21 @@ class Vault(RevealMixin):
         mem_class: MemClass | str | None = None,
         domain: Domain | str | None = None,
         tier: Tier | str | None = None,
+        quarantined: bool | None = None,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
         Hybrid: BM25 over tokens and cosine over vectors (when an embedder is
         configured), merged by reciprocal rank fusion, then gently weighed by
-        importance, recency and tier. Expired entries are left out.
+        importance, recency and tier. Expired entries are left out. Entries held
+        for review are included (marked by ``quarantine``) unless ``quarantined=False``;
+        anything that shows hits to a model passes ``False``.
         """
         scope = make_scope(user_id, agent_id)
         view = View(scope.user_id, scope.agent_id)
         text = self._check_query(query)
         limit = check_limit(limit, maximum=1000)
-        flt = self._filter(kind, mem_class, domain, tier)
+        flt = self._filter(kind, mem_class, domain, tier, quarantined=quarantined)
         return self._hybrid(text, view, flt, limit)
 
     def _hybrid(self, text: str, view: View, flt: EntryFilter, limit: int) -> list[Hit]:
@@ -743,13 +776,20 @@ class Vault(RevealMixin):
 
         A hit counts as relevant when the keyword channel matched it or its cosine
         similarity reaches ``context.min_similarity``; the best ones are packed
-        into ``max_tokens`` inside ``<memory-context>``.
+        into ``max_tokens`` inside ``<memory-context>``. Entries held for review are
+        never part of it; the text of every memory is escaped as data.
         """
         cc = self.config.context
         budget = cc.max_tokens if max_tokens is None else max_tokens
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
-        hits = self.search(query, user_id=user_id, agent_id=agent_id, limit=limit or cc.limit)
+        hits = self.search(
+            query,
+            user_id=user_id,
+            agent_id=agent_id,
+            limit=limit or cc.limit,
+            quarantined=False,
+        )
         relevant = [
             h
             for h in hits
@@ -810,7 +850,7 @@ class Vault(RevealMixin):
                     line=lineno,
                 )
             try:
-                entry, original = self._build(record, user_id=scope.user_id)
+                entry, original = self._build(record, user_id=scope.user_id, batch=True)
                 if original is not None:
                     sealed[entry.id] = original
             except ValidationError as exc:
@@ -844,6 +884,21 @@ class Vault(RevealMixin):
         return entries
 
     # -- admin ----------------------------------------------------------------------
+
+    def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
+        """Erase every trace of a user from the store (entries, sealed originals, vectors,
+        reveal secret and state, audit records, index tokens); returns the entry count.
+
+        One audit record of the erasure itself (who, how many) is then written under
+        the user id, so the erasure can be shown to have happened.
+        """
+        uid = make_scope(user_id).user_id
+        ids = self.store.erase_user(uid)
+        self._people_cache.pop(uid, None)
+        if self._index is not None:
+            self._index.remove(uid, ids)
+        self._audit(uid, None, actor, "erase_user", f"ok: {len(ids)} entries")
+        return len(ids)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()

@@ -17,7 +17,16 @@ which keeps the prompt prefix cacheable. Writes go to disk at once (durable) but
 show up in the prompt only after ``reload()`` or a new session
 (``on_session_switch`` with ``reset=True``). Tool results always show the live files.
 
-Every ``add``/``replace`` is scanned by ``memvault.security.scan`` and refused
+Personal data and secrets (card and resident id numbers, phones, emails, API keys,
+passwords) in every ``add``/``replace`` are replaced by placeholders such as
+``[bank_card#1]`` before the file is written, with the detectors of
+``memvault.security.pii``; the originals are not kept anywhere. These files are
+prompt text in Hermes' plain format, shared with other programs and edited by hand,
+so they hold no sealed data: a value an agent must be able to recover belongs in the
+vault (``Vault.add``), where it is sealed and revealable with the user's secret.
+Entries written into the files by hand are redacted the same way when rendered.
+
+Every ``add``/``replace`` is then scanned by ``memvault.security.scan`` and refused
 with ``SecurityError`` naming the pattern. An entry already poisoned on disk is
 replaced in the prompt by a ``[BLOCKED: <pattern_id> ...]`` placeholder, but
 ``entries()`` still lists it so the user can see and remove it.
@@ -31,6 +40,7 @@ query, so those do not reset the guard.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -40,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, SecurityError
+from ..security.pii import redact
 from ..security.scan import scan
 from .files import (
     MEMORY_CHAR_LIMIT,
@@ -74,12 +85,23 @@ def blocked_placeholder(pattern_id: str) -> str:
 
 
 def sanitize(entries: Sequence[str]) -> list[str]:
-    """``entries`` with every flagged entry replaced by its placeholder."""
+    """``entries`` as a prompt may show them: a flagged entry replaced by its placeholder,
+    personal data and secrets in the others redacted."""
     shown = []
     for entry in entries:
         threat = scan(entry)
-        shown.append(entry if threat is None else blocked_placeholder(threat.pattern_id))
+        shown.append(
+            redact(entry).text if threat is None else blocked_placeholder(threat.pattern_id)
+        )
     return shown
+
+
+def redact_edit(edit: Edit) -> Edit:
+    """``edit`` with personal data and secrets in its new text replaced by placeholders."""
+    if edit.action == "remove":
+        return edit
+    text = redact(edit.content).text
+    return edit if text == edit.content else dataclasses.replace(edit, content=text)
 
 
 def render_block(target: WriteTarget, entries: Sequence[str], limit: int) -> str:
@@ -299,8 +321,10 @@ class BuiltinFileProvider(MemoryProvider):
 
     def edit(self, target: WriteTarget, edits: Sequence[Edit]) -> EditResult:
         """Apply several edits to one file, all or nothing; the limit is checked on the
-        result. New text is scanned first, so one flagged entry refuses the whole batch."""
+        result. New text is redacted, then scanned, so one flagged entry refuses the
+        whole batch."""
         memory_file = self._file(parse_target(target))
+        edits = [redact_edit(edit) for edit in edits]
         for number, edit in enumerate(edits, start=1):
             if edit.action == "remove":
                 continue
@@ -352,4 +376,4 @@ class BuiltinFileProvider(MemoryProvider):
                 logger.exception("on_write hook failed after a %s on %s", step.action, target)
 
 
-__all__ = ["BuiltinFileProvider", "blocked_placeholder", "render_block"]
+__all__ = ["BuiltinFileProvider", "blocked_placeholder", "redact_edit", "render_block"]

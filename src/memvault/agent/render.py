@@ -14,16 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..retrieval.context import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG, strip_fences
+from ..retrieval.context import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG, escape_data, strip_fences
 
 
 def build_memory_context_block(text: str) -> str:
     """``text`` inside a ``<memory-context>`` block with its system note; "" when blank.
 
-    Any memory-context tag already in ``text``, in any case or spacing, is removed
-    first, so recalled text can neither close the block early nor open a second one.
+    Exact memory-context tags already in ``text`` (a provider's own block) are removed,
+    then the rest is escaped as data (``escape_data``), so recalled text can neither
+    close the block early nor open or fake a second one in any look-alike spelling.
     """
-    body = strip_fences(text).strip()
+    body = escape_data(strip_fences(text)).strip()
     if not body:
         return ""
     return "\n".join([OPEN_TAG, CONTEXT_NOTE, "", body, CLOSE_TAG])

@@ -5,6 +5,10 @@ for the model: on failure ``{"success": false, "error": ...}`` with what to do
 next, never an exception. Scope is injected by the caller (user and agent),
 never taken from the model's arguments, so a model cannot reach another
 user's memories: an id that is not the caller's is simply "not found".
+
+Entries held for review never reach the model: ``memory_recall`` leaves them out,
+and wherever a result still names one (a save that was quarantined, a listing) it
+shows ``[QUARANTINED: <id>]`` instead of its text (``brief``).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any
 
 from ..errors import MemvaultError, NotFoundError, SecurityError
 from ..model import Hit, Kind, MemoryEntry
+from ..security.quarantine import injectable, placeholder
 from ..vault import Vault
 
 KINDS = [k.value for k in Kind]
@@ -82,7 +87,21 @@ def _fail(message: str) -> str:
 
 
 def brief(entry: MemoryEntry) -> dict[str, Any]:
-    """What a tool result shows of an entry (the memory tools and the MCP server alike)."""
+    """What a tool result shows of an entry (the memory tools and the MCP server alike).
+
+    An entry that may not be shown to a model (held for review, or flagged by the scan
+    and not approved) keeps its id and type; its text is ``[QUARANTINED: <id>]``.
+    """
+    if not injectable(entry):
+        return {
+            "id": entry.id,
+            "type": entry.kind.value,
+            "name": "",
+            "description": "",
+            "content": placeholder(entry),
+            "quarantined": True,
+            "updated_at": entry.updated_at.isoformat(),
+        }
     return {
         "id": entry.id,
         "type": entry.kind.value,
@@ -194,7 +213,12 @@ class VaultTools:
         if args.get("type") is not None and args["type"] not in KINDS:
             return _fail(f"'type' must be one of {', '.join(KINDS)}")
         hits: list[Hit] = self.vault.search(
-            query, user_id=self.user_id, agent_id=self.agent_id, limit=limit, kind=args.get("type")
+            query,
+            user_id=self.user_id,
+            agent_id=self.agent_id,
+            limit=limit,
+            kind=args.get("type"),
+            quarantined=False,
         )
         return _ok(
             count=len(hits),

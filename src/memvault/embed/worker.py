@@ -9,10 +9,13 @@ embedder changed), so switching models re-embeds lazily and loses nothing.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
+import weakref
 from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from ..model import MemoryEntry
 from ..retrieval.vector import VectorIndex
@@ -47,6 +50,7 @@ class EmbeddingWorker:
         self._backfill_after: tuple[str, str] | None = None
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self._at_exit: Callable[[], None] | None = None
         self.errors = 0
         if backfill:
             self._ensure_thread()
@@ -55,6 +59,12 @@ class EmbeddingWorker:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="memvault-embedder", daemon=True)
             self._thread.start()
+            # A script that never closes its Vault must still exit cleanly: a daemon
+            # thread killed inside the model's native code aborts the interpreter. At exit
+            # the thread only finishes its current batch (a model cannot even load then);
+            # the entries are stored, and the next open back-fills their vectors.
+            self._at_exit = partial(_close_at_exit, weakref.ref(self))
+            atexit.register(self._at_exit)
 
     # -- API --------------------------------------------------------------------
 
@@ -92,6 +102,9 @@ class EmbeddingWorker:
             self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=timeout)
+            if self._at_exit is not None:
+                atexit.unregister(self._at_exit)  # this worker's own handler only
+                self._at_exit = None
 
     # -- the thread -------------------------------------------------------------
 
@@ -159,6 +172,12 @@ class EmbeddingWorker:
             self.index.upsert(
                 user_id, [(e.id, e.agent_id, vectors[i]) for e, i in items if e.id in written]
             )
+
+
+def _close_at_exit(ref: weakref.ref[EmbeddingWorker]) -> None:
+    worker = ref()
+    if worker is not None:
+        worker.close(drain=False, timeout=30.0)
 
 
 __all__ = ["EmbeddingWorker"]

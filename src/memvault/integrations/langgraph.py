@@ -216,7 +216,7 @@ class VaultStore(BaseStore):
         now = utcnow()
         offset = 0
         while True:
-            page = self.vault.list(user_id=user_id, limit=_PAGE, offset=offset)
+            page = self.vault.list(user_id=user_id, quarantined=False, limit=_PAGE, offset=offset)
             for entry in page:
                 record = _record(entry, now)
                 if record is not None:
@@ -230,6 +230,8 @@ class VaultStore(BaseStore):
     def _get(self, op: GetOp) -> Item | None:
         namespace = tuple(op.namespace)
         entry = self._load(self.user_of(namespace), self.entry_id(namespace, op.key))
+        if entry is not None and entry.quarantine is not None:
+            return None  # held for review: reads as absent until its owner approves it
         record = None if entry is None else _record(entry, utcnow())
         if record is None or record.namespace != namespace or record.key != op.key:
             return None
@@ -348,7 +350,7 @@ class VaultStore(BaseStore):
         depth = min(max(_FIRST_DEPTH, wanted * 3), _MAX_HITS)
         now = utcnow()
         while True:
-            hits = self.vault.search(query, user_id=user_id, limit=depth)
+            hits = self.vault.search(query, user_id=user_id, limit=depth, quarantined=False)
             kept: list[tuple[_Record, float]] = []
             for hit in hits:
                 record = _record(hit.entry, now)

@@ -1,7 +1,7 @@
 """Sensitive-data protection on the write path, and the authorised reveal (seed 004).
 
-On write, personal data and secrets in an entry's name, description, content
-and metadata (every string inside it) are replaced by typed placeholders
+On write, personal data and secrets in an entry's name, description, content,
+category and metadata (every string inside it, keys included) are replaced by typed placeholders
 (``[bank_card#1]``) before anything is stored, indexed or embedded; the original
 text is kept apart, encrypted. Seeing it again needs the user's reveal secret: a
 right answer grants a reveal for a limited time, wrong answers count, and after
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import SensitiveConfig
+from ..errors import ValidationError
 from ..model import Sensitivity
 from .pii import redact
 from .secretbox import SecretBox, load_or_create_key
@@ -79,7 +80,7 @@ class Protector:
                 continue
             findings = _Findings()
             skip = self._plain if name == "metadata" else frozenset()
-            out[name] = map_strings(value, findings.clean, skip=skip)
+            out[name] = map_strings(value, findings.clean, skip=skip, keys=name == "metadata")
             if findings.kinds:
                 originals[name] = value
                 level = higher(level, findings.level)
@@ -116,17 +117,35 @@ def map_strings(
     *,
     skip: frozenset[tuple[str, ...]] = frozenset(),
     path: tuple[str, ...] = (),
+    keys: bool = False,
 ) -> Any:
-    """``value`` with ``fn`` applied to every string in it (dict values, list items),
-    except under the dict-key paths in ``skip``."""
+    """``value`` with ``fn`` applied to every string in it (dict values, list items, and
+    dict keys when ``keys``), except under the dict-key paths in ``skip``.
+
+    A key is changed only where the result cannot clash: two keys of one mapping that
+    would become equal raise ``ValidationError``.
+    """
     if path and path in skip:
         return value
     if isinstance(value, str):
         return fn(value)
     if isinstance(value, Mapping):
-        return {k: map_strings(v, fn, skip=skip, path=(*path, str(k))) for k, v in value.items()}
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            new_key = k
+            if keys and isinstance(k, str) and (*path, k) not in skip:
+                new_key = fn(k)
+                if new_key != k and (new_key in value or new_key in out):
+                    raise ValidationError(
+                        f"metadata key {new_key!r} would appear twice once sensitive data in "
+                        "keys is redacted: keep card numbers, ids and secrets out of "
+                        "metadata keys (put them in values)",
+                        field="metadata",
+                    )
+            out[new_key] = map_strings(v, fn, skip=skip, path=(*path, str(k)), keys=keys)
+        return out
     if isinstance(value, list | tuple):
-        return [map_strings(v, fn, skip=skip, path=path) for v in value]
+        return [map_strings(v, fn, skip=skip, path=path, keys=keys) for v in value]
     return value
 
 

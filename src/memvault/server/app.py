@@ -27,7 +27,7 @@ from ..config import VaultConfig, export_worker_settings, load_config, worker_se
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
-from . import admin, health, memories, sensitive, v2
+from . import admin, health, memories, quarantine, sensitive, v2
 from .auth import Who, authenticate
 from .errors import PayloadTooLargeError, error_response, install_handlers, status_for
 from .keys import KeyStore, Principal
@@ -180,7 +180,7 @@ def create_app(
     _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
-    for module in (health, memories, v2, admin, sensitive):
+    for module in (health, memories, v2, admin, sensitive, quarantine):
         app.include_router(module.router)
     _add_panel(app)
     if mcp_endpoint is not None:

@@ -194,6 +194,7 @@ def delete_memory(
 
 @router.delete("/v1/users/{user_id}", response_model=EraseResponse, responses=NOT_FOUND)
 def erase_user(user_id: str, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    """Erase a subject: every memory of the user, their memory files and settings."""
+    """Erase a subject: every memory of the user, their reveal secret, reveal state and
+    audit records, their memory files and settings."""
     target = act_as(who, user_id)
-    return {"user_id": target, "deleted": gw.erase_user(target)}
+    return {"user_id": target, "deleted": gw.erase_user(target, actor=who.key_id or "local")}

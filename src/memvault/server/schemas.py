@@ -84,6 +84,8 @@ class Entry(BaseModel):
     kind: str
     created_at: str
     updated_at: str
+    quarantine: str | None = None  # held for review (why), or None
+    approved_at: str | None = None
 
 
 class SearchHit(BaseModel):

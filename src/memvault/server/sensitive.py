@@ -2,7 +2,9 @@
 
 Thin routes over ``Vault`` (``memvault.reveal``): a user key acts for its own
 user; the actor written to the audit log is the API key's id (or "local").
-Unlocking a locked entry needs an admin key.
+Setting the first secret needs only the user's key; changing it needs
+``current_secret``, or an admin key (a reset, audited as ``reset_secret``). Wrong
+answers count per user; unlocking a locked user needs an admin key.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..errors import AuthorizationError, RevealLockedError
 from .auth import GatewayDep, Who, act_as, require_admin
 from .errors import COMMON_ERRORS, NOT_FOUND, ErrorResponse
 from .schemas import Entry
@@ -20,7 +23,10 @@ router = APIRouter(tags=["sensitive"], responses=COMMON_ERRORS)
 
 _DENIED: dict[int | str, dict[str, Any]] = {
     **NOT_FOUND,
-    403: {"model": ErrorResponse, "description": "wrong answer, no grant, or locked"},
+    403: {
+        "model": ErrorResponse,
+        "description": "wrong or missing secret, no grant, locked, or not an admin key",
+    },
 }
 
 
@@ -30,6 +36,11 @@ class _Body(BaseModel):
 
 class SecretRequest(_Body):
     secret: str = Field(min_length=6, max_length=1024)
+    current_secret: str | None = Field(
+        None,
+        max_length=1024,
+        description="the secret now set; required to change it, except with an admin key",
+    )
     user_id: str | None = None
 
 
@@ -55,6 +66,7 @@ class AuditItem(BaseModel):
     actor: str
     action: str
     outcome: str
+    detail: str = ""
 
 
 class AuditResponse(BaseModel):
@@ -65,11 +77,28 @@ def _actor(who: Any) -> str:
     return who.key_id or "local"
 
 
-@router.put("/v1/sensitive/secret", status_code=204)
+@router.put("/v1/sensitive/secret", status_code=204, responses=_DENIED)
 def set_secret(body: SecretRequest, who: Who, gw: GatewayDep) -> None:
-    gw.vault.set_reveal_secret(
-        user_id=act_as(who, body.user_id), secret=body.secret, actor=_actor(who)
-    )
+    """Set the reveal secret; changing it needs ``current_secret`` (an admin key may
+    leave it out: a reset, which also lifts the user's lock)."""
+    user_id = act_as(who, body.user_id)
+    if who.admin and body.current_secret is None:
+        gw.vault.reset_reveal_secret(user_id=user_id, secret=body.secret, actor=_actor(who))
+        return
+    try:
+        gw.vault.set_reveal_secret(
+            user_id=user_id, secret=body.secret, current=body.current_secret, actor=_actor(who)
+        )
+    except RevealLockedError:
+        raise
+    except AuthorizationError as exc:
+        missing = body.current_secret is None
+        raise AuthorizationError(
+            "a reveal secret is already set: send it as current_secret to change it"
+            if missing
+            else str(exc).replace("wrong current secret", "current_secret is wrong", 1),
+            field="current_secret",
+        ) from None
 
 
 @router.post("/v1/sensitive/{entry_id}/authorize", response_model=Grant, responses=_DENIED)
@@ -86,8 +115,17 @@ def reveal(entry_id: str, body: UserOnly, who: Who, gw: GatewayDep) -> dict[str,
     return entry.to_dict()
 
 
+@router.post("/v1/sensitive/unlock", status_code=204, responses=_DENIED)
+def unlock_user(body: UserOnly, who: Who, gw: GatewayDep) -> None:
+    """Lift a user's reveal lock (admin key)."""
+    require_admin(who)
+    gw.vault.unlock_reveal(user_id=act_as(who, body.user_id), actor=_actor(who))
+
+
 @router.post("/v1/sensitive/{entry_id}/unlock", status_code=204, responses=_DENIED)
 def unlock(entry_id: str, body: UserOnly, who: Who, gw: GatewayDep) -> None:
+    """Lift the reveal lock of the user owning ``entry_id`` (admin key); the lock is per
+    user, so this is ``POST /v1/sensitive/unlock`` with the entry named in the audit."""
     require_admin(who)
     gw.vault.unlock_reveal(entry_id, user_id=act_as(who, body.user_id), actor=_actor(who))
 
@@ -114,6 +152,7 @@ def audit(
                 "actor": r.actor,
                 "action": r.action,
                 "outcome": r.outcome,
+                "detail": r.detail,
             }
             for r in records
         ]

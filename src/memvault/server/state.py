@@ -87,8 +87,7 @@ class Gateway:
                 self._llm = ChatClient(self.vault.config.llm)
             return self._llm
 
-    # Erasing belongs in Vault (asked for in the gateway report); until then it is
-    # list-then-delete in batches, which the store makes safe per batch.
+    # Clearing a bank is list-then-delete; the delete is one transaction.
     def clear_entries(self, user_id: str, agent_id: str | None, *, private: bool) -> int:
         """Delete the user's shared entries (``private`` False) or one agent's private
         ones; returns how many were deleted."""
@@ -100,10 +99,10 @@ class Gateway:
         # One call, one transaction: all of them go, or none.
         return len(self.vault.delete_many(doomed, user_id=user_id))
 
-    def erase_user(self, user_id: str) -> int:
-        """Every trace of a user: all entries, the memory files and the config overrides."""
-        ids = [record["id"] for record in self.vault.export(user_id=user_id)]
-        deleted = len(self.vault.delete_many(ids, user_id=user_id))  # one transaction
+    def erase_user(self, user_id: str, *, actor: str = "local") -> int:
+        """Every trace of a user: entries, reveal secret and state, audit records and
+        index tokens (``Vault.erase_user``), the memory files and the config overrides."""
+        deleted = self.vault.erase_user(user_id=user_id, actor=actor)
         user_dir = self.config_store.user_overrides_path(user_id).parent
         shutil.rmtree(user_dir, ignore_errors=True)
         self._builtin.discard_where(lambda key: key[0] == user_id)

@@ -19,6 +19,7 @@ from ..agent.files import join_entries
 from ..errors import MemvaultError, NotFoundError, ValidationError
 from ..llm import reflect_messages
 from ..model import Hit
+from ..security.quarantine import injectable
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, UNAVAILABLE
 from .schemas import (
@@ -267,7 +268,8 @@ def reflect(
     """Answer a question from recalled memories through the configured LLM (503 if none)."""
     user = act_as(who, user_id)
     client = gw.llm()
-    hits = _recall(gw, user, agent_id, body.query, body.limit)
+    # Held entries never reach the model: the answer is built from clear ones only.
+    hits = [h for h in _recall(gw, user, agent_id, body.query, body.limit) if injectable(h.entry)]
     mission = gw.config_store.get_effective_memory_config(user).config.hindsight.bank_mission
     answer = client.complete(reflect_messages(body.query, hits, mission=mission))
     return {"answer": answer, "memories": [h.to_dict() for h in hits]}

@@ -51,6 +51,7 @@ class EntryFilter:
     tier: Tier | None = None
     agent_id: str | None = None  # narrow an owner's view to one agent's private entries
     session_id: str | None = None
+    quarantined: bool | None = None  # True: only held entries; False: only clear ones
 
     def matches(self, entry: MemoryEntry) -> bool:
         return (
@@ -60,6 +61,7 @@ class EntryFilter:
             and (self.tier is None or entry.tier == self.tier)
             and (self.agent_id is None or entry.agent_id == self.agent_id)
             and (self.session_id is None or entry.session_id == self.session_id)
+            and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
         )
 
 
@@ -159,11 +161,18 @@ class AuditRecord:
 
 @dataclass(frozen=True, slots=True)
 class RevealState:
-    """Per-entry reveal bookkeeping: wrong answers so far, lock, and the current grant."""
+    """Reveal bookkeeping of one user, and the grant of one entry (None fields: no grant).
 
-    failures: int = 0
-    locked: bool = False
+    Wrong answers and the lock belong to the user, whichever entry or key they came
+    from. A grant is for one entry version: ``granted_version`` is the entry's
+    ``updated_at`` (as ``format_time`` writes it) when the grant was given.
+    """
+
+    failures: int = 0  # wrong answers since ``first_failure_at``
+    first_failure_at: datetime | None = None
+    locked_at: datetime | None = None
     granted_until: datetime | None = None
+    granted_version: str | None = None
 
 
 RevealChange = Callable[[RevealState], tuple[RevealState, AuditRecord]]
@@ -340,8 +349,13 @@ class Store(Protocol):
     def get_original(self, user_id: str, entry_id: str) -> bytes | None:
         """The sealed original of a redacted entry, if it has one."""
 
-    def change_reveal(self, user_id: str, entry_id: str, change: RevealChange) -> RevealState:
-        """Read-modify-write an entry's reveal state and append the audit record, atomically."""
+    def change_reveal(
+        self, user_id: str, entry_id: str | None, change: RevealChange
+    ) -> RevealState:
+        """Read-modify-write the user's reveal state (and, with ``entry_id``, that entry's
+        grant) and append the audit record ``change`` returns, atomically. Without an
+        entry id the grant fields are passed as None and what ``change`` puts there is
+        ignored. Deleting an entry deletes its grant."""
 
     def append_audit(self, record: AuditRecord) -> None:
         """Append one record to the audit log (it can never be changed or deleted)."""
@@ -354,7 +368,13 @@ class Store(Protocol):
     def reveal_secret(self, user_id: str) -> tuple[bytes, bytes] | None:
         """The user's reveal challenge as (salt, digest), if set."""
 
-    def set_reveal_secret(self, user_id: str, salt: bytes, digest: bytes) -> None: ...
+    def set_reveal_secret(self, user_id: str, salt: bytes, digest: bytes) -> None:
+        """Store the user's reveal challenge; every grant of the user ends with it."""
+
+    def erase_user(self, user_id: str) -> list[str]:
+        """Delete every trace of a user in one transaction: entries (with their vectors,
+        originals and grants), reveal secret and state, and audit records; the full-text
+        index is compacted so no token of theirs stays readable. Returns the entry ids."""
 
     def health(self) -> dict[str, Any]:
         """Backend facts for `memvault doctor` and `/readyz`; raises StoreError if broken."""

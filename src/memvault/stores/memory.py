@@ -12,6 +12,7 @@ import dataclasses
 import threading
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -54,9 +55,11 @@ class MemoryStore:
         self._rows: dict[tuple[str, str], tuple[MemoryEntry, SearchDoc]] = {}
         self._vectors: dict[tuple[str, str], tuple[str, np.ndarray]] = {}
         self._originals: dict[tuple[str, str], bytes] = {}
-        self._reveal: dict[tuple[str, str], RevealState] = {}
+        self._locks: dict[str, RevealState] = {}  # per user: failures and lock
+        self._grants: dict[tuple[str, str], tuple[datetime, str]] = {}  # until, version
         self._secrets: dict[str, tuple[bytes, bytes]] = {}
         self._audit: list[AuditRecord] = []
+        self._audit_seq = 0
         self._closed = False
 
     def _check_open(self) -> None:
@@ -128,6 +131,7 @@ class MemoryStore:
                 del self._rows[(view.user_id, i)]
                 self._vectors.pop((view.user_id, i), None)
                 self._originals.pop((view.user_id, i), None)
+                self._grants.pop((view.user_id, i), None)
         return deleted
 
     def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
@@ -277,18 +281,33 @@ class MemoryStore:
             self._check_open()
             return self._originals.get((user_id, entry_id))
 
-    def change_reveal(self, user_id: str, entry_id: str, change: RevealChange) -> RevealState:
+    def change_reveal(
+        self, user_id: str, entry_id: str | None, change: RevealChange
+    ) -> RevealState:
         with self._lock:
             self._check_open()
-            new, record = change(self._reveal.get((user_id, entry_id), RevealState()))
-            self._reveal[(user_id, entry_id)] = new
+            user = self._locks.get(user_id, RevealState())
+            grant = self._grants.get((user_id, entry_id)) if entry_id is not None else None
+            current = dataclasses.replace(
+                user,
+                granted_until=grant[0] if grant else None,
+                granted_version=grant[1] if grant else None,
+            )
+            new, record = change(current)
+            self._locks[user_id] = RevealState(new.failures, new.first_failure_at, new.locked_at)
+            if entry_id is not None:
+                if new.granted_until is None or new.granted_version is None:
+                    self._grants.pop((user_id, entry_id), None)
+                else:
+                    self._grants[(user_id, entry_id)] = (new.granted_until, new.granted_version)
             self.append_audit(record)
             return new
 
     def append_audit(self, record: AuditRecord) -> None:
         with self._lock:
             self._check_open()
-            self._audit.append(dataclasses.replace(record, seq=len(self._audit) + 1))
+            self._audit_seq += 1  # never reused, even after an erase
+            self._audit.append(dataclasses.replace(record, seq=self._audit_seq))
 
     def audit_log(
         self, user_id: str, *, entry_id: str | None = None, limit: int = 100, after: int = 0
@@ -313,6 +332,20 @@ class MemoryStore:
         with self._lock:
             self._check_open()
             self._secrets[user_id] = (salt, digest)
+            for key in [k for k in self._grants if k[0] == user_id]:
+                del self._grants[key]
+
+    def erase_user(self, user_id: str) -> list[str]:
+        with self._lock:
+            self._check_open()
+            ids = sorted(i for u, i in self._rows if u == user_id)
+            for table in (self._rows, self._vectors, self._originals, self._grants):
+                for key in [k for k in table if k[0] == user_id]:
+                    del table[key]
+            self._secrets.pop(user_id, None)
+            self._locks.pop(user_id, None)
+            self._audit = [r for r in self._audit if r.user_id != user_id]
+        return ids
 
     def health(self) -> dict[str, Any]:
         with self._lock:

@@ -43,6 +43,8 @@ ENTRY_COLUMNS: tuple[str, ...] = (
     "sensitivity",
     "metadata",
     "source",
+    "quarantine",
+    "approved_at",
 )
 
 
@@ -89,6 +91,8 @@ def entry_to_row(entry: MemoryEntry) -> tuple[Any, ...]:
         entry.sensitivity.value,
         json.dumps(entry.metadata, ensure_ascii=False, sort_keys=True),
         entry.source.value,
+        entry.quarantine,
+        format_time(entry.approved_at),
     )
 
 
@@ -118,6 +122,8 @@ def row_to_entry(row: tuple[Any, ...] | Any) -> MemoryEntry:
         sensitivity,
         metadata,
         source,
+        quarantine,
+        approved_at,
     ) = tuple(row)[: len(ENTRY_COLUMNS)]
     return MemoryEntry(
         id=id_,
@@ -144,4 +150,6 @@ def row_to_entry(row: tuple[Any, ...] | Any) -> MemoryEntry:
         sensitivity=Sensitivity(sensitivity),
         metadata=json.loads(metadata) if metadata else {},
         source=Source(source),
+        quarantine=quarantine,
+        approved_at=parse_time(approved_at),
     )

@@ -22,6 +22,7 @@ and document frequencies of the caller's view only (``keyword_docs`` and
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import threading
 import time
@@ -76,6 +77,8 @@ _PAGE = 500
 # reading the view's matching entries' tokens is cheaper; one occurrence there costs
 # about as much as this many tokens read in Python (measured on LoCoMo and store_bench).
 _INSTANCE_SHARE = 6
+# The scope token of a quarantined entry, so recall can leave held entries out inside FTS.
+QUARANTINE_TOKEN = "qheld"
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
 
@@ -110,6 +113,8 @@ def scope_tokens(entry: MemoryEntry) -> str:
     ]
     if entry.domain is not None:
         tokens.append(f"d{entry.domain.value}")
+    if entry.quarantine is not None:
+        tokens.append(QUARANTINE_TOKEN)
     return " ".join(tokens)
 
 
@@ -146,6 +151,8 @@ def _filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
         if value is not None:
             clauses.append(f"m.{column} = ?")
             params.append(value.value if hasattr(value, "value") else value)
+    if flt.quarantined is not None:
+        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
     return "".join(f" AND {c}" for c in clauses), params
 
 
@@ -169,7 +176,13 @@ def _scope_match(view: View, flt: EntryFilter) -> str:
         parts.append(f'scope : "t{flt.tier.value}"')
     if flt.domain is not None:
         parts.append(f'scope : "d{flt.domain.value}"')
-    return " AND ".join(parts)
+    match = " AND ".join(parts)
+    # FTS5's NOT binds tighter than AND, so this reads "(all of the above) and not held".
+    if flt.quarantined is True:
+        match += f' AND scope : "{QUARANTINE_TOKEN}"'
+    elif flt.quarantined is False:
+        match += f' NOT scope : "{QUARANTINE_TOKEN}"'
+    return match
 
 
 def _chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:
@@ -217,6 +230,22 @@ def _agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
     return f"{alias}.user_id = ? AND {alias}.agent IN ('', ?)", [view.user_id, view.agent_id]
 
 
+def create_private(path: Path) -> bool:
+    """Create ``path`` empty with mode 0600 unless it exists; True if this call made it.
+
+    SQLite gives the ``-wal`` and ``-shm`` files it creates the mode of the database
+    file, so these stay private too, whatever the process umask.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    except OSError:
+        return False  # let sqlite3 report the problem with its own message
+    os.close(fd)
+    return True
+
+
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
@@ -235,6 +264,7 @@ class SQLiteStore:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            create_private(Path(self.path).expanduser())
         self._lock = threading.RLock()
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._local = threading.local()
@@ -892,31 +922,58 @@ class SQLiteStore:
             ),
         )
 
-    def change_reveal(self, user_id: str, entry_id: str, change: RevealChange) -> RevealState:
+    def change_reveal(
+        self, user_id: str, entry_id: str | None, change: RevealChange
+    ) -> RevealState:
         try:
             with self._write() as conn:
-                row = conn.execute(
-                    "SELECT failures, locked, granted_until FROM reveal_state "
-                    "WHERE user_id = ? AND entry_id = ?",
-                    (user_id, entry_id),
+                user = conn.execute(
+                    "SELECT failures, first_failure_at, locked_at FROM reveal_users "
+                    "WHERE user_id = ?",
+                    (user_id,),
                 ).fetchone()
-                current = (
-                    RevealState()
-                    if row is None
-                    else RevealState(int(row[0]), bool(row[1]), parse_time(row[2]))
+                grant = None
+                if entry_id is not None:
+                    grant = conn.execute(
+                        "SELECT granted_until, version FROM reveal_grants "
+                        "WHERE user_id = ? AND entry_id = ?",
+                        (user_id, entry_id),
+                    ).fetchone()
+                current = RevealState(
+                    int(user[0]) if user else 0,
+                    parse_time(user[1]) if user else None,
+                    parse_time(user[2]) if user else None,
+                    parse_time(grant[0]) if grant else None,
+                    grant[1] if grant else None,
                 )
                 new, record = change(current)
                 conn.execute(
-                    "INSERT OR REPLACE INTO reveal_state "
-                    "(user_id, entry_id, failures, locked, granted_until) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO reveal_users "
+                    "(user_id, failures, first_failure_at, locked_at) VALUES (?, ?, ?, ?)",
                     (
                         user_id,
-                        entry_id,
                         new.failures,
-                        int(new.locked),
-                        format_time(new.granted_until),
+                        format_time(new.first_failure_at),
+                        format_time(new.locked_at),
                     ),
                 )
+                if entry_id is not None:
+                    if new.granted_until is None or new.granted_version is None:
+                        conn.execute(
+                            "DELETE FROM reveal_grants WHERE user_id = ? AND entry_id = ?",
+                            (user_id, entry_id),
+                        )
+                    else:
+                        conn.execute(
+                            "INSERT OR REPLACE INTO reveal_grants "
+                            "(user_id, entry_id, granted_until, version) VALUES (?, ?, ?, ?)",
+                            (
+                                user_id,
+                                entry_id,
+                                format_time(new.granted_until),
+                                new.granted_version,
+                            ),
+                        )
                 self._append_audit(conn, record)
                 return new
         except sqlite3.Error as exc:
@@ -971,8 +1028,42 @@ class SQLiteStore:
                     "VALUES (?, ?, ?)",
                     (user_id, salt, digest),
                 )
+                conn.execute("DELETE FROM reveal_grants WHERE user_id = ?", (user_id,))
         except sqlite3.Error as exc:
             raise StoreError(f"saving the reveal challenge failed: {exc}") from exc
+
+    def erase_user(self, user_id: str) -> list[str]:
+        # secure_delete zeroes freed pages, so deleted text does not linger in the file;
+        # 'optimize' merges the index into one segment without the deleted rows' tokens;
+        # the checkpoint empties the WAL, which still holds the old pages. The vector
+        # log keeps its (user, entry id) rows: other processes read them to drop the
+        # erased vectors from memory, and the log is pruned as it grows.
+        with self._lock:
+            self._check_open()
+            self._conn.execute("PRAGMA secure_delete = ON")
+            try:
+                with self._write() as conn:
+                    ids = [
+                        r[0]
+                        for r in conn.execute(
+                            "SELECT id FROM memories WHERE user_id = ?", (user_id,)
+                        ).fetchall()
+                    ]
+                    conn.execute("DELETE FROM memories WHERE user_id = ?", (user_id,))
+                    for table in ("reveal_secrets", "reveal_users", "reveal_grants"):
+                        conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+                    # The audit log refuses deletes except for a user being erased.
+                    conn.execute("INSERT INTO audit_erasing (user_id) VALUES (?)", (user_id,))
+                    conn.execute("DELETE FROM audit_log WHERE user_id = ?", (user_id,))
+                    conn.execute("DELETE FROM audit_erasing WHERE user_id = ?", (user_id,))
+                    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+                if self.path != ":memory:":
+                    self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                raise StoreError(f"erasing the user failed and was rolled back: {exc}") from exc
+            finally:
+                self._conn.execute("PRAGMA secure_delete = OFF")
+        return ids
 
     # -- admin ----------------------------------------------------------------------
 
@@ -1011,4 +1102,4 @@ class SQLiteStore:
             self._conn.close()
 
 
-__all__ = ["SQLiteStore", "scope_tokens"]
+__all__ = ["SQLiteStore", "create_private", "scope_tokens"]

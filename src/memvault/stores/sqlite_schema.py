@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..errors import MigrationError
+from .rows import format_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,16 +237,59 @@ def _vector_log(conn: sqlite3.Connection) -> None:
     )
 
 
-# TEMPORARY, for the integrator to drop: migrations 8 and 9 belong to the reveal-state
-# and quarantine work on other branches; these no-ops keep the version chain valid here.
-@migration(8, "reserved")
-def _reserved_8(conn: sqlite3.Connection) -> None:
-    pass
+@migration(8, "per-user reveal lock, grants bound to an entry version, audit erasure")
+def _reveal_per_user(conn: sqlite3.Connection) -> None:
+    # Wrong answers used to count per entry, so guessing across entries was unlimited.
+    # A user with a locked entry stays locked (from now); grants (30 minutes at most)
+    # are dropped rather than carried over without the entry version they were for.
+    _run(
+        conn,
+        """
+        CREATE TABLE reveal_users (
+            user_id TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL DEFAULT 0,
+            first_failure_at TEXT,
+            locked_at TEXT
+        );
+        CREATE TABLE reveal_grants (
+            user_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            granted_until TEXT NOT NULL,
+            version TEXT NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        );
+        CREATE TRIGGER reveal_grants_forget AFTER DELETE ON memories BEGIN
+            DELETE FROM reveal_grants WHERE user_id = old.user_id AND entry_id = old.id;
+        END;
+        CREATE TABLE audit_erasing (user_id TEXT PRIMARY KEY);
+        DROP TRIGGER audit_log_no_delete;
+        CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+        WHEN old.user_id NOT IN (SELECT user_id FROM audit_erasing) BEGIN
+            SELECT RAISE(ABORT, 'the audit log is append-only');
+        END;
+        """,
+    )
+    conn.execute(
+        "INSERT INTO reveal_users (user_id, failures, locked_at) "
+        "SELECT user_id, max(failures), ? FROM reveal_state WHERE locked GROUP BY user_id",
+        (format_time(datetime.now(UTC)),),
+    )
+    conn.execute("DROP TABLE reveal_state")
 
 
-@migration(9, "reserved")
-def _reserved_9(conn: sqlite3.Connection) -> None:
-    pass
+@migration(9, "quarantine: entries held for review, and when a person approved one")
+def _quarantine(conn: sqlite3.Connection) -> None:
+    # Existing rows are clear (NULL). The partial index serves the review queue, which
+    # lists only the few held entries of a user.
+    _run(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN quarantine TEXT;
+        ALTER TABLE memories ADD COLUMN approved_at TEXT;
+        CREATE INDEX memories_quarantined ON memories (user_id, created_at)
+        WHERE quarantine IS NOT NULL;
+        """,
+    )
 
 
 # An entry's token count in its three full-text columns, as base.doc_length counts them.

@@ -234,8 +234,11 @@ async function loadMemories() {
         `${plural(data.results.length, "result", "results")} for “${state.query}”`;
       setPager(null);
     } else {
-      const data = await api("GET", "/v1/memories", {
-        query: { ...filters(), limit: PAGE, offset: state.offset },
+      // The review queue has its own route; the other filters do not apply to it.
+      const held = $("#filter-held").checked;
+      const data = await api("GET", held ? "/v1/quarantine" : "/v1/memories", {
+        query: { ...(held ? { agent_id: filters().agent_id } : filters()), limit: PAGE,
+          offset: state.offset },
       });
       renderMemories(data.items.map((entry) => ({ entry })));
       $("#memories-summary").textContent = plural(data.total, "memory", "memories");
@@ -277,16 +280,23 @@ function memoryItem(entry, score) {
     entry.domain && `domain ${entry.domain}`,
     entry.agent_id && `agent ${entry.agent_id}`,
     score !== undefined && `score ${score.toFixed(3)}`,
+    entry.quarantine && `held for review: ${entry.quarantine}`,
     `updated ${when(entry.updated_at)}`,
   ].filter(Boolean);
   const content = el("p", { class: "content", text: entry.content });
-  const item = el("li", { class: "entry", dataset: { id: entry.id } },
+  const held = Boolean(entry.quarantine);
+  const badge = held ? el("span", { class: "badge quarantine", text: "Quarantined",
+    title: `held back from prompts by the threat scan (${entry.quarantine}) until approved` })
+    : null;
+  const item = el("li", { class: held ? "entry held" : "entry", dataset: { id: entry.id } },
+    badge,
     content,
     el("p", { class: "meta" }, meta.join(" · "), " · ", el("code", { text: entry.id })));
   const actions = el("div", { class: "row actions" });
   const edit = el("button", { type: "button", class: "quiet", text: "Edit" });
   const del = el("button", { type: "button", class: "danger", text: "Delete" });
   actions.append(edit, del);
+  if (held) actions.append(...reviewButtons(entry, item, score));
   if (entry.sensitivity && entry.sensitivity !== "normal") {
     actions.append(revealButton(entry, item));
   }
@@ -337,6 +347,37 @@ function memoryItem(entry, score) {
     }
   });
   return item;
+}
+
+// Quarantined entries: approve (recall may show it to models again) or reject (deleted).
+function reviewButtons(entry, item, score) {
+  const path = `/v1/quarantine/${encodeURIComponent(entry.id)}`;
+  const approve = el("button", { type: "button", text: "Approve" });
+  const reject = el("button", { type: "button", class: "danger", text: "Reject" });
+  approve.addEventListener("click", async () => {
+    approve.disabled = true;
+    const released = await guarded(() => api("POST", `${path}/approve`, { body: {},
+      userIn: "body" }));
+    approve.disabled = false;
+    if (released) {
+      item.replaceWith(memoryItem(released, score));
+      notify("Memory approved: recall may show it to models again.", "ok");
+    }
+  });
+  reject.addEventListener("click", async () => {
+    reject.disabled = true;
+    const done = await guarded(async () => {
+      await api("POST", `${path}/reject`, { body: {}, userIn: "body" });
+      return true;
+    });
+    if (done) {
+      await loadMemories();
+      notify("Memory rejected and deleted.", "ok");
+    } else {
+      reject.disabled = false;
+    }
+  });
+  return [approve, reject];
 }
 
 // Redacted entries: answer the reveal challenge, then show the original once (audited).
@@ -704,6 +745,10 @@ function wire() {
   });
   $("#filter-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    state.offset = 0;
+    loadMemories();
+  });
+  $("#filter-held").addEventListener("change", () => {
     state.offset = 0;
     loadMemories();
   });

@@ -1,0 +1,100 @@
+"""Reviewing quarantined memories: list the held ones, approve or reject each (issue 11).
+
+The write path holds an entry for review when the threat scan finds something in a
+raw conversation archive or a batch record, or when the scan itself is unsure (see
+``security.quarantine``). A held entry is stored and visible to its owner, but no
+prompt block or tool result shows it to a model until a person approves it.
+Approving clears the hold and marks the entry's current text as approved (so the
+render-time rescan lets it through); rejecting deletes it. Both are written to the
+audit log. ``Vault`` mixes this in; it lives apart to keep the facade small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from .errors import ConflictError, NotFoundError
+from .model import MemoryEntry
+from .stores.base import AuditRecord, EntryFilter, SearchDoc, Store, View
+from .validation import check_entry_id, check_limit, check_offset, make_scope
+
+
+class ReviewMixin:
+    """Quarantine review methods of ``Vault``."""
+
+    store: Store
+    _clock: Callable[[], datetime]
+
+    def _doc(self, entry: MemoryEntry) -> SearchDoc:
+        raise NotImplementedError
+
+    def _not_found(self, entry_id: str, user_id: str) -> NotFoundError:
+        raise NotImplementedError
+
+    def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
+        raise NotImplementedError
+
+    def quarantined(
+        self, *, user_id: str, agent_id: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryEntry]:
+        """The user's entries held for review, newest first (the review queue)."""
+        scope = make_scope(user_id, agent_id)
+        view = View(scope.user_id, scope.agent_id, all_agents=scope.agent_id is None)
+        return self.store.list(
+            view,
+            EntryFilter(quarantined=True),
+            limit=check_limit(limit, maximum=1000),
+            offset=check_offset(offset),
+        )
+
+    def approve(self, entry_id: str, *, user_id: str, actor: str = "owner") -> MemoryEntry:
+        """Release an entry: it is no longer held and its current text counts as approved.
+
+        Works on any of the user's entries (also one stored clear that a newer scan
+        would flag); ``NotFoundError`` if it is not the user's. Audited as "approve".
+        """
+        scope = make_scope(user_id)
+        check_entry_id(entry_id)
+        now = self._clock()
+        previous: list[str | None] = []
+
+        def release(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            previous.append(current.quarantine)
+            new = current.replace(quarantine=None, approved_at=now)
+            return new, self._doc(new)
+
+        entry = self.store.update(View(scope.user_id, all_agents=True), entry_id, release)
+        self._review_audit(scope.user_id, entry_id, actor, "approve", previous[0] or "")
+        return entry
+
+    def reject(self, entry_id: str, *, user_id: str, actor: str = "owner") -> None:
+        """Delete a held entry. Audited as "reject".
+
+        ``NotFoundError`` if it is not the user's; ``ConflictError`` if it is not held
+        (delete an ordinary entry with ``delete``).
+        """
+        scope = make_scope(user_id)
+        check_entry_id(entry_id)
+        entry = self.store.get(View(scope.user_id, all_agents=True), entry_id)
+        if entry is None:
+            raise self._not_found(entry_id, scope.user_id)
+        if entry.quarantine is None:
+            raise ConflictError(
+                f"memory {entry_id!r} is not quarantined, so there is nothing to reject: "
+                "delete it instead if it should go",
+                entry_id=entry_id,
+                user_id=scope.user_id,
+            )
+        self.delete(entry_id, user_id=scope.user_id)
+        self._review_audit(scope.user_id, entry_id, actor, "reject", entry.quarantine)
+
+    def _review_audit(
+        self, user_id: str, entry_id: str, actor: str, action: str, detail: str
+    ) -> None:
+        self.store.append_audit(
+            AuditRecord(self._clock(), user_id, actor, action, "ok", entry_id, detail)
+        )
+
+
+__all__ = ["ReviewMixin"]
