@@ -737,13 +737,13 @@ def assess(text: str) -> Assessment:
 
 __all__ = [
     "CATEGORIES",
-    "Assessment",
-    "Verdict",
-    "assess",
     "INVISIBLE",
     "PATTERNS",
+    "Assessment",
     "Pattern",
     "Threat",
+    "Verdict",
+    "assess",
     "normalize",
     "scan",
     "scan_all",

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from .. import __version__
 from ..errors import MemvaultError
 from .auth import GatewayDep, authenticate
+from .errors import logger, public_message
 from .keys import Principal
 from .schemas import Health, Ready
 from .state import Gateway
@@ -44,7 +45,9 @@ def readyz(gw: GatewayDep, request: Request) -> Any:
     try:
         health = gw.vault.health()
     except MemvaultError as exc:
-        return JSONResponse({"status": "unavailable", "error": exc.message}, status_code=503)
+        logger.warning("not ready: %s", exc.message)
+        reason = exc.context.get("reason") or public_message(exc.message, (str(gw.home),))
+        return JSONResponse({"status": "unavailable", "error": reason}, status_code=503)
     who = _caller(gw, request)
     if who is None:
         return {"status": "ready"}

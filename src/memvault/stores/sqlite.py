@@ -246,6 +246,40 @@ def create_private(path: Path) -> bool:
     return True
 
 
+# Database files this process is creating: zero-length until the open writes the header.
+_CREATED_HERE: set[str] = set()
+# How long a zero-length file may take to get its header from another process's open.
+_EMPTY_GRACE_S = 0.5
+
+
+def _refuse_emptied_file(file: Path) -> bool:
+    """Refuse a database file that exists but is empty, unless this process created it;
+    True when there is no file yet (this open will create it).
+
+    SQLite would silently start a new, empty database in it, and every memory the file
+    held would look lost without an error. Another process creating the same file
+    writes its header within milliseconds, so a zero-length file is watched briefly.
+    """
+    deadline = time.monotonic() + _EMPTY_GRACE_S
+    while True:
+        try:
+            size = file.stat().st_size
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False  # unreadable: connecting reports it
+        if size > 0 or os.path.abspath(file) in _CREATED_HERE:
+            return False
+        if time.monotonic() >= deadline:
+            raise StoreError(
+                f"the database file {file} is empty (0 bytes) though it existed before this "
+                "open, so its memories are gone or were never written: restore it from a "
+                "backup, or move or delete it to start a fresh database",
+                reason="the database file is empty (0 bytes)",
+            )
+        time.sleep(0.02)
+
+
 def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
@@ -262,8 +296,17 @@ class SQLiteStore:
         migrate_to: int | None = None,
     ) -> None:
         self.path = str(path)
+        created = False
         if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # First, before anything below may create the file.
+            created = _refuse_emptied_file(Path(self.path).expanduser())
+            try:
+                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot create the directory of the SQLite database {self.path} "
+                    f"({exc.strerror}): choose a location you can write"
+                ) from None
             create_private(Path(self.path).expanduser())
         self._lock = threading.RLock()
         self._busy_timeout_ms = int(busy_timeout_ms)
@@ -285,6 +328,9 @@ class SQLiteStore:
             raise StoreError(
                 f"cannot open SQLite database {self.path}: {exc}; check the path and permissions"
             ) from exc
+        mine = os.path.abspath(Path(self.path).expanduser()) if created else None
+        if mine is not None:
+            _CREATED_HERE.add(mine)  # until its header is written, below
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if self.path != ":memory:":
@@ -300,6 +346,9 @@ class SQLiteStore:
                     "permissions, and that it is a memvault database"
                 ) from exc
             raise
+        finally:
+            if mine is not None:
+                _CREATED_HERE.discard(mine)
 
     def _enable_wal(self, busy_timeout_ms: int) -> None:
         """Switch to WAL; SQLite answers "locked" at once (ignoring busy_timeout) while
@@ -1072,6 +1121,18 @@ class SQLiteStore:
             return current_version(conn)
 
     def health(self) -> dict[str, Any]:
+        if self.path != ":memory:":
+            try:
+                size: int | None = Path(self.path).expanduser().stat().st_size
+            except OSError:
+                size = None
+            if not size:
+                state = "empty (0 bytes)" if size == 0 else "missing"
+                raise StoreError(
+                    f"the database file {self.path} is {state} while open: stop the server "
+                    "and restore it from a backup",
+                    reason=f"the database file is {state}",
+                )
         with self._read() as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             entries = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
