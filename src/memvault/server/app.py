@@ -28,7 +28,7 @@ from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
 from . import admin, health, memories, quarantine, sensitive, v2
-from .auth import authenticate
+from .auth import Who, authenticate
 from .errors import (
     PayloadTooLargeError,
     error_response,
@@ -123,10 +123,15 @@ def _mcp_endpoint(gw: Gateway) -> Any:
         assert who.user_id is not None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        for named in query.get("user_id", []):  # as act_as: another user "does not exist"
+            if named != who.user_id:
+                raise NotFoundError(f"no user {named!r}", user_id=named)
         agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
         return who.user_id, check_optional_ident(agent or None, "agent_id")
 
-    return HttpEndpoint(gw.vault, base_dir=gw.home, resolve=resolve)
+    return HttpEndpoint(
+        gw.vault, base_dir=gw.home, resolve=resolve, cache_size=gw.settings.agent_cache_size
+    )
 
 
 # What the MCP SDK answers in plain text, as (code, message) of our JSON error shape.
@@ -239,7 +244,12 @@ def create_app(
         description="Long-term memory for LLM agents. Send `Authorization: Bearer <key>` "
         "on every route but /healthz and /readyz.",
         lifespan=lifespan,
+        # No Swagger UI or ReDoc (they load scripts from a CDN); the schema needs a key.
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
     )
+    _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
     for module in (health, memories, v2, admin, sensitive, quarantine):
@@ -258,6 +268,15 @@ def create_app(
         )
     app.add_middleware(BodyLimit, limit=gw.settings.max_body_bytes)
     return app
+
+
+def _add_openapi(app: FastAPI) -> None:
+    """``GET /openapi.json``, for callers with a key (user or admin), like every data route."""
+
+    def openapi(_: Who) -> dict[str, Any]:
+        return app.openapi()
+
+    app.add_api_route("/openapi.json", openapi, methods=["GET"], include_in_schema=False)
 
 
 def _add_panel(app: FastAPI) -> None:
