@@ -60,7 +60,6 @@ from .validation import (
     check_unit_float,
 )
 
-
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
 _TICK = timedelta(microseconds=1)
 
