@@ -24,21 +24,18 @@ from typing import Any, Literal
 
 from .config import VaultConfig, load_config
 from .embed.base import Embedder
-from .embed.batching import QueryBatcher
 from .embed.factory import make_embedder
-from .embed.worker import EmbeddingWorker
 from .errors import NotFoundError, ValidationError
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
-from .retrieval.channels import Channel, KeywordChannel, VectorChannel
+from .retrieval.channels import channels_for
 from .retrieval.context import pack
 from .retrieval.explain import Explanation, explanation
 from .retrieval.people import People
 from .retrieval.recall import Recall, check_query, relevant
-from .retrieval.vector import VectorIndex
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
-from .stores.base import AuditRecord, EntryFilter, KeywordWeights, Store, View
+from .stores.base import AuditRecord, EntryFilter, Store, View
 from .stores.sqlite import SQLiteStore
 from .transfer import Transfer
 from .validation import check_entry_id, check_limit, check_offset, make_scope
@@ -86,53 +83,32 @@ class Vault:
             self.store.close()
             raise
         protector = Protector(cfg.sensitive, cfg.home)
-        kw = cfg.keyword
-        weights = KeywordWeights(
-            kw.head_weight,
-            kw.body_weight,
-            kw.extra_weight,
-            kw.common_term_cutoff,
-            kw.common_term_share,
-            kw.common_term_floor,
-        )
-        channels: list[Channel] = [KeywordChannel(store, weights)]
         people = People(store, cfg.retrieval.person_key)
-        self._derived = Derived(people, background=cfg.embedding.background)
-        self._writer = Writer(store, cfg, protector, self._derived, self._clock)
-        self._worker: EmbeddingWorker | None = None
-        if self.embedder is not None:
-            index = VectorIndex(store, self.embedder.name)
-            self._worker = EmbeddingWorker(
-                store,
-                self.embedder,
-                index,
-                self._writer.embed_text,
-                batch_size=cfg.embedding.batch_size,
-                backfill=cfg.embedding.background,
-            )
-            self._derived.index, self._derived.worker = index, self._worker
-            if cfg.retrieval.vector_weight > 0:
-                queries = QueryBatcher(self.embedder)
-                min_sim = cfg.retrieval.min_similarity
-                channels.append(VectorChannel(index, queries, min_similarity=min_sim))
+        self._derived = derived = Derived.start(store, people, self.embedder, cfg.embedding)
+        self._writer = writer = Writer(store, cfg, protector, derived, self._clock)
+        channels = channels_for(store, cfg, derived.index, self.embedder)
         self._recall = Recall(store, cfg, channels, people, self._clock)
-        self._reveal = RevealService(store, cfg, protector, self._clock, self._owned)
-        self._review = ReviewService(
-            store, self._clock, get=self._owned, delete=self._delete, doc=self._writer.doc
-        )
-        self._transfer = Transfer(store, self._writer, self._derived, self._reveal.audit)
+
+        def owned(entry_id: str, user_id: str) -> MemoryEntry:
+            return self.get(entry_id, user_id=user_id)
+
+        def delete(entry_id: str, user_id: str) -> None:
+            self.delete(entry_id, user_id=user_id)
+
+        self._reveal = RevealService(store, cfg, protector, self._clock, owned)
+        self._review = ReviewService(store, self._clock, get=owned, delete=delete, doc=writer.doc)
+        self._transfer = Transfer(store, writer, derived, self._reveal.audit)
 
     # -- lifecycle ------------------------------------------------------------------
 
     def close(self) -> None:
         """Finish queued embeddings, then close the store."""
-        if self._worker is not None:
-            self._worker.close(drain=True)
+        self._derived.close()
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
-        return True if self._worker is None else self._worker.flush(timeout)
+        return self._derived.flush(timeout)
 
     def __enter__(self) -> Vault:
         return self
@@ -182,12 +158,6 @@ class Vault:
             entry_id=entry_id,
             user_id=user_id,
         )
-
-    def _owned(self, entry_id: str, user_id: str) -> MemoryEntry:
-        return self.get(entry_id, user_id=user_id)
-
-    def _delete(self, entry_id: str, user_id: str) -> None:
-        self.delete(entry_id, user_id=user_id)
 
     # -- writes ---------------------------------------------------------------------
 

@@ -22,9 +22,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import Enum
+from functools import partial
 from typing import Any, Literal
 
-from .config import VaultConfig
+from .config import EmbeddingConfig, VaultConfig
+from .embed.base import Embedder
 from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .model import (
@@ -175,6 +177,33 @@ class Derived:
         self.index = index
         self.worker = worker
         self.background = background
+
+    @classmethod
+    def start(
+        cls, store: Store, people: People, embedder: Embedder | None, config: EmbeddingConfig
+    ) -> Derived:
+        """With an embedder: a vector index and the worker that fills it."""
+        if embedder is None:
+            return cls(people, background=config.background)
+        index = VectorIndex(store, embedder.name)
+        worker = EmbeddingWorker(
+            store,
+            embedder,
+            index,
+            partial(embed_text, metadata_prefix=config.metadata_prefix),
+            batch_size=config.batch_size,
+            backfill=config.background,
+        )
+        return cls(people, index, worker, background=config.background)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
+        return True if self.worker is None else self.worker.flush(timeout)
+
+    def close(self) -> None:
+        """Finish queued embeddings."""
+        if self.worker is not None:
+            self.worker.close(drain=True)
 
     def inserted(self, entries: list[MemoryEntry]) -> None:
         self.people.note(entries)

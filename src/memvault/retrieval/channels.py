@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..config import VaultConfig
+from ..embed.base import Embedder
 from ..embed.batching import QueryBatcher
 from ..model import MemoryEntry
 from ..stores.base import NO_FILTER, EntryFilter, KeywordWeights, Store, View
@@ -121,4 +123,26 @@ class VectorChannel:
         return ranked
 
 
-__all__ = ["Channel", "KeywordChannel", "Pool", "Query", "VectorChannel"]
+def channels_for(
+    store: Store, config: VaultConfig, index: VectorIndex | None, embedder: Embedder | None
+) -> list[Channel]:
+    """The configured channels, in fusion order: keyword always (even at weight 0 its
+    matches let weak vector matches through), vector with an embedder and a weight."""
+    kw = config.keyword
+    weights = KeywordWeights(
+        kw.head_weight,
+        kw.body_weight,
+        kw.extra_weight,
+        kw.common_term_cutoff,
+        kw.common_term_share,
+        kw.common_term_floor,
+    )
+    channels: list[Channel] = [KeywordChannel(store, weights)]
+    rc = config.retrieval
+    if index is not None and embedder is not None and rc.vector_weight > 0:
+        queries = QueryBatcher(embedder)
+        channels.append(VectorChannel(index, queries, min_similarity=rc.min_similarity))
+    return channels
+
+
+__all__ = ["Channel", "KeywordChannel", "Pool", "Query", "VectorChannel", "channels_for"]
