@@ -112,7 +112,7 @@ class Explanation:
         table = [[*head, "context", "content"]]
         for c in shown:
             ranks = [
-                f"#{c.channels[n].rank} {c.channels[n].score:.3f}" if n in c.channels else "-"
+                f"#{c.channels[n].rank} {c.channels[n].score:.3g}" if n in c.channels else "-"
                 for n in self.channels
             ]
             factors = [f"{f:.3f}" for f in (c.importance, c.recency, c.tier, c.person)]
