@@ -278,30 +278,6 @@ class Vault:
             raise self._not_found(entry_id, view.user_id)
         return entry
 
-    def list(
-        self,
-        *,
-        user_id: str,
-        agent_id: str | None = None,
-        kind: Kind | str | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        tier: Tier | str | None = None,
-        session_id: str | None = None,
-        quarantined: bool | None = None,
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[MemoryEntry]:
-        """The caller's entries, newest first, filtered and paged.
-
-        ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
-        """
-        view = self._owner_view(user_id, agent_id)
-        flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
-        return self.store.list(
-            view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
-        )
-
     def count(
         self,
         *,
@@ -477,6 +453,32 @@ class Vault:
     def reject(self, entry_id: str, *, user_id: str, actor: str = "owner") -> None:
         """Delete a held entry (audited); ``ConflictError`` if it is not held."""
         self._review.reject(entry_id, user_id=user_id, actor=actor)
+
+    # Last in the class: below this method the name ``list`` means it, not the builtin.
+
+    def list(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        kind: Kind | str | None = None,
+        mem_class: MemClass | str | None = None,
+        domain: Domain | str | None = None,
+        tier: Tier | str | None = None,
+        session_id: str | None = None,
+        quarantined: bool | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MemoryEntry]:
+        """The caller's entries, newest first, filtered and paged.
+
+        ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
+        """
+        view = self._owner_view(user_id, agent_id)
+        flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
+        return self.store.list(
+            view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
+        )
 
 
 __all__ = ["Vault"]
