@@ -37,6 +37,8 @@ from .model import (
     Source,
     Tier,
 )
+from .retrieval.explain import CandidateTrace, Explanation
+from .retrieval.recall import ChannelScore
 from .security.scrubber import StreamingContextScrubber
 from .stores import MemoryStore, SQLiteStore, Store
 from .vault import Vault
@@ -47,12 +49,15 @@ __all__ = [
     "AmbiguousMatchError",
     "AuthorizationError",
     "BuiltinFileProvider",
+    "CandidateTrace",
+    "ChannelScore",
     "CharLimitError",
     "ConfigError",
     "ConflictError",
     "DecisionStatus",
     "Domain",
     "EmbeddingError",
+    "Explanation",
     "FileDriftError",
     "Hit",
     "ImportFormatError",
