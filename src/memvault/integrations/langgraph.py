@@ -76,7 +76,7 @@ from langgraph.store.base import (
 
 from ..errors import ConflictError, NotFoundError, SecurityError, ValidationError
 from ..model import MemoryEntry, utcnow
-from ..security.scan import scan
+from ..security.scan import Verdict, assess
 from ..validation import MAX_NAME_CHARS, check_ident
 from ..vault import Vault
 
@@ -302,11 +302,13 @@ class VaultStore(BaseStore):
         self, value: dict[str, Any], content: str, namespace: tuple[str, ...], key: str
     ) -> None:
         """Scan the value's text up front, so a refusal names the item (the vault
-        scans the whole entry, metadata included, again)."""
+        assesses the whole entry, metadata included, again, and holds what is only
+        borderline for review)."""
         if not self.vault.config.security.scan_writes:
             return
         rest = "\n".join(text for text in _string_leaves(value) if text not in content)
-        threat = scan(rest) if rest else None
+        found = assess(rest) if rest else None
+        threat = found.threat if found is not None and found.verdict is Verdict.BLOCK else None
         if threat is not None:
             raise SecurityError(
                 f"the value of {key!r} in {namespace!r} was blocked by the security scan "
