@@ -3,6 +3,7 @@
 The public surface is re-exported here; everything else is internal.
 """
 
+from ._version import __version__
 from .agent.builtin import BuiltinFileProvider
 from .agent.manager import MemoryManager
 from .agent.provider import MemoryProvider
@@ -40,8 +41,6 @@ from .model import (
 from .security.scrubber import StreamingContextScrubber
 from .stores import MemoryStore, SQLiteStore, Store
 from .vault import Vault
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AmbiguousMatchError",

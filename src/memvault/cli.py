@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import __version__
+from ._version import __version__
 from .config import VaultConfig, load_config
 from .errors import (
     AuthorizationError,

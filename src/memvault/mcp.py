@@ -75,7 +75,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from . import __version__
+from ._version import __version__
 from .agent.builtin import BuiltinFileProvider
 from .agent.vault_tools import (
     KINDS,

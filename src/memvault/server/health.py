@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from .. import __version__
+from .._version import __version__
 from ..errors import MemvaultError
 from .auth import GatewayDep
 from .schemas import Health, Ready
