@@ -47,7 +47,7 @@ from .model import (
     new_id,
     utcnow,
 )
-from .retrieval.context import pack
+from .render import pack
 from .retrieval.fusion import Boosts, rrf
 from .retrieval.keyword import search_doc
 from .retrieval.vector import VectorIndex

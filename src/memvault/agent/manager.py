@@ -36,9 +36,9 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import ConfigError, MemvaultError
+from ..render import join_provider_blocks
 from ..security.pii import redact
 from .provider import MemoryProvider, SessionContext
-from .render import join_provider_blocks
 
 logger = logging.getLogger(__name__)
 

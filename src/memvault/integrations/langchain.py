@@ -46,9 +46,9 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from ..agent.manager import MemoryManager
-from ..agent.render import build_memory_context_block
 from ..errors import ConfigError
-from ..retrieval.context import OPEN_TAG
+from ..fences import OPEN_TAG
+from ..render import build_memory_context_block
 
 logger = logging.getLogger(__name__)
 
