@@ -8,17 +8,16 @@ failure; errors are one line on stderr.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from ._version import __version__
+from .atomic import replacing
 from .config import VaultConfig, load_config
 from .errors import (
     AuthorizationError,
@@ -259,19 +258,11 @@ def export(
             return
         # Temp file + rename: an interrupted export never leaves a truncated file behind.
         target = output.expanduser()
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                count = 0
-                for line in lines:
-                    fh.write(line)
-                    count += 1
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        count = 0
+        with replacing(target, mode=0o600) as fh:
+            for line in lines:
+                fh.write(line)
+                count += 1
     typer.echo(f"exported {count} memories to {target}", err=True)
 
 
