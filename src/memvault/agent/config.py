@@ -247,7 +247,9 @@ def _writable_adapter(dotted: str) -> TypeAdapter[Any]:
     section_model = MemoryConfig.model_fields[section].annotation
     assert isinstance(section_model, type) and issubclass(section_model, BaseModel)
     info = section_model.model_fields[name]
-    return TypeAdapter(Annotated[info.annotation, info])
+    # The field's type with its constraints, built at run time (so typed as Any).
+    field_type: Any = Annotated[info.annotation, info]
+    return TypeAdapter(field_type)
 
 
 # Override values are checked strictly (no "3000" for an int, no 1 for a bool): they come
