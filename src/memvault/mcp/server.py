@@ -75,19 +75,19 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from ._version import __version__
-from .agent.builtin import BuiltinFileProvider
-from .agent.vault_tools import (
+from .._version import __version__
+from ..agent.builtin import BuiltinFileProvider
+from ..agent.vault_tools import (
     KINDS,
     MEMORY_RECALL_SCHEMA,
     MEMORY_SAVE_SCHEMA,
     VaultTools,
     brief,
 )
-from .errors import MemvaultError, ValidationError
+from ..errors import MemvaultError, ValidationError
+from ..validation import check_ident, check_optional_ident
+from ..vault import Vault
 from .graph import KnowledgeGraph
-from .validation import check_ident, check_optional_ident
-from .vault import Vault
 
 logger = logging.getLogger(__name__)
 
