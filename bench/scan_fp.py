@@ -1,15 +1,19 @@
 """False-positive rate of the security scan on real, benign dialogue (LoCoMo).
 
 Every dialog turn of the 10 LoCoMo conversations is ordinary chat between two
-people, so any turn the scan flags is a false positive. Each turn is scanned
+people, so any turn the scan flags is a false positive: *refused* (verdict
+``block``) or *quarantined* (stored but never injected). Targets: refused 0,
+quarantined at most 0.5 %. Each turn is scanned
 twice: its text alone, and its text followed by the image caption
 (``blip_caption``) where the turn shared a picture. The data is read in place
 from ``../shared/bench/data/locomo/locomo10.json`` and never copied.
 
-    .venv/bin/python bench/scan_fp.py [--data PATH] [--repeat N]
+    .venv/bin/python bench/scan_fp.py [--data PATH] [--repeat N] [--semantic]
 
-Prints a Markdown table (turns scanned, turns flagged, false-positive rate,
-throughput) and the flagged turns with the pattern ids that matched.
+``--semantic`` adds the semantic screen on the local model (text only, one pass).
+
+Prints a Markdown table (turns scanned, refused, quarantined, rates, throughput
+and cost per turn) and the flagged turns with their verdict and pattern ids.
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ import argparse
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memvault.security.scan import scan, scan_all
+from memvault.security.scan import Assessment, SemanticScreen, Verdict, assess
 
 DATA = (
     Path(__file__).resolve().parents[2] / "shared" / "bench" / "data" / "locomo" / "locomo10.json"
@@ -43,12 +47,14 @@ class Turn:
 class Result:
     label: str
     scanned: int
-    flagged: list[tuple[Turn, str, list[str]]]
+    flagged: list[tuple[Turn, str, Verdict, list[str]]]
     seconds: float
 
-    @property
-    def rate(self) -> float:
-        return len(self.flagged) / self.scanned if self.scanned else 0.0
+    def count(self, verdict: Verdict) -> int:
+        return sum(1 for _, _, v, _ in self.flagged if v is verdict)
+
+    def rate(self, verdict: Verdict) -> float:
+        return self.count(verdict) / self.scanned if self.scanned else 0.0
 
 
 def iter_turns(data: list[dict[str, Any]]) -> Iterator[Turn]:
@@ -69,40 +75,55 @@ def iter_turns(data: list[dict[str, Any]]) -> Iterator[Turn]:
                 )
 
 
-def run(label: str, turns: list[Turn], texts: list[str], repeat: int) -> Result:
+def run(
+    label: str,
+    turns: list[Turn],
+    texts: list[str],
+    repeat: int,
+    check: Callable[[str], Assessment] = assess,
+) -> Result:
     """Scan ``texts`` (one per turn); time ``repeat`` full passes, keep the last one's flags."""
-    flagged: list[tuple[Turn, str, list[str]]] = []
+    flagged: list[tuple[Turn, str, Verdict, list[str]]] = []
     start = time.perf_counter()
     for _ in range(repeat):
         flagged = []
         for turn, text in zip(turns, texts, strict=True):
-            if scan(text) is not None:
-                ids = [threat.pattern_id for threat in scan_all(text)]
-                flagged.append((turn, text, ids))
+            result = check(text)
+            if result.verdict is not Verdict.ALLOW:
+                ids = [threat.pattern_id for threat in result.threats]
+                flagged.append((turn, text, result.verdict, ids))
     seconds = (time.perf_counter() - start) / repeat
     return Result(label, len(texts), flagged, seconds)
 
 
 def render(results: list[Result]) -> str:
     lines = [
-        "| input | turns scanned | turns flagged | false-positive rate | turns/s |",
-        "|---|---:|---:|---:|---:|",
+        "| input | turns | refused | refused % | quarantined | quarantined % | turns/s | µs/turn |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    block, hold = Verdict.BLOCK, Verdict.QUARANTINE
     for r in results:
         speed = r.scanned / r.seconds if r.seconds else float("inf")
+        cost = 1e6 * r.seconds / r.scanned if r.scanned else 0.0
         lines.append(
-            f"| {r.label} | {r.scanned} | {len(r.flagged)} | {r.rate:.3%} | {speed:,.0f} |"
+            f"| {r.label} | {r.scanned} | {r.count(block)} | {r.rate(block):.3%} "
+            f"| {r.count(hold)} | {r.rate(hold):.3%} | {speed:,.0f} | {cost:,.0f} |"
         )
     for r in results:
         lines += ["", f"Flagged ({r.label}): {len(r.flagged)}"]
         if r.flagged:
-            lines += ["", "| conv | dia_id | pattern ids | text |", "|---:|---|---|---|"]
-            for turn, text, ids in r.flagged:
+            lines += [
+                "",
+                "| conv | dia_id | verdict | pattern ids | text |",
+                "|---:|---|---|---|---|",
+            ]
+            for turn, text, verdict, ids in r.flagged:
                 shown = text.replace("|", "\\|").replace("\n", " ")
                 if len(shown) > 160:
                     shown = shown[:157] + "..."
                 lines.append(
-                    f"| {turn.conversation} | {turn.dia_id} | {', '.join(ids)} | {shown} |"
+                    f"| {turn.conversation} | {turn.dia_id} | {verdict} | {', '.join(ids)} "
+                    f"| {shown} |"
                 )
     return "\n".join(lines)
 
@@ -111,6 +132,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--repeat", type=int, default=3, help="timed passes per input")
+    parser.add_argument("--semantic", action="store_true", help="also run the semantic screen")
     args = parser.parse_args()
 
     data = json.loads(args.data.read_text(encoding="utf-8"))
@@ -123,6 +145,13 @@ def main() -> None:
         run("text", turns, texts, args.repeat),
         run(f"text + blip_caption ({captioned} with caption)", turns, with_caption, args.repeat),
     ]
+    if args.semantic:
+        from memvault.embed.local import LocalEmbedder
+
+        screen = SemanticScreen(LocalEmbedder())
+        screen.check("warm up")
+        label = f"text, rules + semantic screen (threshold {screen.threshold})"
+        results.append(run(label, turns, texts, 1, lambda text: assess(text, semantic=screen)))
     print(render(results))
 
 

@@ -252,3 +252,65 @@ def test_erase_from_the_cli(home: Path) -> None:
     assert json.loads(run(home, "list", "--user", "alice", "--json").stdout) == []
     assert len(json.loads(run(home, "list", "--user", "bob", "--json").stdout)) == 1
     assert run(home, "set-secret", "--user", "alice", stdin="a new start\n").returncode == 0
+
+
+# -- hostile input: exit 2, one line of error, no traceback (issue 11 §4) ------------------
+
+
+def one_line_error(result: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+def test_an_offset_beyond_sqlite_is_a_usage_error(home: Path) -> None:
+    line = one_line_error(run(home, "list", "--user", "alice", "--offset", str(10**30)))
+    assert "--offset" in line
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [
+        pytest.param('{"a":' * 300 + "1" + "}" * 300, id="300-levels"),
+        pytest.param("[" * 100_000, id="too-deep-to-parse"),
+        pytest.param('{"n": 1' + "0" * 5000 + "}", id="5000-digit-number"),
+        pytest.param('{"n": NaN}', id="nan"),
+    ],
+)
+def test_unusable_metadata_is_a_usage_error(home: Path, metadata: str) -> None:
+    line = one_line_error(run(home, "add", "--user", "alice", "hello", "--metadata", metadata))
+    assert "--metadata" in line
+    assert json.loads(run(home, "list", "--user", "alice", "--json").stdout) == []
+
+
+def test_export_into_a_missing_directory_is_a_usage_error(home: Path, tmp_path: Path) -> None:
+    run(home, "add", "--user", "alice", "hello")
+    target = tmp_path / "missing" / "dir" / "file.jsonl"
+    line = one_line_error(run(home, "export", "--user", "alice", "-o", str(target)))
+    assert "--output" in line and not target.parent.exists()
+
+
+def test_an_uncreatable_home_is_a_usage_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    line = one_line_error(run(blocker / "home", "list", "--user", "alice"))
+    assert "--home" in line
+    line = one_line_error(run(tmp_path / "h", "--home", str(blocker / "x"), "doctor"))
+    assert "--home" in line
+
+
+def test_a_usage_error_is_one_line(home: Path) -> None:
+    assert "--limit" in one_line_error(run(home, "list", "--user", "alice", "--limit", "abc"))
+    assert "--lim" in one_line_error(run(home, "list", "--user", "alice", "--lim", "3"))
+    assert "--user" in one_line_error(run(home, "list"))
+
+
+def test_doctor_refuses_an_emptied_database(home: Path) -> None:
+    home.mkdir(parents=True)
+    database = home / "memvault.db"
+    database.write_bytes(b"")
+    line = one_line_error(run(home, "doctor"), code=1)
+    assert "empty" in line and "integrity: ok" not in line
+    assert database.stat().st_size == 0

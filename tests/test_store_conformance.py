@@ -672,6 +672,117 @@ def test_change_counter_is_an_int(store: Store) -> None:
     assert isinstance(store.change_counter(), int)
 
 
+# -- keyword scores use the caller's own statistics (issue 11, section 5) -------------
+# FTS5's bm25() counts entries, lengths and document frequencies over the whole table,
+# so a score moved when another user stored a word. Scores and order must depend on
+# the caller's view alone.
+
+ISOLATION_QUERIES: list[tuple[str, EntryFilter]] = [
+    ("zebra", EntryFilter()),
+    ("zebra apple", EntryFilter()),
+    ("apple pie recipe", EntryFilter()),
+    ("lisbon trip coffee", EntryFilter()),
+    ("coffee", EntryFilter(kind=Kind.PROJECT)),
+    ("zebra lisbon", EntryFilter(session_id="s1")),
+]
+
+
+def _alice_data() -> list[MemoryEntry]:
+    words = ["zebra", "apple", "pie", "recipe", "lisbon", "trip", "coffee", "notes"]
+    words += ["garden", "river", "piano", "stone", "cloud", "ember", "frost", "maple", "quill"]
+    out = []
+    for i in range(24):
+        picked = " ".join(words[(i * k) % len(words)] for k in range(1, 2 + i % 5))
+        out.append(
+            entry(
+                f"a{i}",
+                f"{picked} entry {i}" + " filler" * (i % 4),
+                seconds=i,
+                name="zebra" if i % 7 == 0 else "",
+                agent_id=("a1" if i % 3 == 1 else "a2" if i % 3 == 2 else None),
+                kind=Kind.PROJECT if i % 2 else Kind.USER,
+                session_id="s1" if i % 4 == 0 else None,
+            )
+        )
+    # Two entries that score exactly alike: their order is the order they were stored.
+    out += [
+        entry("twin1", "lisbon coffee", seconds=90),
+        entry("twin2", "lisbon coffee", seconds=91),
+    ]
+    return out
+
+
+def _scores(store: Store, views: Sequence[View]) -> list[list[tuple[str, float]]]:
+    out = []
+    for view in views:
+        for query, flt in ISOLATION_QUERIES:
+            terms = index_text(query).split()
+            ranked = store.keyword_search(view, terms, flt=flt, limit=50)
+            out.append([(e.id, score) for e, score in ranked])
+    return out
+
+
+def test_keyword_scores_and_order_ignore_other_users_data(store: Store) -> None:
+    put(store, *_alice_data())
+    views = [OWNER, SHARED, View("alice", "a1"), View("alice", "a9")]
+    before = _scores(store, views)
+    assert all(before[:4]), "every unfiltered query finds something"
+
+    bob = [
+        # the same words, more often, in longer and shorter entries
+        *[
+            entry(f"b{i}", "zebra apple lisbon coffee " * (1 + i % 3), user="bob")
+            for i in range(30)
+        ],
+        *[entry(f"bn{i}", f"pie recipe notes {i}", user="bob", name="zebra") for i in range(5)],
+        # none of the words
+        *[entry(f"bx{i}", "completely different words " * 9, user="bob") for i in range(40)],
+        # private to an agent with alice's agent id, and kinds alice filters on
+        *[
+            entry(f"bp{i}", "coffee zebra", user="bob", agent_id="a1", kind=Kind.PROJECT)
+            for i in range(6)
+        ],
+    ]
+    put(store, *bob)
+    assert _scores(store, views) == before
+
+    # A user whose id only differs in case, and a further user with one entry.
+    put(store, entry("c1", "zebra " * 50, user="Alice"), entry("d1", "apple", user="dave"))
+    assert _scores(store, views) == before
+
+    # Changing and deleting others' entries moves nothing either.
+    def lengthen(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = current.replace(content=current.content + " lisbon pie" * 20)
+        return new, doc(new)
+
+    store.update(View("bob", all_agents=True), "b0", lengthen)
+    store.delete(View("bob", all_agents=True), [e.id for e in bob[::2]])
+    assert _scores(store, views) == before
+
+
+def test_keyword_statistics_are_those_of_the_exact_view(store: Store) -> None:
+    put(store, *_alice_data())
+    shared_and_a1 = [SHARED, View("alice", "a1")]
+    before = _scores(store, shared_and_a1)
+    # Another agent's private entries are outside these views: their scores stay.
+    put(
+        store,
+        *[entry(f"p{i}", "zebra apple lisbon " * 3, agent_id="a7") for i in range(12)],
+    )
+    assert _scores(store, shared_and_a1) == before
+    # The owner's view holds them, so its scores move.
+    assert _scores(store, [OWNER]) != _scores(store, [View("alice", "a1")])
+
+
+def test_ties_go_to_the_entry_stored_first(store: Store) -> None:
+    put(store, *_alice_data())
+    ranked = store.keyword_search(OWNER, index_text("lisbon coffee").split(), limit=50)
+    order = [e.id for e, _ in ranked]
+    scores = dict((e.id, s) for e, s in ranked)
+    assert scores["twin1"] == scores["twin2"]
+    assert order.index("twin1") + 1 == order.index("twin2")
+
+
 # == reveal state, grants and erasing a user (issue 11 §1) ===================================
 # Wrong answers and the lock belong to a user; a grant belongs to one entry and ends when the
 # entry is deleted or the secret changes; erase_user leaves nothing of the user behind.

@@ -337,3 +337,158 @@ def test_a_time_before_year_1000_round_trips_or_is_rejected(seeded: Vault) -> No
     assert [(d["id"], d["created_at"]) for d in exported] == [
         ("old-1", "0999-06-01T00:00:00+00:00")
     ]
+
+
+# -- shape and range limits (issue 11 §4) ------------------------------------------
+
+
+def nested(levels: int, leaf: object = "x") -> dict[str, Any]:
+    """``{"a": {"a": ... leaf}}`` with ``levels`` objects."""
+    value: Any = leaf
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+BAD_METADATA = [
+    pytest.param(nested(33), id="depth-33"),
+    pytest.param(nested(300), id="depth-300"),
+    pytest.param(nested(5000), id="depth-5000"),
+    pytest.param({"a": json.loads("[" * 32 + "]" * 32)}, id="lists"),
+    pytest.param({f"k{i}": i for i in range(1001)}, id="1001-keys"),
+    pytest.param({"k" * 257: 1}, id="long-key"),
+    pytest.param({"note": "x" * (64 * 1024 + 1)}, id="long-string"),
+    pytest.param({1: "one"}, id="int-key"),
+    pytest.param({"n": 10**5000}, id="huge-int"),
+]
+
+
+@pytest.mark.parametrize("metadata", BAD_METADATA)
+def test_metadata_shape_is_capped_on_every_write_path(
+    seeded: Vault, metadata: dict[str, Any]
+) -> None:
+    with pytest.raises(ValidationError) as info:
+        seeded.add("valid content", user_id="alice", metadata=metadata)
+    assert info.value.context["field"] == "metadata"
+    assert "metadata" in info.value.message
+    with pytest.raises(ValidationError):
+        seeded.add_many([{"content": "ok", "metadata": metadata}], user_id="alice")
+    with pytest.raises(ValidationError):
+        seeded.update("a-1", user_id="alice", metadata=metadata)
+    with pytest.raises(ImportFormatError):
+        seeded.import_([{"content": "ok", "metadata": metadata}], user_id="alice")
+
+
+def test_metadata_within_the_limits_is_stored(vault: Vault) -> None:
+    fine = {**nested(32), **{f"k{i}": i for i in range(960)}, "note": "x" * 1000}
+    entry = vault.add("valid content", user_id="alice", metadata=fine)
+    assert vault.get(entry.id, user_id="alice").metadata == fine
+
+
+def test_a_metadata_cycle_is_a_validation_error(seeded: Vault) -> None:
+    loop: dict[str, Any] = {}
+    loop["self"] = loop
+    with pytest.raises(ValidationError):
+        seeded.add("valid content", user_id="alice", metadata=loop)
+
+
+def test_an_import_line_nested_too_deep_for_the_parser_is_a_format_error(seeded: Vault) -> None:
+    for line in ("[" * 100_000 + "]" * 100_000, '{"content": "x", "n": 1' + "0" * 5000 + "}"):
+        with pytest.raises(ImportFormatError):
+            seeded.import_([good_line("first"), line], user_id="alice")
+
+
+BEYOND_SQLITE = 2**63
+RANGE_CALLS = [
+    pytest.param(lambda v: v.list(user_id="alice", offset=10**30), id="list-offset"),
+    pytest.param(lambda v: v.list(user_id="alice", offset=BEYOND_SQLITE), id="list-offset-2**63"),
+    pytest.param(lambda v: v.audit_log(user_id="alice", after=10**30), id="audit-after"),
+    pytest.param(lambda v: v.audit_log(user_id="alice", after=-1), id="audit-after-negative"),
+    pytest.param(lambda v: v.audit_log(user_id="alice", after=True), id="audit-after-bool"),
+    pytest.param(
+        lambda v: v.import_([{"content": "x", "access_count": BEYOND_SQLITE}], user_id="alice"),
+        id="import-access-count",
+    ),
+    pytest.param(
+        lambda v: v.add_many([{"content": "x", "access_count": 10**30}], user_id="alice"),
+        id="add-many-access-count",
+    ),
+    pytest.param(lambda v: v.add("x", user_id="alice", importance=10**400), id="importance-huge"),
+    pytest.param(lambda v: v.update("a-1", user_id="alice", importance=-(10**400)), id="upd-imp"),
+    pytest.param(lambda v: v.add_many(5, user_id="alice"), id="add-many-not-iterable"),
+    pytest.param(lambda v: v.import_(None, user_id="alice"), id="import-none"),
+    pytest.param(lambda v: v.delete_many("a-1", user_id="alice"), id="delete-many-a-string"),
+]
+
+
+@pytest.mark.parametrize("call", RANGE_CALLS)
+def test_out_of_range_numbers_are_a_validation_error(
+    seeded: Vault, call: Callable[[Vault], object]
+) -> None:
+    with pytest.raises(ValidationError):
+        call(seeded)
+
+
+def test_the_largest_sqlite_integer_is_still_a_valid_offset(seeded: Vault) -> None:
+    assert seeded.list(user_id="alice", offset=2**63 - 1) == []
+    assert seeded.audit_log(user_id="alice", after=2**63 - 1) == []
+
+
+# -- opening a database file ------------------------------------------------------------
+
+
+def test_an_existing_zero_length_database_is_refused_not_recreated(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    from memvault import StoreError
+
+    path = tmp_path / "emptied.db"
+    path.write_bytes(b"")
+    with pytest.raises(StoreError) as info:
+        Vault(path, config=config)
+    assert "empty" in info.value.message and "delete it" in info.value.message
+    assert path.stat().st_size == 0  # left as found, for whoever restores it
+
+
+def test_a_new_database_file_and_a_reopened_one_still_open(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    path = tmp_path / "new" / "fresh.db"
+    with Vault(path, config=config) as vault:
+        vault.add("kept", user_id="alice")
+    with Vault(path, config=config) as vault:
+        assert vault.count(user_id="alice") == 1
+
+
+def test_a_database_under_a_file_is_a_store_error(config: VaultConfig, tmp_path: Path) -> None:
+    from memvault import StoreError
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    with pytest.raises(StoreError):
+        Vault(blocker / "sub" / "memvault.db", config=config)
+
+
+def test_a_token_whose_header_nests_deeply_is_stored_or_refused(vault: Vault) -> None:
+    import base64
+
+    header = base64.urlsafe_b64encode(b'{"a":' + b"[" * 3000).decode().rstrip("=")
+    token = f"{header}.eyJzdWIiOiIxIn0.abcdefghijklmnopqrstu"
+    try:
+        vault.add(f"the token is {token}", user_id="alice")
+    except ValidationError:
+        return
+    assert vault.count(user_id="alice") == 1
+
+
+def test_a_database_emptied_after_this_process_created_it_is_refused_too(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    from memvault import StoreError
+
+    path = tmp_path / "mine.db"
+    Vault(path, config=config).close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").write_bytes(b"")
+    with pytest.raises(StoreError):
+        Vault(path, config=config)

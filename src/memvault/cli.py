@@ -1,8 +1,8 @@
 """The ``memvault`` command: a thin layer over ``Vault``.
 
 Each command opens the vault, calls one library method and prints the result.
-Exit codes: 0 ok, 2 bad input (validation, unknown id, conflict), 1 any other
-failure; errors are one line on stderr.
+Exit codes: 0 ok, 2 bad input (usage, validation, unknown id, conflict), 1 any other
+failure; errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .errors import (
     ValidationError,
 )
 from .model import Hit, MemoryEntry
+from .validation import parse_json
 from .vault import Vault
 
 app = typer.Typer(
@@ -50,7 +51,19 @@ class _State:
         self.home = home
 
     def config(self) -> VaultConfig:
-        return load_config(home=self.home, db_path=self.db)
+        config = load_config(home=self.home, db_path=self.db)
+        for flag, directory in (
+            ("--home (or MEMVAULT_HOME)", config.home),
+            ("--db (or MEMVAULT_DB)", config.database.parent),
+        ):
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ValidationError(
+                    f"{flag}: cannot create the directory {directory} ({exc.strerror}): "
+                    "pass a directory you can write"
+                ) from None
+        return config
 
     def vault(self) -> Vault:
         config = self.config()
@@ -84,11 +97,9 @@ def _metadata(raw: str | None) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        value = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ValidationError(
-            f"--metadata is not valid JSON ({exc.msg}): pass a JSON object"
-        ) from None
+        value = parse_json(raw, "--metadata")
+    except ValidationError as exc:
+        raise ValidationError(f"{exc}: pass a JSON object") from None
     if not isinstance(value, dict):
         raise ValidationError('--metadata must be a JSON object, like \'{"tag": "x"}\'')
     return value
@@ -258,11 +269,21 @@ def export(
             return
         # Temp file + rename: an interrupted export never leaves a truncated file behind.
         target = output.expanduser()
+        if not target.parent.is_dir():
+            raise ValidationError(
+                f"--output {output}: the directory {target.parent} does not exist: create it "
+                "first, or write elsewhere"
+            )
         count = 0
-        with replacing(target, mode=0o600) as fh:
-            for line in lines:
-                fh.write(line)
-                count += 1
+        try:
+            with replacing(target, mode=0o600) as fh:
+                for line in lines:
+                    fh.write(line)
+                    count += 1
+        except OSError as exc:
+            raise ValidationError(
+                f"--output {output}: cannot write in {target.parent} ({exc.strerror})"
+            ) from None
     typer.echo(f"exported {count} memories to {target}", err=True)
 
 
@@ -587,20 +608,62 @@ def doctor(ctx: typer.Context) -> None:
         typer.echo(f"store {key}: {value}")
 
 
+# Library fields as the CLI spells them, so an error names the flag to fix.
+_FLAGS = {
+    "user_id": "--user",
+    "agent_id": "--agent",
+    "kind": "--kind",
+    "name": "--name",
+    "description": "--description",
+    "metadata": "--metadata",
+    "limit": "--limit",
+    "offset": "--offset",
+    "query": "QUERY",
+    "content": "CONTENT",
+    "id": "ID",
+}
+
+
+def _fail(message: str, code: int) -> int:
+    """Print one line of error on stderr; return the exit code."""
+    text = " ".join(str(message).split()) or "failed"
+    typer.echo(f"error: {text}", err=True)
+    return code
+
+
+def _usage_error(exc: Exception) -> int:
+    """A command-line usage error (typer's click exceptions) as one line, exit code 2."""
+    ctx = getattr(exc, "ctx", None)
+    if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:
+        typer.echo(ctx.get_help())
+        return 2
+    render = getattr(exc, "format_message", None)
+    message = render() if callable(render) else str(exc)
+    hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+    code = getattr(exc, "exit_code", 2)
+    return _fail(message + hint, code if isinstance(code, int) else 2)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the app; turn memvault errors into exit codes and one-line messages."""
+    """Run the app; turn every error into an exit code and one line on stderr."""
     try:
-        app(args=argv, prog_name="memvault", standalone_mode=True)
-    except SystemExit as exc:  # typer/click finished (usage errors exit with 2)
+        result = app(args=argv, prog_name="memvault", standalone_mode=False)
+    except SystemExit as exc:  # a command exited on purpose
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    except typer.Abort:
+        return _fail("aborted", 1)
+    except typer.TyperException as exc:  # usage: unknown option, missing or unparsable value
+        return _usage_error(exc)
     except (ValidationError, NotFoundError, ConflictError, AuthorizationError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        return 2
+        flag = _FLAGS.get(str(exc.context.get("field")))
+        prefix = f"{flag}: " if flag and not exc.message.startswith(flag) else ""
+        return _fail(prefix + exc.message, 2)
     except MemvaultError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        return 1
-    return 0
+        return _fail(exc.message, 1)
+    except Exception as exc:  # a bug: still one line, and the exit code says failure
+        return _fail(f"unexpected {type(exc).__name__}: {exc} (a bug; please report it)", 1)
+    return result if isinstance(result, int) else 0
 
 
 def run() -> None:

@@ -28,7 +28,7 @@ from .model import MemoryEntry
 from .security.protect import Protector, check_secret, grant_until, hash_secret
 from .stores.base import AuditRecord, RevealState, Store, View
 from .stores.rows import format_time
-from .validation import check_entry_id, check_limit, make_scope
+from .validation import check_entry_id, check_limit, check_offset, make_scope
 
 if TYPE_CHECKING:
     from .config import VaultConfig
@@ -281,5 +281,8 @@ class RevealMixin:
         if entry_id is not None:
             check_entry_id(entry_id)
         return self.store.audit_log(
-            scope.user_id, entry_id=entry_id, limit=check_limit(limit, maximum=1000), after=after
+            scope.user_id,
+            entry_id=entry_id,
+            limit=check_limit(limit, maximum=1000),
+            after=check_offset(after, "after"),
         )

@@ -7,9 +7,8 @@ instead, before anything touches the store.
 from __future__ import annotations
 
 import json
-import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -21,16 +20,35 @@ IDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$")
 ENTRY_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
 MAX_NAME_CHARS = 255
 MAX_DESCRIPTION_CHARS = 500
+# SQLite stores integers as 64-bit signed: anything larger cannot be bound.
+MAX_SQL_INT = 2**63 - 1
+# The shape of metadata (and of any JSON a caller hands in to be stored): deeper or
+# wider documents cost every later read, and past ~255 levels JSON encoders give up.
+MAX_JSON_DEPTH = 32
+MAX_JSON_KEYS = 1000
+MAX_JSON_KEY_CHARS = 256
+MAX_JSON_STRING_CHARS = 64 * 1024
 
 E = TypeVar("E", bound=StrEnum)
+
+
+def shown(value: object) -> str:
+    """A short rendering of a rejected value for a message: never recursing into a
+    container (a deep one would exhaust the stack) nor printing a huge number."""
+    if isinstance(value, str | float | bool | None) or (
+        isinstance(value, int) and abs(value) < 10**20
+    ):
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"(a {type(value).__name__})"
 
 
 def check_ident(value: object, field: str) -> str:
     """User, agent, session and workspace ids later become file and bank names."""
     if not isinstance(value, str) or not IDENT_RE.fullmatch(value) or ".." in value:
         raise ValidationError(
-            f"{field} {value!r} is not a valid id: use 1-128 characters from A-Z a-z 0-9 _ . @ -, "
-            "starting with a letter or digit, without '..'",
+            f"{field} {shown(value)} is not a valid id: use 1-128 characters from "
+            "A-Z a-z 0-9 _ . @ -, starting with a letter or digit, without '..'",
             field=field,
         )
     return value
@@ -55,7 +73,7 @@ def make_scope(user_id: object, agent_id: object = None) -> Scope:
 def check_entry_id(value: object) -> str:
     if not isinstance(value, str) or not ENTRY_ID_RE.fullmatch(value):
         raise ValidationError(
-            f"memory id {value!r} is malformed: pass the id returned by add/list/search",
+            f"memory id {shown(value)} is malformed: pass the id returned by add/list/search",
             field="id",
         )
     return value
@@ -109,14 +127,74 @@ def check_short_text(value: object, field: str, max_chars: int) -> str:
     return text
 
 
+def _label(path: str) -> str:
+    """A field path fit for a message: short, and printable even if a key is not UTF-8."""
+    if len(path) > 80:
+        path = path[:77] + "..."
+    return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def check_json_shape(value: object, field: str) -> None:
+    """Refuse JSON-like data nested deeper than ``MAX_JSON_DEPTH``, with more than
+    ``MAX_JSON_KEYS`` keys in all, or with over-long keys or strings.
+
+    Walks without recursion, so hostile input cannot exhaust the stack; run it
+    before anything serialises the value.
+    """
+    keys = 0
+    stack: list[tuple[object, str, int]] = [(value, field, 1)]
+    while stack:
+        node, path, depth = stack.pop()
+        if isinstance(node, str):
+            if len(node) > MAX_JSON_STRING_CHARS:
+                raise ValidationError(
+                    f"{_label(path)} is a string of {len(node)} characters, over the limit of "
+                    f"{MAX_JSON_STRING_CHARS}: store long text as content",
+                    field=field,
+                )
+            continue
+        if not isinstance(node, Mapping | list | tuple):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise ValidationError(
+                f"{_label(path)} is nested more than {MAX_JSON_DEPTH} levels deep: flatten {field}",
+                field=field,
+            )
+        if isinstance(node, Mapping):
+            keys += len(node)
+            if keys > MAX_JSON_KEYS:
+                raise ValidationError(
+                    f"{field} has more than {MAX_JSON_KEYS} keys in all: store less",
+                    field=field,
+                )
+            for key, child in node.items():
+                if not isinstance(key, str):
+                    raise ValidationError(
+                        f"{_label(path)} has a key of type {type(key).__name__}: "
+                        "keys must be strings",
+                        field=field,
+                    )
+                if len(key) > MAX_JSON_KEY_CHARS:
+                    raise ValidationError(
+                        f"{_label(path)} has a key of {len(key)} characters, over the limit "
+                        f"of {MAX_JSON_KEY_CHARS}: shorten it",
+                        field=field,
+                    )
+                stack.append((child, f"{path}.{key}", depth + 1))
+        else:
+            stack.extend((child, f"{path}[{i}]", depth + 1) for i, child in enumerate(node))
+
+
 def check_metadata(value: object, max_bytes: int) -> dict[str, Any]:
-    """Metadata must be a JSON object; it is copied through JSON so nothing mutable leaks in."""
+    """Metadata must be a JSON object of bounded shape and size; it is copied through
+    JSON so nothing mutable leaks in."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise ValidationError(
             f"metadata must be a JSON object (dict), got {type(value).__name__}", field="metadata"
         )
+    check_json_shape(value, "metadata")
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -134,16 +212,28 @@ def check_metadata(value: object, max_bytes: int) -> dict[str, Any]:
     return result
 
 
+def parse_json(text: str, field: str) -> Any:
+    """``json.loads`` that fails only with ``ValidationError`` (malformed, too deep for
+    the parser, or numbers too long to convert)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"{field} is not valid JSON ({exc.msg})", field=field) from None
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise ValidationError(f"{field} is not usable JSON ({reason})", field=field) from None
+
+
 def check_enum(cls: type[E], value: object, field: str) -> E:
     if isinstance(value, cls):
         return value
     try:
-        return cls(value)
+        if isinstance(value, str):
+            return cls(value)
     except ValueError:
-        allowed = ", ".join(m.value for m in cls)
-        raise ValidationError(
-            f"{field} {value!r} is not valid: use one of {allowed}", field=field
-        ) from None
+        pass
+    allowed = ", ".join(m.value for m in cls)
+    raise ValidationError(f"{field} {shown(value)} is not valid: use one of {allowed}", field=field)
 
 
 def check_optional_enum(cls: type[E], value: object, field: str) -> E | None:
@@ -151,14 +241,16 @@ def check_optional_enum(cls: type[E], value: object, field: str) -> E | None:
 
 
 def check_unit_float(value: object, field: str, *, optional: bool = False) -> float | None:
+    """A number from 0 to 1; booleans are not numbers."""
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValidationError(f"{field} must be a number between 0 and 1", field=field)
-    number = float(value)
-    if math.isnan(number) or not 0.0 <= number <= 1.0:
-        raise ValidationError(f"{field} {value!r} is out of range: use 0 to 1", field=field)
-    return number
+    # Compare before converting: float() of a huge int overflows.
+    if not 0 <= value <= 1:  # False for NaN too
+        shown = repr(value) if isinstance(value, float) or abs(value) < 10**20 else "(huge)"
+        raise ValidationError(f"{field} {shown} is out of range: use 0 to 1", field=field)
+    return float(value)
 
 
 def check_limit(value: object, field: str = "limit", *, maximum: int = 1000) -> int:
@@ -167,10 +259,9 @@ def check_limit(value: object, field: str = "limit", *, maximum: int = 1000) -> 
     return value
 
 
-def check_offset(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValidationError("offset must be an integer >= 0", field="offset")
-    return value
+def check_offset(value: object, field: str = "offset") -> int:
+    """A position to start after (offset, audit ``after``): 0 up to SQLite's largest integer."""
+    return check_count(value, field)
 
 
 def check_datetime(value: object, field: str, *, optional: bool = True) -> datetime | None:
@@ -179,25 +270,40 @@ def check_datetime(value: object, field: str, *, optional: bool = True) -> datet
         if optional:
             return None
         raise ValidationError(f"{field} is required", field=field)
-    if isinstance(value, str):
+    when = value
+    if isinstance(when, str):
         try:
-            value = datetime.fromisoformat(value)
+            when = datetime.fromisoformat(when)
         except ValueError:
             raise ValidationError(
-                f"{field} {value!r} is not an ISO 8601 time (e.g. 2026-01-31T12:00:00+00:00)",
+                f"{field} {shown(value)} is not an ISO 8601 time (e.g. 2026-01-31T12:00:00+00:00)",
                 field=field,
             ) from None
-    if not isinstance(value, datetime):
+    if not isinstance(when, datetime):
         raise ValidationError(f"{field} must be an ISO 8601 time", field=field)
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
     try:
-        return value.astimezone(UTC)
+        return when.astimezone(UTC)
     except OverflowError:
-        raise ValidationError(f"{field} {value!r} is out of range", field=field) from None
+        raise ValidationError(
+            f"{field} {shown(value)} is out of range in UTC: use a time from year 1 to 9999",
+            field=field,
+        ) from None
 
 
 def check_count(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValidationError(f"{field} must be an integer >= 0", field=field)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SQL_INT:
+        raise ValidationError(
+            f"{field} must be an integer from 0 to {MAX_SQL_INT} (2**63 - 1)", field=field
+        )
     return value
+
+
+def check_records(value: object, field: str) -> None:
+    """A batch argument must be an iterable of items, not one item or a string."""
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise ValidationError(
+            f"{field} must be a list (or other iterable) of items, got {type(value).__name__}",
+            field=field,
+        )

@@ -13,7 +13,6 @@ delegates storage to a ``Store``. Scope rules live here and in the store:
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -80,9 +79,11 @@ from .validation import (
     check_offset,
     check_optional_enum,
     check_optional_ident,
+    check_records,
     check_short_text,
     check_unit_float,
     make_scope,
+    parse_json,
 )
 
 _UNSET: Any = object()
@@ -464,6 +465,7 @@ class Vault(RevealMixin, ReviewMixin):
         Each record takes the keyword arguments of ``add`` (``content`` required).
         """
         scope = make_scope(user_id)
+        check_records(records, "records")
         entries: list[MemoryEntry] = []
         sealed: dict[str, bytes] = {}
         for i, record in enumerate(records):
@@ -605,6 +607,7 @@ class Vault(RevealMixin, ReviewMixin):
     ) -> list[str]:
         """Delete the given entries that are the caller's; returns the ids deleted."""
         view = self._owner_view(user_id, agent_id)
+        check_records(entry_ids, "entry_ids")
         ids = [check_entry_id(i) for i in entry_ids]
         deleted = self.store.delete(view, ids)
         self._people_cache.pop(view.user_id, None)
@@ -819,6 +822,7 @@ class Vault(RevealMixin, ReviewMixin):
         With ``on_conflict="skip"`` ids the user already has are left alone.
         """
         scope = make_scope(user_id)
+        check_records(records, "records")
         if on_conflict not in ("error", "skip"):
             raise ValidationError("on_conflict must be 'error' or 'skip'", field="on_conflict")
         entries: list[MemoryEntry] = []
@@ -830,12 +834,10 @@ class Vault(RevealMixin, ReviewMixin):
                 if not raw.strip():
                     continue
                 try:
-                    record = json.loads(raw)
-                except json.JSONDecodeError as exc:
+                    record = parse_json(raw, f"line {lineno}")
+                except ValidationError as exc:
                     raise ImportFormatError(
-                        f"line {lineno} is not valid JSON ({exc.msg}): fix or remove it; "
-                        "nothing was imported",
-                        line=lineno,
+                        f"{exc}: fix or remove it; nothing was imported", line=lineno
                     ) from None
             if not isinstance(record, Mapping):
                 raise ImportFormatError(

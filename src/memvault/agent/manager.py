@@ -596,6 +596,10 @@ def _parse_args(name: str, args: dict[str, Any] | str | None) -> dict[str, Any] 
                 f"the arguments for tool {name!r} are not valid JSON ({exc.msg} at "
                 f"position {exc.pos}); send a JSON object matching the tool's parameters"
             )
+        except (ValueError, RecursionError):  # numbers too long, nesting too deep
+            return _tool_error(
+                f"the arguments for tool {name!r} are not usable JSON; send a flat JSON object"
+            )
         if isinstance(value, dict):
             return value
         args = value

@@ -27,6 +27,7 @@ from ..errors import (
     SecurityError,
     ValidationError,
 )
+from ..validation import shown
 from .files import (
     EDIT_ACTIONS,
     AmbiguousMatchError,
@@ -172,7 +173,7 @@ def parse_target(value: object) -> WriteTarget:
     if value == "memory":
         return "memory"
     raise ValidationError(
-        f"target {value!r} is not valid: use 'user' (the user profile) or 'memory' "
+        f"target {shown(value)} is not valid: use 'user' (the user profile) or 'memory' "
         "(your own notes)",
         field="target",
     )
@@ -194,7 +195,7 @@ def parse_edit(args: Mapping[str, Any]) -> Edit:
     if action == "remove":
         return Edit.remove(args.get("old_text"))
     raise ValidationError(
-        f"action {action!r} is not valid: use 'add', 'replace' or 'remove'", field="action"
+        f"action {shown(action)} is not valid: use 'add', 'replace' or 'remove'", field="action"
     )
 
 

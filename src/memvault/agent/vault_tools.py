@@ -126,6 +126,8 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
                 f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}): "
                 "send one JSON object with the tool's parameters"
             )
+        except (ValueError, RecursionError):  # numbers too long, nesting too deep
+            return _fail("the arguments are not usable JSON: send one flat JSON object")
         if isinstance(value, dict):
             return value
     return _fail("the arguments must be one JSON object with the tool's parameters")

@@ -443,7 +443,7 @@ def _json_value(value: Mapping[str, Any], namespace: tuple[str, ...], key: str) 
         )
     try:
         copied: dict[str, Any] = json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise ValidationError(
             f"the value of {key!r} in {namespace!r} is not JSON ({exc}): use strings, numbers, "
             "booleans, None, lists and dicts with string keys",

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -84,7 +83,8 @@ from ..agent.vault_tools import (
     VaultTools,
     brief,
 )
-from ..errors import MemvaultError, ValidationError
+from ..errors import MemvaultError, NotFoundError, ValidationError
+from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..validation import check_ident, check_optional_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph
@@ -572,6 +572,7 @@ class HttpEndpoint:
         base_dir: str | Path,
         path: str = "/mcp",
         resolve: Callable[[Scope], tuple[str, str | None]] = request_scope,
+        cache_size: int = DEFAULT_MAXSIZE,
     ) -> None:
         self.vault = vault
         self.base_dir = Path(base_dir)
@@ -579,22 +580,19 @@ class HttpEndpoint:
         self._resolve = resolve  # (user, agent) of a request; the gateway passes its own
         self.server = _server(self._current_tools)
         self._manager: StreamableHTTPSessionManager | None = None
-        self._tools: dict[tuple[str, str | None], UserTools] = {}
-        self._lock = threading.Lock()
+        # One UserTools per (user, agent), the least recently used dropped past cache_size.
+        self._tools: LRUCache[tuple[str, str | None], UserTools] = LRUCache(cache_size)
 
     def _current_tools(self) -> UserTools:
         scope = _REQUEST_SCOPE.get()
         if scope is None:
             raise ValidationError("this request names no user: send X-Memvault-User")
-        with self._lock:
-            tools = self._tools.get(scope)
-            if tools is None:
-                user_id, agent_id = scope
-                tools = UserTools(
-                    self.vault, user_id=user_id, agent_id=agent_id, base_dir=self.base_dir
-                )
-                self._tools[scope] = tools
-            return tools
+        user_id, agent_id = scope
+
+        def create() -> UserTools:
+            return UserTools(self.vault, user_id=user_id, agent_id=agent_id, base_dir=self.base_dir)
+
+        return self._tools.get_or_create(scope, create)
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -625,8 +623,9 @@ class HttpEndpoint:
             return
         try:
             who = self._resolve(scope)
-        except ValidationError as exc:
-            response = JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, 400)
+        except (ValidationError, NotFoundError) as exc:
+            status = 404 if isinstance(exc, NotFoundError) else 400
+            response = JSONResponse({"error": {"code": exc.code, "message": str(exc)}}, status)
             await response(scope, receive, send)
             return
         token = _REQUEST_SCOPE.set(who)

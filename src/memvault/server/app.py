@@ -28,8 +28,13 @@ from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
 from . import admin, health, memories, quarantine, sensitive, v2
-from .auth import authenticate
-from .errors import PayloadTooLargeError, error_response, install_handlers, status_for
+from .auth import Who, authenticate
+from .errors import (
+    PayloadTooLargeError,
+    error_response,
+    install_handlers,
+    memvault_error_response,
+)
 from .keys import KeyStore, Principal
 from .state import Gateway, ServerSettings
 
@@ -44,7 +49,12 @@ _PRINCIPAL = "memvault.principal"
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, before a route reads them."""
+    """Refuse request bodies over ``limit`` bytes with 413, before a route reads them.
+
+    A declared ``Content-Length`` is checked up front; a chunked body is counted as it
+    is read, and once it passes the limit whatever the app makes of the cut-off body
+    (FastAPI answers "error parsing the body") is replaced by the 413.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -63,32 +73,37 @@ class BodyLimit:
                 await self._refuse(too_large, scope, receive, send)
                 return
         seen = 0
+        over = False
         started = False
 
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
+                    over = True
                     raise too_large
             return message
 
         async def watch(message: Message) -> None:
             nonlocal started
+            if over and not started:
+                return  # the app's answer to a body it could not read: the 413 replaces it
             started = started or message["type"] == "http.response.start"
             await send(message)
 
         try:
             await self.app(scope, counted, watch)
-        except PayloadTooLargeError as exc:
-            if started:
+        except Exception:
+            if not over or started:
                 raise
-            await self._refuse(exc, scope, receive, send)
+        if over and not started:
+            await self._refuse(too_large, scope, receive, send)
 
     @staticmethod
     async def _refuse(exc: MemvaultError, scope: Scope, receive: Receive, send: Send) -> None:
-        await error_response(status_for(exc), exc.code, exc.message)(scope, receive, send)
+        await memvault_error_response(exc)(scope, receive, send)
 
 
 def _mcp_endpoint(gw: Gateway) -> Any:
@@ -108,16 +123,37 @@ def _mcp_endpoint(gw: Gateway) -> Any:
         assert who.user_id is not None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        for named in query.get("user_id", []):  # as act_as: another user "does not exist"
+            if named != who.user_id:
+                raise NotFoundError(f"no user {named!r}", user_id=named)
         agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
         return who.user_id, check_optional_ident(agent or None, "agent_id")
 
-    return HttpEndpoint(gw.vault, base_dir=gw.home, resolve=resolve)
+    return HttpEndpoint(
+        gw.vault, base_dir=gw.home, resolve=resolve, cache_size=gw.settings.agent_cache_size
+    )
+
+
+# What the MCP SDK answers in plain text, as (code, message) of our JSON error shape.
+_MCP_PLAIN_ERRORS = {
+    400: ("invalid_input", "send Content-Type: application/json"),
+    403: ("forbidden", "the Origin header names a site that may not call this server"),
+    413: ("payload_too_large", "the request body is too large"),
+    421: (
+        "misdirected_request",
+        "the Host header names another server: call it by its own address (127.0.0.1 or localhost)",
+    ),
+}
 
 
 class _McpGuard:
     """Authenticate /mcp like every other route; a user key naming another user gets 404.
 
-    A class, not a function: Starlette treats a plain function as a request handler."""
+    The server is stateless, so only POST is served: anything else gets 405 (a GET would
+    otherwise open an event stream that never sends anything). Plain-text refusals of
+    the MCP SDK (Host, Origin, Content-Type checks) are rewritten in the JSON error
+    shape. A class, not a function: Starlette treats a plain function as a request
+    handler."""
 
     def __init__(self, gw: Gateway, endpoint: ASGIApp) -> None:
         from ..mcp import USER_HEADER
@@ -127,20 +163,61 @@ class _McpGuard:
         self.user_header = USER_HEADER
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            headers = {
-                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
-            }
-            try:
-                who = authenticate(self.gw, headers.get("authorization"))
-                named = headers.get(self.user_header)
-                if not who.admin and named is not None and named != who.user_id:
-                    raise NotFoundError(f"no user {named!r}")
-            except MemvaultError as exc:
-                await error_response(status_for(exc), exc.code, exc.message)(scope, receive, send)
+        if scope["type"] != "http":
+            await self.endpoint(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        try:
+            who = authenticate(self.gw, headers.get("authorization"))
+            named = headers.get(self.user_header)
+            if not who.admin and named is not None and named != who.user_id:
+                raise NotFoundError(f"no user {named!r}")
+        except MemvaultError as exc:
+            await memvault_error_response(exc, (str(self.gw.home),))(scope, receive, send)
+            return
+        if scope["method"] != "POST":
+            response = error_response(
+                405,
+                "method_not_allowed",
+                f"{scope['method']} is not served at /mcp: this MCP server is stateless, "
+                "send each JSON-RPC message as a POST",
+            )
+            response.headers["Allow"] = "POST"
+            await response(scope, receive, send)
+            return
+        await self.endpoint({**scope, _PRINCIPAL: who}, receive, _json_errors(send))
+
+
+def _json_errors(send: Send) -> Send:
+    """``send`` with the SDK's plain-text error answers rewritten as our JSON errors."""
+    held: Message | None = None
+
+    async def rewrite(message: Message) -> None:
+        nonlocal held
+        if message["type"] == "http.response.start":
+            status = message["status"]
+            content_type = dict(message.get("headers", [])).get(b"content-type", b"")
+            if status in _MCP_PLAIN_ERRORS and not content_type.startswith(b"application/json"):
+                held = message
                 return
-            scope = {**scope, _PRINCIPAL: who}
-        await self.endpoint(scope, receive, send)
+        elif held is not None and message["type"] == "http.response.body":
+            if message.get("more_body", False):
+                return  # the SDK's short text, thrown away until its last part
+            code, hint = _MCP_PLAIN_ERRORS[held["status"]]
+            sdk_text = message.get("body", b"").decode("utf-8", "replace")
+            response = error_response(held["status"], code, f"{sdk_text or code}: {hint}")
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": held["status"],
+                    "headers": response.raw_headers,
+                }
+            )
+            await send({"type": "http.response.body", "body": response.body})
+            return
+        await send(message)
+
+    return rewrite
 
 
 def create_app(
@@ -167,7 +244,12 @@ def create_app(
         description="Long-term memory for LLM agents. Send `Authorization: Bearer <key>` "
         "on every route but /healthz and /readyz.",
         lifespan=lifespan,
+        # No Swagger UI or ReDoc (they load scripts from a CDN); the schema needs a key.
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
     )
+    _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
     for module in (health, memories, v2, admin, sensitive, quarantine):
@@ -186,6 +268,15 @@ def create_app(
         )
     app.add_middleware(BodyLimit, limit=gw.settings.max_body_bytes)
     return app
+
+
+def _add_openapi(app: FastAPI) -> None:
+    """``GET /openapi.json``, for callers with a key (user or admin), like every data route."""
+
+    def openapi(_: Who) -> dict[str, Any]:
+        return app.openapi()
+
+    app.add_api_route("/openapi.json", openapi, methods=["GET"], include_in_schema=False)
 
 
 def _add_panel(app: FastAPI) -> None:

@@ -1,7 +1,9 @@
 """From the error tree to HTTP: one table of status codes and the JSON error body.
 
-Every error response is ``{"error": {"code", "message"}}``. The gateway adds three
-errors of its own, all ``MemvaultError`` subclasses::
+Every error response is ``{"error": {"code", "message"}}``. Messages never carry a
+filesystem path: ``public_message`` cuts each absolute path down to its last name
+(``keys.json``), and the full message of a server-side failure is logged instead.
+The gateway adds three errors of its own, all ``MemvaultError`` subclasses::
 
     MemvaultError
     ├── AuthError            no key, or a wrong or revoked one      401
@@ -11,6 +13,9 @@ errors of its own, all ``MemvaultError`` subclasses::
 
 from __future__ import annotations
 
+import logging
+import re
+from pathlib import PurePosixPath, PureWindowsPath
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -30,6 +35,15 @@ from ..errors import (
 )
 from ..llm import LLMError, LLMUnavailableError
 from .schemas import ErrorResponse
+
+logger = logging.getLogger("memvault.server")
+
+# An absolute path of two or more parts (POSIX, ~/, or C:\): not inside a URL or a
+# word, up to a quote, space or bracket, without trailing punctuation. One part alone
+# ("/v1") is left: it is a route, and names no file.
+_PATH = re.compile(
+    r"""(?<![\w:/.~-])(?:[A-Za-z]:\\|~?/)[^\s'"()<>,;/\\]+[/\\][^\s'"()<>,;]*[^\s'"()<>,;.:]"""
+)
 
 
 class AuthError(MemvaultError):
@@ -93,19 +107,56 @@ def status_for(exc: MemvaultError) -> int:
     return 500
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
+def _last_name(match: re.Match[str]) -> str:
+    text = match.group()
+    path = PureWindowsPath(text) if "\\" in text else PurePosixPath(text)
+    return path.name or "(a path)"
+
+
+def public_message(message: str, private: tuple[str, ...] = ()) -> str:
+    """``message`` fit for any HTTP caller: the ``private`` directories (the data
+    directory) dropped, other absolute paths cut to their last name, and characters
+    that are not valid UTF-8 (lone surrogates) escaped."""
+    for root in sorted(filter(None, private), key=len, reverse=True):
+        message = message.replace(root.rstrip("/\\") + "/", "").replace(root, "(data directory)")
+    text = _PATH.sub(_last_name, message)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def error_response(
+    status: int, code: str, message: str, private: tuple[str, ...] = ()
+) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+        {"error": {"code": code, "message": public_message(message, private)}},
+        status_code=status,
+        headers=headers,
     )
+
+
+def memvault_error_response(exc: MemvaultError, private: tuple[str, ...] = ()) -> JSONResponse:
+    """The answer to ``exc``; a server-side failure (5xx) is logged in full first, as
+    its message may name files that the answer leaves out."""
+    status = status_for(exc)
+    if status >= 500:
+        logger.warning("%s (%s): %s", exc.code, status, exc.message)
+    return error_response(status, exc.code, exc.message, private)
+
+
+def private_dirs(app: Any) -> tuple[str, ...]:
+    """The directories of ``app``'s data, which no answer may name."""
+    gw = getattr(app.state, "gateway", None)
+    if gw is None:
+        return ()
+    return (str(gw.home), str(gw.vault.config.database.parent))
 
 
 def install_handlers(app: FastAPI) -> None:
     """Map memvault errors, malformed requests and router errors to the JSON body."""
 
     @app.exception_handler(MemvaultError)
-    async def _memvault_error(_: Request, exc: MemvaultError) -> JSONResponse:
-        return error_response(status_for(exc), exc.code, exc.message)
+    async def _memvault_error(request: Request, exc: MemvaultError) -> JSONResponse:
+        return memvault_error_response(exc, private_dirs(request.app))
 
     @app.exception_handler(RequestValidationError)
     async def _request_error(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -136,5 +187,8 @@ __all__ = [
     "PayloadTooLargeError",
     "error_response",
     "install_handlers",
+    "memvault_error_response",
+    "private_dirs",
+    "public_message",
     "status_for",
 ]

@@ -117,7 +117,7 @@ class KeyStore:
             return {item["id"]: KeyRecord(**item) for item in document["keys"]}
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             raise ConfigError(
                 f"{self.path} is unreadable or malformed ({exc}); restore it from a backup, or "
                 "delete it and create new keys with `memvault keys create`"

@@ -2,17 +2,21 @@
 
 They only shape the wire format; the engine validates the values themselves, so
 the rules live in one place. ``user_id`` in a body is optional: a user key acts for
-its own user, an admin key names one.
+its own user, an admin key names one. Numbers are strict: ``true`` or ``"0.5"`` is
+not a number (an integer still is a valid float).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 MAX_PAGE = 100
 MAX_SEARCH = 50
+
+# Strict numbers: pydantic would otherwise read true as 1 and "0.5" as 0.5.
+Importance = Annotated[float, Field(strict=True)]
 
 
 class _Body(BaseModel):
@@ -43,14 +47,14 @@ class AddRequest(_Body):
     mem_class: str | None = None
     domain: str | None = None
     category: str | None = None
-    importance: float = 0.5
+    importance: Importance = 0.5
 
 
 class SearchRequest(_Body):
     query: str
     user_id: str | None = None
     agent_id: str | None = None
-    limit: int = Field(5, ge=1, le=MAX_SEARCH)
+    limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
     kind: str | None = None
     mem_class: str | None = None
     domain: str | None = None
@@ -68,7 +72,7 @@ class UpdateRequest(_Body):
     mem_class: str | None = None
     domain: str | None = None
     category: str | None = None
-    importance: float | None = None
+    importance: Importance | None = None
     tier: str | None = None
 
 
@@ -222,12 +226,12 @@ class EntriesResponse(BaseModel):
 
 class V2SearchRequest(_Body):
     query: str
-    limit: int = Field(5, ge=1, le=MAX_SEARCH)
+    limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
 
 
 class ReflectRequest(_Body):
     query: str
-    limit: int = Field(10, ge=1, le=MAX_SEARCH)
+    limit: int = Field(10, ge=1, le=MAX_SEARCH, strict=True)
 
 
 class ReflectResponse(BaseModel):

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
 from ..llm import ChatClient
+from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..vault import Vault
 from .keys import KeyStore
 
@@ -25,6 +26,9 @@ class ServerSettings:
     max_body_bytes: int = 2 * 1024 * 1024
     cors_origins: tuple[str, ...] = ()
     yaml_path: Path | None = None
+    # (user, agent) pairs whose memory files (and MCP tools) stay loaded; the least
+    # recently used go first and are re-read from disk when they come back.
+    agent_cache_size: int = DEFAULT_MAXSIZE
 
 
 @dataclass
@@ -38,15 +42,15 @@ class Gateway:
     keys: KeyStore | None
     settings: ServerSettings
     config_store: MemoryConfigStore = field(init=False)
-    _builtin: dict[tuple[str, str | None], BuiltinFileProvider] = field(
-        default_factory=dict, init=False
-    )
-    _recall: dict[str, RecallStats] = field(default_factory=dict, init=False)
+    _builtin: LRUCache[tuple[str, str | None], BuiltinFileProvider] = field(init=False)
+    _recall: LRUCache[str, RecallStats] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
     _llm: ChatClient | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.config_store = MemoryConfigStore(self.home, yaml_path=self.settings.yaml_path)
+        self._builtin = LRUCache(self.settings.agent_cache_size)
+        self._recall = LRUCache(max(self.settings.agent_cache_size, 1024))
 
     @property
     def home(self) -> Path:
@@ -59,25 +63,21 @@ class Gateway:
     def builtin(self, user_id: str, agent_id: str | None) -> BuiltinFileProvider:
         """The USER.md / MEMORY.md provider of one (user, agent), initialized once."""
         key = (user_id, agent_id)
-        with self._lock:
-            provider = self._builtin.get(key)
-            if provider is not None:
-                return provider
+        provider = self._builtin.get(key)
+        if provider is not None:
+            return provider
         limits = self.config_store.get_effective_memory_config(user_id).config.builtin
         provider = BuiltinFileProvider(
             user_char_limit=limits.user_char_limit, memory_char_limit=limits.memory_char_limit
         )
         provider.initialize(user_id=user_id, agent_id=agent_id, base_dir=str(self.home))
-        with self._lock:
-            return self._builtin.setdefault(key, provider)
+        return self._builtin.setdefault(key, provider)
 
     def note_recall(self, user_id: str, hits: int) -> None:
-        with self._lock:
-            self._recall.setdefault(user_id, RecallStats()).last_hits = hits
+        self._recall.get_or_create(user_id, RecallStats).last_hits = hits
 
     def last_recall(self, user_id: str) -> int | None:
-        with self._lock:
-            stats = self._recall.get(user_id)
+        stats = self._recall.get(user_id)
         return stats.last_hits if stats else None
 
     def llm(self) -> ChatClient:
@@ -105,10 +105,8 @@ class Gateway:
         deleted = self.vault.erase_user(user_id=user_id, actor=actor)
         user_dir = self.config_store.user_overrides_path(user_id).parent
         shutil.rmtree(user_dir, ignore_errors=True)
-        with self._lock:
-            for key in [k for k in self._builtin if k[0] == user_id]:
-                del self._builtin[key]
-            self._recall.pop(user_id, None)
+        self._builtin.discard_where(lambda key: key[0] == user_id)
+        self._recall.discard_where(lambda key: key == user_id)
         return deleted
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from ..llm import reflect_messages
 from ..model import Hit
 from ..security.quarantine import injectable
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
-from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, UNAVAILABLE
+from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, UNAVAILABLE, public_message
 from .schemas import (
     BankClearRequest,
     BankClearResponse,
@@ -80,7 +80,9 @@ def _external(gw: Gateway, user_id: str, agent_id: str | None) -> dict[str, Any]
     try:
         status.update(connected=True, entries=gw.vault.count(user_id=user_id, agent_id=agent_id))
     except MemvaultError as exc:
-        status.update(connected=False, entries=None, error=exc.message)
+        status.update(
+            connected=False, entries=None, error=public_message(exc.message, (str(gw.home),))
+        )
     return status
 
 

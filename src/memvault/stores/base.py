@@ -8,9 +8,12 @@ ranking policy and fusion live in the engine, above it.
 
 from __future__ import annotations
 
+import math
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -175,6 +178,55 @@ class RevealState:
 RevealChange = Callable[[RevealState], tuple[RevealState, AuditRecord]]
 
 
+# -- ranking: BM25 with the caller's own statistics ------------------------------------
+# Every backend scores with these, over the caller's view only: how many entries the
+# view holds, their average length and each term's document frequency in it. So no
+# score depends on anything another user stored (FTS5's bm25() would use table-wide
+# counts, and a score would move when someone else stores a word).
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+_IDF_FLOOR = 1e-6  # as FTS5: a term in over half the entries still counts, barely
+
+
+def token_count(tokens: str) -> int:
+    """Tokens in one full-text column (space-joined, as ``memvault.text.index_text`` writes)."""
+    return tokens.count(" ") + 1 if tokens else 0
+
+
+def doc_length(doc: SearchDoc) -> int:
+    """An entry's length for BM25: its tokens in all three columns."""
+    return token_count(doc.head) + token_count(doc.body) + token_count(doc.extra)
+
+
+@lru_cache(maxsize=65536)
+def index_form(token: str) -> str:
+    """A token as the full-text index compares it: without diacritics ("café" -> "cafe"),
+    like FTS5's ``unicode61 remove_diacritics 2``, so every backend matches alike."""
+    if token.isascii():
+        return token
+    bare = "".join(c for c in unicodedata.normalize("NFD", token) if not unicodedata.combining(c))
+    return unicodedata.normalize("NFC", bare)
+
+
+def query_forms(terms: Sequence[str]) -> list[str]:
+    """The distinct index forms of query terms, first occurrence first."""
+    return list(dict.fromkeys(index_form(t) for t in terms))
+
+
+def bm25_idf(entries: int, df: int) -> float:
+    """Inverse document frequency of a term in ``df`` of a view's ``entries``."""
+    return max(math.log((entries - df + 0.5) / (df + 0.5)), _IDF_FLOOR)
+
+
+def bm25_part(idf: float, freq: float, length: int, avg_length: float) -> float:
+    """One term's share of an entry's score; ``freq`` is its column-weighted count.
+
+    The SQLite backend runs this same formula in SQL, in this order of operations."""
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / avg_length)
+    return idf * freq * (BM25_K1 + 1) / (freq + norm)
+
+
 def plan_terms(
     terms: Sequence[str], view_df: Callable[[str], int], cutoff: int
 ) -> list[tuple[str, list[str]]]:
@@ -187,8 +239,7 @@ def plan_terms(
     is small, their cost large), so entries holding only common terms are not
     returned; a query of common terms only first asks for entries holding all
     of them, then for any. Only the caller's own entries decide which terms are
-    common, so other users' data cannot change which entries a search returns
-    (BM25's term statistics may still span the whole index, as in any shared index).
+    common, so other users' data cannot change which entries a search returns.
     ``view_df`` may cap its count at ``cutoff + 1``.
     """
     full = (" OR ", list(terms))
@@ -254,7 +305,12 @@ class Store(Protocol):
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
     ) -> list[tuple[MemoryEntry, float]]:
-        """BM25 over the tokens, any term matching; best first, score higher = better."""
+        """BM25 over the tokens, any term matching; best first, score higher = better.
+
+        Scores use the statistics of ``view`` alone (``bm25_part``), whatever the
+        filter, so a filtered search scores an entry as the unfiltered one does; ties go
+        to the entry stored first.
+        """
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         """The entries among ``entry_ids`` inside ``view`` (any order, missing ones left out)."""
@@ -327,6 +383,8 @@ class Store(Protocol):
 
 
 __all__ = [
+    "BM25_B",
+    "BM25_K1",
     "DEFAULT_WEIGHTS",
     "NO_FILTER",
     "AuditRecord",
@@ -341,5 +399,11 @@ __all__ = [
     "VectorChanges",
     "VectorItem",
     "View",
+    "bm25_idf",
+    "bm25_part",
+    "doc_length",
+    "index_form",
     "plan_terms",
+    "query_forms",
+    "token_count",
 ]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 import threading
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,11 +33,13 @@ from .base import (
     VectorChanges,
     VectorItem,
     View,
+    bm25_idf,
+    bm25_part,
+    doc_length,
+    index_form,
     plan_terms,
+    query_forms,
 )
-
-_K1 = 1.2
-_B = 0.75
 
 
 def _own(entry: MemoryEntry) -> MemoryEntry:
@@ -166,54 +167,55 @@ class MemoryStore:
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
     ) -> list[tuple[MemoryEntry, float]]:
-        """Okapi BM25 over the view, with per-column weights like FTS5's ``bm25()``."""
+        """Okapi BM25 with per-column weights, over the view's own statistics (``bm25_part``)."""
+        terms = query_forms(terms)
         if not terms:
             return []
-        docs = self._visible(view, flt)
-        if not docs:
+        everything = self._visible(view, NO_FILTER)  # the view's statistics
+        if not everything:
             return []
         columns = [
-            (weights.head, [Counter(d.head.split()) for _, d in docs]),
-            (weights.body, [Counter(d.body.split()) for _, d in docs]),
-            (weights.extra, [Counter(d.extra.split()) for _, d in docs]),
+            [Counter(index_form(t) for t in text.split()) for text in (d.head, d.body, d.extra)]
+            for _, d in everything
         ]
-        lengths = [
-            len(d.head.split()) + len(d.body.split()) + len(d.extra.split()) for _, d in docs
-        ]
-        avg = (sum(lengths) / len(lengths)) or 1.0
-        n = len(docs)
+        lengths = [doc_length(d) for _, d in everything]
+        n = len(everything)
+        avg = (sum(lengths) / n) or 1.0
+        wanted = [i for i, (e, _) in enumerate(everything) if flt.matches(e)]
+        col_weights = (weights.head, weights.body, weights.extra)
 
         def has(i: int, term: str) -> bool:
-            return any(col[i].get(term) for _, col in columns)
+            return any(col.get(term) for col in columns[i])
 
-        def view_df(term: str) -> int:
+        def df(term: str) -> int:
             return sum(1 for i in range(n) if has(i, term))
 
-        ranked: list[tuple[MemoryEntry, float]] = []
+        def planner_df(term: str) -> int:
+            # Which terms are common is counted among the filtered entries, as in SQLite.
+            return sum(1 for i in wanted if has(i, term))
+
+        ranked: list[tuple[int, float]] = []
         # As in SQLite, the share rule counts the whole view, not just the filtered part.
-        cutoff = weights.cutoff_for(len(self._visible(view, NO_FILTER)))
-        groups = plan_terms(list(dict.fromkeys(terms)), view_df, cutoff)
+        groups = plan_terms(terms, planner_df, weights.cutoff_for(n))
         for g, (joiner, group) in enumerate(groups):
-            scores = [0.0] * n
-            for term in group:
-                df = view_df(term)
-                if df == 0:
+            idfs = {t: bm25_idf(n, df(t)) for t in group}
+            scored: list[tuple[int, float]] = []
+            for i in wanted:
+                found = [t for t in group if has(i, t)]
+                if not found or (joiner == " AND " and len(found) < len(group)):
                     continue
-                idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
-                for i in range(n):
-                    freq = sum(w * col[i].get(term, 0) for w, col in columns)
-                    if freq:
-                        norm = _K1 * (1 - _B + _B * lengths[i] / avg)
-                        scores[i] += idf * freq * (_K1 + 1) / (freq + norm)
-            keep = [
-                i
-                for i in range(n)
-                if scores[i] > 0 and (joiner != " AND " or all(has(i, t) for t in group))
-            ]
-            ranked = sorted(((docs[i][0], scores[i]) for i in keep), key=lambda p: -p[1])
+                score = 0.0
+                for term in found:  # in query order, as SQLite adds them up
+                    freq = sum(
+                        w * col.get(term, 0) for w, col in zip(col_weights, columns[i], strict=True)
+                    )
+                    score += bm25_part(idfs[term], freq, lengths[i], avg)
+                if score > 0:
+                    scored.append((i, score))
+            ranked = sorted(scored, key=lambda p: (-p[1], p[0]))  # ties: stored first
             if ranked or g == len(groups) - 1:
                 break
-        return [(_own(e), score) for e, score in ranked[:limit]]
+        return [(_own(everything[i][0]), score) for i, score in ranked[:limit]]
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         found = (self.get(view, i) for i in dict.fromkeys(entry_ids))

@@ -11,6 +11,12 @@ Other processes coordinate through SQLite's own file locking.
 Scope is enforced twice: the full-text index carries hashed scope tokens, so a
 MATCH only ever walks the caller's rows, and every query also filters on
 ``user_id`` in SQL.
+
+Keyword ranking does not use FTS5's ``bm25()``, whose statistics span the whole
+table (a user's scores would move when another user stores a word): it computes
+BM25 (``base.bm25_part``) from the index's instance table, with the entries, lengths
+and document frequencies of the caller's view only (``keyword_docs`` and
+``keyword_stats``, kept by triggers; migration 10).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import numpy as np
 from ..errors import ConflictError, NotFoundError, StoreError
 from ..model import MemoryEntry
 from .base import (
+    BM25_B,
+    BM25_K1,
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
@@ -44,7 +52,11 @@ from .base import (
     VectorChanges,
     VectorItem,
     View,
+    bm25_idf,
+    bm25_part,
+    index_form,
     plan_terms,
+    query_forms,
 )
 from .rows import ENTRY_COLUMNS, entry_to_row, format_time, parse_time, row_to_entry
 from .sqlite_schema import LATEST_VERSION, apply_migrations, current_version
@@ -61,6 +73,10 @@ _UPDATE_SQL = (
     + " WHERE user_id = ? AND id = ?"
 )
 _PAGE = 500
+# Keyword ranking reads a term's occurrences in the instance table (all users') unless
+# reading the view's matching entries' tokens is cheaper; one occurrence there costs
+# about as much as this many tokens read in Python (measured on LoCoMo and store_bench).
+_INSTANCE_SHARE = 6
 # The scope token of a quarantined entry, so recall can leave held entries out inside FTS.
 QUARANTINE_TOKEN = "qheld"
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
@@ -205,6 +221,15 @@ def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
     )
 
 
+def _agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
+    """The WHERE clause on a keyword table's (user_id, agent) that keeps to ``view``."""
+    if view.all_agents:
+        return f"{alias}.user_id = ?", [view.user_id]
+    if view.agent_id is None:
+        return f"{alias}.user_id = ? AND {alias}.agent = ''", [view.user_id]
+    return f"{alias}.user_id = ? AND {alias}.agent IN ('', ?)", [view.user_id, view.agent_id]
+
+
 def create_private(path: Path) -> bool:
     """Create ``path`` empty with mode 0600 unless it exists; True if this call made it.
 
@@ -219,6 +244,40 @@ def create_private(path: Path) -> bool:
         return False  # let sqlite3 report the problem with its own message
     os.close(fd)
     return True
+
+
+# Database files this process is creating: zero-length until the open writes the header.
+_CREATED_HERE: set[str] = set()
+# How long a zero-length file may take to get its header from another process's open.
+_EMPTY_GRACE_S = 0.5
+
+
+def _refuse_emptied_file(file: Path) -> bool:
+    """Refuse a database file that exists but is empty, unless this process created it;
+    True when there is no file yet (this open will create it).
+
+    SQLite would silently start a new, empty database in it, and every memory the file
+    held would look lost without an error. Another process creating the same file
+    writes its header within milliseconds, so a zero-length file is watched briefly.
+    """
+    deadline = time.monotonic() + _EMPTY_GRACE_S
+    while True:
+        try:
+            size = file.stat().st_size
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False  # unreadable: connecting reports it
+        if size > 0 or os.path.abspath(file) in _CREATED_HERE:
+            return False
+        if time.monotonic() >= deadline:
+            raise StoreError(
+                f"the database file {file} is empty (0 bytes) though it existed before this "
+                "open, so its memories are gone or were never written: restore it from a "
+                "backup, or move or delete it to start a fresh database",
+                reason="the database file is empty (0 bytes)",
+            )
+        time.sleep(0.02)
 
 
 def _quote(term: str) -> str:
@@ -237,8 +296,17 @@ class SQLiteStore:
         migrate_to: int | None = None,
     ) -> None:
         self.path = str(path)
+        created = False
         if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # First, before anything below may create the file.
+            created = _refuse_emptied_file(Path(self.path).expanduser())
+            try:
+                Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot create the directory of the SQLite database {self.path} "
+                    f"({exc.strerror}): choose a location you can write"
+                ) from None
             create_private(Path(self.path).expanduser())
         self._lock = threading.RLock()
         self._busy_timeout_ms = int(busy_timeout_ms)
@@ -260,6 +328,9 @@ class SQLiteStore:
             raise StoreError(
                 f"cannot open SQLite database {self.path}: {exc}; check the path and permissions"
             ) from exc
+        mine = os.path.abspath(Path(self.path).expanduser()) if created else None
+        if mine is not None:
+            _CREATED_HERE.add(mine)  # until its header is written, below
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if self.path != ":memory:":
@@ -275,6 +346,9 @@ class SQLiteStore:
                     "permissions, and that it is a memvault database"
                 ) from exc
             raise
+        finally:
+            if mine is not None:
+                _CREATED_HERE.discard(mine)
 
     def _enable_wal(self, busy_timeout_ms: int) -> None:
         """Switch to WAL; SQLite answers "locked" at once (ignoring busy_timeout) while
@@ -530,24 +604,24 @@ class SQLiteStore:
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
     ) -> list[tuple[MemoryEntry, float]]:
+        terms = query_forms(terms)
         if not terms:
             return []
         scope = _scope_match(view, flt)
-        cutoff = weights.common_term_cutoff
-        with self._read() as conn:
+        with self._read() as conn, _snapshot(conn):
+            entries, tokens = self._view_stats(conn, view)
+            if entries == 0:
+                return []
+            cutoff = weights.common_term_cutoff
             global_df: dict[str, int] = {}
             if cutoff > 0 and len(terms) > 1:
-                # The caller's scope tokens are terms of the index too: their document
-                # counts give the size of the view at no extra cost.
-                scope_terms = _scope_terms(view)
-                lookup = (*terms, *scope_terms)
-                marks = ", ".join("?" for _ in lookup)
+                marks = ", ".join("?" for _ in terms)
                 global_df = dict(
                     conn.execute(
-                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", lookup
+                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", terms
                     ).fetchall()
                 )
-                cutoff = weights.cutoff_for(sum(global_df.get(t, 0) for t in scope_terms))
+                cutoff = weights.cutoff_for(entries)
 
             def view_df(term: str) -> int:
                 # Rare across the whole table means rare for the caller; only globally
@@ -562,51 +636,197 @@ class SQLiteStore:
                 return int(row[0])
 
             groups = plan_terms(terms, view_df, cutoff)
+            avg = tokens / entries if tokens else 1.0
             for n, (joiner, group) in enumerate(groups):
-                expression = joiner.join(_quote(t) for t in group)
-                rows = self._match(conn, view, flt, expression, limit, weights)
-                if rows or n == len(groups) - 1:
+                ranked = self._rank(
+                    conn, view, flt, group, joiner == " AND ", limit, weights, entries, avg
+                )
+                if ranked or n == len(groups) - 1:
                     break
-        # FTS5's bm25() is negative (more negative = better); flip it so higher is better.
-        return [(row_to_entry(r), -float(r[-1])) for r in rows]
+            found = self._entries_by_pk(conn, view, [pk for pk, _ in ranked])
+        return [(found[pk], score) for pk, score in ranked if pk in found]
 
     @staticmethod
-    def _match(
+    def _view_stats(conn: sqlite3.Connection, view: View) -> tuple[int, int]:
+        """(entries, tokens) inside ``view``, from the trigger-kept ``keyword_stats``."""
+        agents, params = _agents_sql(view, "s")
+        row = conn.execute(
+            "SELECT coalesce(sum(entries), 0), coalesce(sum(tokens), 0) "
+            f"FROM keyword_stats s WHERE {agents}",
+            params,
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    @staticmethod
+    def _rank(
         conn: sqlite3.Connection,
         view: View,
         flt: EntryFilter,
-        expression: str,
+        group: Sequence[str],
+        every_term: bool,
         limit: int,
         weights: KeywordWeights,
-    ) -> list[Any]:
-        match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({expression})"
+        entries: int,
+        avg: float,
+    ) -> list[tuple[int, float]]:
+        """(pk, score) of the best ``limit`` entries holding any (or every) term of ``group``.
+
+        Term frequencies come from the index's instance table (where each term occurs),
+        each term's document frequency from a count inside the view (unfiltered),
+        entries and average length from ``keyword_stats``, lengths from
+        ``keyword_docs``: nothing of another user enters a score. The score is
+        ``base.bm25_part`` summed over the terms.
+        """
+        scope = _scope_match(view, NO_FILTER)
+        idf: list[Any] = []
+        view_docs = 0
+        for term in group:
+            df = conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                (f"{scope} AND {{head body extra}} : {_quote(term)}",),
+            ).fetchone()[0]
+            if df:
+                idf += [term, bm25_idf(entries, int(df))]
+                view_docs += int(df)
+        if not idf:
+            return []
+        scored = idf[::2]
+        # Two ways to the same numbers. The instance table lists a term's occurrences in
+        # every user's entries; when the view holds few of them, reading the tokens of the
+        # view's matching entries is cheaper (the choice depends on others' data, the
+        # scores do not: both add the same numbers in the same order).
+        marks = ", ".join("?" for _ in scored)
+        occurrences = conn.execute(
+            f"SELECT coalesce(sum(cnt), 0) FROM memories_vocab WHERE term IN ({marks})", scored
+        ).fetchone()[0]
+        if occurrences * _INSTANCE_SHARE > view_docs * avg:
+            return SQLiteStore._rank_from_tokens(
+                conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg
+            )
+        agents, aparams = _agents_sql(view, "k")
+        fsql, fparams = _filter_sql(flt)
+        filtered = ""
+        if fsql:
+            # Filters the instance table cannot see are checked on the entry itself.
+            where, wparams = _view_sql(view)
+            filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
+            fparams = [*wparams, *fparams]
+        # One row per document: each term's column-weighted count, then the sum of the
+        # terms' shares in query order (bm25_part, operation for operation).
+        freqs = ", ".join(
+            f"total(CASE WHEN term = ? THEN w END) AS f{i}" for i in range(len(scored))
+        )
+        parts = " + ".join(
+            f"? * h.f{i} * (? + 1) / (h.f{i} + ? * (1 - ? + ? * k.len / ?))"
+            for i in range(len(scored))
+        )
+        having = ""
+        if every_term:  # every term of the group is in the entry (whatever its weight)
+            freqs += ", " + " + ".join("max(term = ?)" for _ in scored) + " AS present"
+            having = f" AND h.present = {len(group)}"
+        sql = f"""
+            SELECT h.doc, {parts} AS score
+            FROM (
+                SELECT doc, {freqs}
+                FROM (
+                    SELECT doc, term, CASE col WHEN 'head' THEN ? WHEN 'body' THEN ? ELSE ? END AS w
+                    FROM memories_inst
+                    WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra')
+                )
+                GROUP BY doc
+            ) h CROSS JOIN keyword_docs k ON k.pk = h.doc {filtered}
+            WHERE {agents} AND score > 0{having}
+            ORDER BY score DESC, h.doc
+            LIMIT ?
+        """
+        part_args: list[Any] = []
+        for i in range(len(scored)):
+            part_args += [idf[2 * i + 1], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+        args = (
+            *part_args,
+            *scored,
+            *(scored if every_term else ()),
+            weights.head,
+            weights.body,
+            weights.extra,
+            *scored,
+            *fparams,
+            *aparams,
+            limit,
+        )
+        return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
+
+    @staticmethod
+    def _rank_from_tokens(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        scored: Sequence[str],
+        idfs: Sequence[float],
+        avg: float,
+    ) -> list[tuple[int, float]]:
+        """``_rank`` from the stored tokens of the view's matching entries, adding the
+        same numbers in the same order as its SQL (so both give identical scores)."""
+        joiner = " AND " if every_term else " OR "
+        wanted = joiner.join(_quote(t) for t in group)
+        match = f"{_scope_match(view, flt)} AND {{head body extra}} : ({wanted})"
         where, params = _view_sql(view)
         fsql, fparams = _filter_sql(flt)
-        if flt.session_id is None and flt.agent_id is None:
-            # The scope tokens in the MATCH already hold the view and the classification
-            # filters, so rank inside FTS alone (half the cost) and read full rows only
-            # for the winners; the outer user filter is a second guard.
-            sql = (
-                f"SELECT {_SELECT}, r.pk, r.score FROM ("
-                "  SELECT rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
-                "  FROM memories_fts WHERE memories_fts MATCH ? ORDER BY score LIMIT ?"
-                f") r JOIN memories m ON m.pk = r.pk WHERE {where} ORDER BY r.score"
-            )
-            return conn.execute(
-                sql, (weights.head, weights.body, weights.extra, match, limit, *params)
-            ).fetchall()
-        # Filters the index cannot express are applied before the LIMIT, so a
-        # filtered search still fills it.
-        sql = (
-            f"SELECT {_SELECT}, r.pk, r.score FROM ("
-            "  SELECT f.rowid AS pk, bm25(memories_fts, 0.0, ?, ?, ?) AS score"
-            "  FROM memories_fts f JOIN memories m ON m.pk = f.rowid"
-            f"  WHERE memories_fts MATCH ? AND {where}{fsql} ORDER BY score LIMIT ?"
-            ") r JOIN memories m ON m.pk = r.pk ORDER BY r.score"
-        )
-        return conn.execute(
-            sql, (weights.head, weights.body, weights.extra, match, *params, *fparams, limit)
+        rows = conn.execute(
+            "SELECT r.pk, k.len, m.fts_head, m.fts_body, m.fts_extra FROM ("
+            "  SELECT rowid AS pk FROM memories_fts WHERE memories_fts MATCH ?"
+            ") r CROSS JOIN memories m ON m.pk = r.pk CROSS JOIN keyword_docs k ON k.pk = r.pk "
+            f"WHERE {where}{fsql}",
+            (match, *params, *fparams),
         ).fetchall()
+        slot = {t: i for i, t in enumerate(scored)}
+        col_weights = (weights.head, weights.body, weights.extra)
+        ranked: list[tuple[int, float]] = []
+        for pk, length, *columns in rows:
+            freqs = [0.0] * len(scored)
+            seen = [False] * len(scored)
+            for weight, text in zip(col_weights, columns, strict=True):
+                for token in text.split():
+                    i = slot.get(index_form(token))
+                    if i is not None:
+                        freqs[i] += weight
+                        seen[i] = True
+            if every_term and sum(seen) < len(group):
+                continue
+            score = 0.0
+            for i, freq in enumerate(freqs):
+                if seen[i]:
+                    score += bm25_part(idfs[i], freq, length, avg)
+            if score > 0:
+                ranked.append((int(pk), score))
+        ranked.sort(key=lambda p: (-p[1], p[0]))
+        return ranked[:limit]
+
+    @staticmethod
+    def _entries_by_pk(
+        conn: sqlite3.Connection, view: View, pks: Sequence[int]
+    ) -> dict[int, MemoryEntry]:
+        """The entries with these row ids inside ``view``.
+
+        ``+m.user_id``: look rows up by pk, not by walking the user's index range."""
+        out: dict[int, MemoryEntry] = {}
+        for start in range(0, len(pks), _PAGE):
+            chunk = pks[start : start + _PAGE]
+            marks = ", ".join("?" for _ in chunk)
+            rows = conn.execute(
+                f"SELECT {_SELECT}, m.pk FROM memories m WHERE m.pk IN ({marks}) "
+                "AND +m.user_id = ?",
+                (*chunk, view.user_id),
+            ).fetchall()
+            for row in rows:
+                found = row_to_entry(row)
+                if view.sees(found):
+                    out[int(row[-1])] = found
+        return out
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         where, params = _view_sql(view, by_id=True)
@@ -901,6 +1121,18 @@ class SQLiteStore:
             return current_version(conn)
 
     def health(self) -> dict[str, Any]:
+        if self.path != ":memory:":
+            try:
+                size: int | None = Path(self.path).expanduser().stat().st_size
+            except OSError:
+                size = None
+            if not size:
+                state = "empty (0 bytes)" if size == 0 else "missing"
+                raise StoreError(
+                    f"the database file {self.path} is {state} while open: stop the server "
+                    "and restore it from a backup",
+                    reason=f"the database file is {state}",
+                )
         with self._read() as conn:
             check = conn.execute("PRAGMA quick_check").fetchone()[0]
             entries = conn.execute("SELECT count(*) FROM memories").fetchone()[0]

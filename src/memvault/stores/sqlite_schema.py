@@ -292,6 +292,71 @@ def _quarantine(conn: sqlite3.Connection) -> None:
     )
 
 
+# An entry's token count in its three full-text columns, as base.doc_length counts them.
+_TOKENS = "(length({c}) - length(replace({c}, ' ', '')) + ({c} <> ''))"
+_LENGTH = " + ".join(
+    _TOKENS.format(c=f"{{row}}.{c}") for c in ("fts_head", "fts_body", "fts_extra")
+)
+
+
+@migration(10, "keyword statistics per user and agent, for BM25 within the caller's view")
+def _keyword_stats(conn: sqlite3.Connection) -> None:
+    # keyword_docs: each entry's owner, agent space ('' = shared) and length, in rows
+    # narrow enough to look up fast for every candidate of a search. keyword_stats:
+    # entries and tokens per (user, agent space), so a search knows its view's size and
+    # average length without counting. memories_inst: where each term occurs (document,
+    # column), from which a search takes term frequencies. Triggers keep the two tables.
+    new, old = _LENGTH.format(row="new"), _LENGTH.format(row="old")
+    add = f"""
+            INSERT INTO keyword_docs (pk, user_id, agent, len)
+            VALUES (new.pk, new.user_id, coalesce(new.agent_id, ''), {new});
+            INSERT INTO keyword_stats (user_id, agent, entries, tokens)
+            VALUES (new.user_id, coalesce(new.agent_id, ''), 1, {new})
+            ON CONFLICT (user_id, agent) DO UPDATE
+            SET entries = entries + 1, tokens = tokens + excluded.tokens;"""
+    drop = f"""
+            DELETE FROM keyword_docs WHERE pk = old.pk;
+            UPDATE keyword_stats SET entries = entries - 1, tokens = tokens - ({old})
+            WHERE user_id = old.user_id AND agent = coalesce(old.agent_id, '');
+            DELETE FROM keyword_stats
+            WHERE user_id = old.user_id AND agent = coalesce(old.agent_id, '') AND entries <= 0;"""
+    _run(
+        conn,
+        f"""
+        CREATE TABLE keyword_docs (
+            pk INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            len INTEGER NOT NULL
+        );
+        INSERT INTO keyword_docs (pk, user_id, agent, len)
+        SELECT pk, user_id, coalesce(agent_id, ''), {_LENGTH.format(row="memories")}
+        FROM memories;
+        CREATE TABLE keyword_stats (
+            user_id TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            entries INTEGER NOT NULL,
+            tokens INTEGER NOT NULL,
+            PRIMARY KEY (user_id, agent)
+        ) WITHOUT ROWID;
+        INSERT INTO keyword_stats (user_id, agent, entries, tokens)
+        SELECT user_id, agent, count(*), sum(len) FROM keyword_docs GROUP BY user_id, agent;
+        CREATE TRIGGER keyword_stats_insert AFTER INSERT ON memories BEGIN{add}
+        END;
+        CREATE TRIGGER keyword_stats_delete AFTER DELETE ON memories BEGIN{drop}
+        END;
+        CREATE TRIGGER keyword_stats_update
+        AFTER UPDATE OF user_id, agent_id, fts_head, fts_body, fts_extra ON memories
+        WHEN old.user_id IS NOT new.user_id OR old.agent_id IS NOT new.agent_id
+          OR old.fts_head IS NOT new.fts_head OR old.fts_body IS NOT new.fts_body
+          OR old.fts_extra IS NOT new.fts_extra
+        BEGIN{drop}{add}
+        END;
+        CREATE VIRTUAL TABLE memories_inst USING fts5vocab (memories_fts, 'instance');
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -97,7 +97,7 @@ def is_jwt(value: str) -> bool:
     try:
         decoded = base64.urlsafe_b64decode(header + "=" * (-len(header) % 4))
         parsed = json.loads(decoded)
-    except (binascii.Error, ValueError):  # JSONDecodeError and UnicodeDecodeError too
+    except (binascii.Error, ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError
         return False
     return isinstance(parsed, dict) and "alg" in parsed
 

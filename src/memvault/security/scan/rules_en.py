@@ -1,118 +1,21 @@
-"""Threat scan of text that may end up inside a system prompt.
+"""The English rules, and the command- and file-name rules every language shares.
 
-Memory entries are replayed to the model on every turn, so a stored sentence
-such as "ignore all previous instructions" or ``curl -d $API_KEY ...`` acts as
-a standing prompt injection. Every add/replace (and every load) runs the text
-through :func:`scan`; a hit is turned into a ``SecurityError`` by the caller,
-which names ``Threat.pattern_id``.
-
-How a text is checked:
-
-1. The **raw** text is searched for invisible and bidirectional control
-   characters (zero-width space/joiners, word joiner, BOM, bidi embeddings,
-   overrides and isolates, Unicode tag characters). This runs before
-   normalisation, which strips them.
-2. The text is then normalised for matching (:func:`normalize`): ignorable
-   characters are dropped, NFKC folds fullwidth and styled letters (``ｉｇｎｏｒｅ``,
-   ``𝐢𝐠𝐧𝐨𝐫𝐞``) to ASCII, and a few Cyrillic/Greek look-alikes are mapped to Latin.
-3. Every :class:`Pattern` in :data:`PATTERNS` is searched, case-insensitively.
+Each rule is data: an id, a category, a description, the trigger literals of
+the substring pre-filter and a regex. Most imply ``block``; the ids in
+:data:`QUARANTINE_IDS` are borderline shapes that also occur in real notes
+(``cat ~/.aws/credentials`` in a runbook, "do not tell the user the ticket id"),
+so they hold the text for review instead of refusing it.
 
 The rules run over ordinary chat, so each one is anchored on a shape that is
 rare in benign text (an imperative plus a qualifier, a command plus a secret
-path, a key prefix plus enough random characters). ``tests/test_security_scan.py``
-pairs every rule with benign look-alikes that must pass, and
-``bench/scan_fp.py`` measures the false-positive rate on real dialogue.
-
-Interface (stable): ``scan(text) -> Threat | None`` returns the first threat,
-``scan_all(text) -> list[Threat]`` all of them (one per pattern id).
+path, a key prefix plus enough random characters).
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import StrEnum
 
-CATEGORIES = (
-    "invisible",
-    "injection",
-    "role_hijack",
-    "deception",
-    "exfiltration",
-    "secret_file",
-    "ssh_backdoor",
-    "agent_config",
-    "hardcoded_secret",
-)
-
-# Zero-width characters, word joiner, invisible operators, BOM, bidi controls.
-INVISIBLE = frozenset(
-    "\u200b\u200c\u200d\u2060\u2062\u2063\u2064\ufeff"
-    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-
-_ZWJ = "\u200d"
-_ZWNJ = "\u200c"
-# Scripts whose spelling uses the zero-width (non-)joiner between letters: Persian
-# "می‌خواهم" needs a ZWNJ, Hindi half-forms and Malayalam chillus a ZWJ after a virama.
-_JOINING_SCRIPTS = frozenset(
-    "ARABIC SYRIAC NKO MONGOLIAN DEVANAGARI BENGALI GURMUKHI GUJARATI ORIYA TAMIL "
-    "TELUGU KANNADA MALAYALAM SINHALA TIBETAN MYANMAR KHMER".split()
-)
-# A flag such as England's is U+1F3F4 followed by tag letters and a cancel tag:
-# the only legitimate use of tag characters, so it is removed before the check.
-_EMOJI_TAG_SEQUENCE = re.compile(
-    "\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,7}\U000e007f"
-)
-_TAG_CHARACTER = re.compile("[\U000e0000-\U000e007f]")
-
-# Characters that render as nothing; dropped before matching so that they
-# cannot split a keyword (``ig\u00adnore``). Those in INVISIBLE are reported
-# separately on the raw text.
-_IGNORABLE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
-)
-
-# Cyrillic and Greek letters that look like Latin ones and survive NFKC.
-_CONFUSABLES = str.maketrans(
-    "аеорсухіјѕԁһԛԝАВЕКМНОРСТХІЈЅ" + "αοιικνρτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖ" + "ıİ",
-    "aeopcyxijsdhqwABEKMHOPCTXIJS" + "aoiikvptuxABEHIKMNOPTYXZ" + "iI",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Threat:
-    """One rule that matched: its stable id, its category and what it means."""
-
-    pattern_id: str
-    category: str
-    description: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    """A named rule: a case-insensitive regex searched in the normalised text."""
-
-    id: str
-    category: str
-    description: str
-    regex: re.Pattern[str]
-    # Lower-case literals of which every match contains at least one: a cheap
-    # substring test that skips the regex on most chat (about 5x faster).
-    triggers: tuple[str, ...]
-
-    def matches(self, normalized: str, lowered: str) -> bool:
-        """Whether the rule fires; ``lowered`` is ``normalized.lower()``."""
-        if not any(trigger in lowered for trigger in self.triggers):
-            return False
-        return self.regex.search(normalized) is not None
-
-    def threat(self) -> Threat:
-        return Threat(self.id, self.category, self.description)
+from .model import Pattern, Verdict
 
 
 def _gap(limit: int) -> str:
@@ -172,7 +75,7 @@ _SECRET_FILE_TRIGGERS = (
 )
 # In a shell command any path ending in ``/credentials`` also counts (a bare
 # word would not: "I need more credentials" is chat).
-_SECRET_PATH_CMD = rf"(?:{_SECRET_PATH}|[/\\]credentials\b)"
+_SECRET_PATH_CMD = rf"(?:{_SECRET_PATH}|[/\\]credentials(?![\w-]|\.\w))"
 # Natural-language names of the same files.
 _SECRET_FILE_WORDS = (
     rf"(?:{_SECRET_PATH}|\bcredentials?\s+files?\b|\bprivate\s+(?:ssh\s+)?key(?:\s+files?)?\b"
@@ -194,6 +97,11 @@ _SECRET_WORDS_EN = (
 _SECRET_WORDS_ZH = (
     r"(?:密钥|秘钥|私钥|令牌|token|密码|口令|凭证|凭据|api\s*key|环境变量|\.env"
     r"|聊天记录|对话记录|系统提示词|记忆)"
+)
+# Where stolen data goes: a URL, an e-mail address, or a paste/webhook service.
+_TARGET = (
+    r"(?:(?:https?|ftp)://|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b"
+    r"|\b(?:webhook|pastebin|ngrok|requestbin|discord\.com/api/webhooks)\b)"
 )
 _SEND_EN = r"\b(?:send|post|upload|forward|transmit|exfiltrate|leak|submit|e-?mail|beam|ship)\b"
 _SEND_ZH = r"(?:发送|发给|发到|传到|上传|提交|转发|外传|泄露|泄漏|回传)"
@@ -264,7 +172,7 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         + rf"|{_QUANT}(?:(?:the|your)\s+)?(?:system|safety|developer)\s+"
         + rf"(?:{_STRONG_NOUN}|{_WEAK_NOUN})"
         # "ignore all instructions", "ignore the instructions above"
-        + rf"|(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:{_STRONG_NOUN}|rules\b)"
+        + rf"|(?:all|any|every)\s+(?:of\s+)?(?:the\s+)?(?:{_STRONG_NOUN}|rules?\b)"
         + rf"|(?:all\s+)?(?:of\s+)?(?:the|your)\s+(?:{_STRONG_NOUN}|rules\b)\s+"
         + r"(?:above|before\s+this|(?:given|provided)\s+(?:above|earlier|before)"
         + r"|you\s+(?:were\s+)?given)"
@@ -277,7 +185,7 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         "injection",
         "Chinese phrasing of 'ignore/forget the previous instructions'",
         ("忽略", "忽视", "无视", "忘记", "忘掉", "抛", "丢弃", "理会", "遵守", "绕过", "跳过"),
-        r"(?<![我他她们])"
+        r"(?<![我他她们不别没勿])(?<!不要)(?<!不能)(?<!不会)(?<!没有)(?<!不用)(?<!千万)"
         r"(?:忽略|忽视|无视|忘记|忘掉|抛开|抛弃|丢弃|不要理会|别理会|不要遵守|不再遵守|不用遵守"
         r"|不必遵守|绕过|跳过)(?!了)掉?"
         + _gap_zh(8)
@@ -300,12 +208,55 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         + r"你的(?:系统提示词?|初始指令|隐藏指令)",
     ),
     (
+        "ignore_instructions_paraphrase",
+        "injection",
+        "declares the earlier instructions void or tells the model to stop following them",
+        ("previous", "prior", "earlier", "above", "original", "initial", "system", "existing"),
+        r"\b(?:pay\s+no\s+(?:attention|heed)\s+to|(?:do\s+not|don'?t|stop|no\s+longer)\s+"
+        r"(?:follow(?:ing)?|obey(?:ing)?|listen(?:ing)?\s+to|comply(?:ing)?\s+with|honou?r(?:ing)?)"
+        r"|set\s+aside|throw\s+(?:out|away)|scrap|cancel|void|nullify|supersede|erase|wipe|drop"
+        r"|clear|delete|discard|neglect|skip|abandon|leave\s+behind|put\s+aside)\s+"
+        + _QUANT
+        + r"(?:(?:the|your|my|any|these|those)\s+)?(?:\w+\s+)?"
+        + _WHEN
+        + r"(?:\w+\s+)?(?:instructions?|guidance|directions|directives|rules|prompts?|programming"
+        r"|orders|commands|context|guidelines|constraints|system\s+prompt)\b"
+        r"|\b(?:previous|prior|earlier|above|original|initial|system|existing|old)\s+"
+        r"(?:instructions|guidance|directives|rules|prompts?|orders|guidelines)\s+"
+        r"(?:are|is)\s+(?:now\s+)?(?:void|cancell?ed|null|obsolete|revoked|invalid|superseded"
+        r"|overridden|no\s+longer\s+(?:valid|in\s+effect|applicable|apply|relevant|binding))"
+        r"|\b(?:these|the\s+following|my|new)\s+(?:instructions|rules|orders)\s+"
+        r"(?:supersede|override|replace|take\s+precedence\s+over|trump)\s+"
+        r"(?:all\s+|any\s+)?(?:previous|prior|earlier|other|your|the\s+(?:system|original))",
+    ),
+    (
+        "role_from_now_on",
+        "role_hijack",
+        "gives the model a standing new identity or mode ('from now on you are ...')",
+        ("now on", "henceforth", "now,", "现在开始", "现在起", "今后"),
+        r"\b(?:from\s+now\s+on|henceforth|starting\s+now)\s*,?\s+you\s+(?:are|will\s+(?:be|act"
+        r"|respond|answer|reply|only|always|never|obey)|must|shall|act|respond|answer|reply"
+        r"|only|always|never|obey)\b"
+        r"|(?:从现在开始|从现在起|从今以后|从今天起|今后)\s*[，,]?\s*你(?:就|将|要|只|必须)?(?:是|扮演|作为|成为"
+        r"|只能|必须|要|将|不再)",
+    ),
+    (
         "fake_role_delimiter",
         "injection",
-        "chat-template or context delimiters that could fake a system turn",
+        "chat-template delimiters or role tags (<system>, <assistant>) that could fake a turn",
         ("<", "inst]"),
         r"<\|(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id)\|>"
-        r"|\[/?INST\]|<</?SYS>>|<\s*/?\s*(?:system|system-reminder|memory-context)\s*>",
+        r"|\[/?INST\]|<</?SYS>>"
+        r"|<\s*/?\s*(?:system(?:[\s_-]*(?:prompt|message))?|user[\s_-]*memory|assistant|developer"
+        r"|tool[\s_-]*result)\s*>",
+    ),
+    (
+        "fake_fence_tag",
+        "injection",
+        "a memory-context or system-reminder fence tag, or a look-alike of one",
+        ("<",),
+        r"<\s*/?\s*(?:system[\s_-]*reminder|memory[\s_-]*context)"
+        r"(?:\s+[\w-]+\s*=\s*[\"'][^\"'<>\n]{0,40}[\"'])*\s*/?\s*>",
     ),
     # -- role hijack ---------------------------------------------------------
     (
@@ -401,9 +352,9 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
     (
         "exfil_secret_variable",
         "exfiltration",
-        "network command carrying a secret environment variable",
+        "network command sending a secret environment variable somewhere other than an auth header",
         ("$",),
-        r"\b(?:curl|wget|http|https|httpie|nc|ncat|netcat|invoke-webrequest|invoke-restmethod"
+        r"\b(?:curl|wget|httpie|nc|ncat|netcat|invoke-webrequest|invoke-restmethod"
         r"|iwr|irm)\b[^\n]{0,200}?\$\{?[a-z_]*"
         r"(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)\w*\}?",
     ),
@@ -426,25 +377,26 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         "exfil_send_to_url",
         "exfiltration",
         "sends secrets, memory or conversation data to a URL",
-        ("://",),
+        ("://", "@", "webhook", "pastebin", "ngrok", "requestbin"),
         _SEND_EN
         + _gap(80)
         + r"\b"
         + _SECRET_WORDS_EN
         + _gap(60)
-        + r"\b(?:to|into|at|via)\s+(?:https?|ftp)://"
+        + r"\b(?:to|into|at|via|on)\s+(?:the\s+)?"
+        + _TARGET
         + r"|"
         + _SEND_ZH
         + _gap_zh(30)
         + _SECRET_WORDS_ZH
         + _gap_zh(20)
-        + r"(?:https?|ftp)://"
+        + _TARGET
         + r"|"
         + _SECRET_WORDS_ZH
         + _gap_zh(20)
         + _SEND_ZH
         + _gap_zh(10)
-        + r"(?:https?|ftp)://",
+        + _TARGET,
     ),
     (
         "exfil_markdown_image",
@@ -457,9 +409,12 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
     (
         "read_secret_file",
         "secret_file",
-        "shell command printing a credential file (.env, .netrc, ssh keys, ...)",
+        "shell command printing a credential file (.netrc, ssh keys, cloud credentials, ...)",
         _SECRET_FILE_TRIGGERS,
-        _READ_CMD + rf"\s+(?:{_ARG}\s+){{0,4}}?[\"']?[\w~$%{{}}:./\\-]*?" + _SECRET_PATH_CMD,
+        # ``cat .env`` is an everyday runbook step, so a bare .env does not count here.
+        _READ_CMD
+        + rf"\s+(?:{_ARG}\s+){{0,4}}?[\"']?[\w~$%{{}}:./\\-]*?(?!\.env\b)"
+        + _SECRET_PATH_CMD,
     ),
     (
         "leak_secret_file",
@@ -503,7 +458,11 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         "writes a key into authorized_keys (persistent remote access)",
         ("authorized_keys",),
         r"(?:>>?|\btee\b|\bcp\b|\bmv\b|\bscp\b|\bdd\b)[^\n]{0,80}?\bauthorized_keys2?\b"
-        r"|\b(?:add|append|write|insert|put|copy|install|plant|drop|paste|echo)\b"
+        # "add the deploy key to authorized_keys" is a chore; "add this key", "my key",
+        # "the key below" or root's file is someone planting their own key.
+        r"|\b(?:add|append|write|insert|put|copy|install|plant|drop|paste|echo|slip)\b"
+        r"(?=(?:[^.!?\n]|[.!?](?=\S)){0,60}?(?:\b(?:this|my|our|the\s+following|attacker['’]?s?"
+        r"|the\s+key\s+below|following)\b|/root/))"
         + _gap(60)
         + r"\bauthorized_keys2?\b"
         + r"|(?:添加|加入|写入|追加|放入|放到|复制|拷贝|粘贴)"
@@ -512,6 +471,14 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         + r"|authorized_keys2?"
         + _gap_zh(10)
         + r"(?:添加|加入|写入|追加|插入)",
+    ),
+    (
+        "ssh_key_injection",
+        "ssh_backdoor",
+        "a literal public key written into authorized_keys",
+        ("authorized_keys",),
+        r"\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-[\w-]+|sk-ssh-ed25519@openssh\.com)\s+AAAA"
+        r"[^\n]{0,400}?(?:>>?|\btee\b|\bto\b|\binto\b)[^\n]{0,80}?\bauthorized_keys2?\b",
     ),
     (
         "ssh_config_tamper",
@@ -525,7 +492,7 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
     (
         "edit_agent_config",
         "agent_config",
-        "edits an agent instruction file (AGENTS.md, CLAUDE.md, .cursorrules, ...)",
+        "changes an agent instruction file (AGENTS.md, CLAUDE.md, ...) to carry a payload",
         (
             ".md",
             "cursor",
@@ -535,22 +502,163 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
             ".mcp.json",
             "aider.conf",
             "system",
-            "系统提示",
         ),
+        # "update AGENTS.md" alone is a chore; an edit that carries a payload (a quoted
+        # line, "so it skips ...", "to always ...") is someone steering the next agent.
         r"\b(?:edit|modify|change|update|overwrite|rewrite|append|write|add|insert|inject|replace"
-        r"|delete|remove|patch|alter|tamper\s+with)\b"
+        r"|patch|alter|tamper\s+with|put)\b"
         + _gap(60)
+        + _AGENT_CONFIG_FILE
+        + r"(?=[^.!?\n]{0,80}?(?:\b(?:so\s+(?:that\s+)?(?:it|you|the\s+agent|agents|claude)"
+        r"|with\s+(?:this|the\s+following|these)|saying|telling|to\s+(?:always|never|skip"
+        r"|ignore|disable|trust|allow|run|auto)|always|never|skip|ignore|disable|bypass|trust"
+        r"|curl|wget)\b|[:\"'`]))"
+        + r"|\b(?:add|append|insert|inject|write|put)\s+[\"'`][^\"'`\n]{3,200}[\"'`]"
+        + _gap(30)
+        + r"\b(?:to|into|in)\s+[\w~./\\-]*?"
         + _AGENT_CONFIG_FILE
         + r"|(?:>>?|\btee\b(?:\s+-a)?|\bsed\s+-i\b[^\n]{0,80}?)\s*[\"']?[\w~./\\-]*?"
         + _AGENT_CONFIG_FILE
-        + r"|\b(?:edit|modify|change|update|overwrite|rewrite|append\s+to|replace)\s+"
-        r"(?:your|the\s+(?:agent|assistant)['’]?s?)\s+(?:own\s+)?system\s+prompt\b"
-        r"|(?:修改|编辑|更改|改写|改动|覆盖|覆写|写入|追加|添加|加入|删除|替换|篡改)"
+        + r"|\b(?:overwrite|rewrite|replace)\s+[\w~./\\-]*?"
+        + _AGENT_CONFIG_FILE
+        + r"|(?:修改|编辑|更改|改写|改动|覆盖|覆写|写入|追加|添加|加入|删除|替换|篡改)"
         + _gap_zh(20)
-        + rf"(?:{_AGENT_CONFIG_FILE}|系统提示词|系统提示)"
+        + rf"(?:{_AGENT_CONFIG_FILE})"
+        + _gap_zh(20)
+        + r"(?:让|使|令|以便|忽略|跳过|禁用|总是|永远|不要|别|一条|规则|指令|[：:“\"'])"
         + rf"|(?:在|往|向)\s*{_AGENT_CONFIG_FILE}"
         + _gap_zh(10)
         + r"(?:添加|写入|追加|加入|插入)",
+    ),
+    (
+        "edit_system_prompt",
+        "agent_config",
+        "tells the agent to change its own system prompt",
+        ("system", "系统提示"),
+        r"\b(?:edit|modify|change|update|overwrite|rewrite|append\s+to|replace|alter)\s+"
+        r"(?:your|the\s+(?:agent|assistant)['’]?s?)\s+(?:own\s+)?system\s+prompt\b"
+        r"|\b(?:edit|modify|change|update|overwrite|rewrite|replace)\s+(?:the\s+)?"
+        r"system[_-]?prompt\.(?:md|txt|ya?ml|json)\b"
+        r"|(?:修改|编辑|更改|改写|覆盖|覆写|替换|篡改)(?:你的|你自己的)?系统提示词?",
+    ),
+    # -- paraphrases of the shapes above -------------------------------------
+    (
+        "instructions_void",
+        "injection",
+        "declares what the model was told before cancelled, fake or no longer counting",
+        ("told", "guidance", "instructions", "rules", "directions", "orders", "prompt"),
+        r"\b(?:whatever|everything|anything|all)\s+(?:that\s+)?(?:you\s+(?:were|have\s+been|'ve\s+been)"
+        r"|i)\s+told\s+(?:you\s+)?(?:before|earlier|previously|above)"
+        + _gap(30)
+        + r"\b(?:doesn'?t|does\s+not|no\s+longer|don'?t|do\s+not)\s+(?:count|matter|apply|stand)"
+        r"|\b(?:consider|treat|regard|mark)\s+(?:all\s+)?(?:of\s+)?(?:your|the|what\s+you\s+were\s+told"
+        r"|everything\s+you\s+were\s+told)\s*(?:earlier|before|previously)?\s*"
+        r"(?:(?:earlier|previous|prior|original|initial|old)\s+)?"
+        r"(?:guidance|instructions|rules|directions|orders|directives|prompt)?\s*(?:as\s+)?"
+        r"(?:obsolete|cancell?ed|void|invalid|null|revoked|superseded)\b"
+        r"|\b(?:developer|system|operator)['’]?s?\s+(?:rules|instructions|prompt)\s+(?:were|was|are|is)"
+        r"\s+(?:just\s+|only\s+)?(?:a\s+test|fake|a\s+decoy|not\s+real)",
+    ),
+    (
+        "safety_disabled",
+        "role_hijack",
+        "tells the model its safety rules are off, or to act as a model that has none",
+        ("guardrail", "safety", "polic", "filter", "restriction", "content", "training"),
+        r"\b(?:your\s+)?(?:guardrails|safety\s+(?:checks|filters|rules|training|features|settings)"
+        r"|content\s+(?:policy|policies|filters?)|restrictions|filters)\s+(?:have\s+been|has\s+been"
+        r"|are|were|is)\s+(?:now\s+|temporarily\s+)?(?:lifted|removed|disabled|switched\s+off"
+        r"|turned\s+off|suspended|deactivated|waived)"
+        r"|\b(?:act|behave|respond|answer)\s+(?:like|as\s+though|as\s+if)\s+(?:you\s+(?:are|were)\s+)?"
+        r"(?:an?\s+)?(?:model|ai|assistant|chatbot|bot)?\s*(?:that\s+|who\s+)?"
+        r"(?:(?:has|had|have)\s+no|(?:was|were)\s+never\s+(?:given|trained)|no)\s+(?:any\s+)?"
+        r"(?:content\s+polic|safety|guardrails|filters|restrictions|rules|guidelines)",
+    ),
+    (
+        "trust_only_me",
+        "injection",
+        "tells the model to obey only the writer, or to disobey its operator",
+        ("only", "disobey", "defy"),
+        r"\b(?:trust|obey|follow|listen\s+to)\s+only\s+(?:me|my\s+(?:instructions|orders|messages))"
+        r"|\bonly\s+(?:trust|obey|follow|listen\s+to)\s+(?:me|my\s+(?:instructions|orders))\b"
+        r"|\b(?:disobey|defy)\s+(?:the\s+|your\s+)?(?:operator|developer|system|instructions|rules"
+        r"|guidelines|user)\b",
+    ),
+    (
+        "keep_user_unaware",
+        "deception",
+        "tells the model to keep the user unaware of what it does",
+        ("user", "person", "nobody", "no one", "anyone"),
+        r"\bkeep\s+the\s+(?:user|human|person)\s+in\s+the\s+dark"
+        r"|\b(?:the\s+(?:user|human)|the\s+person\s+you['’]?re\s+(?:talking|chatting)\s+(?:to|with))"
+        r"\s+(?:never|doesn['’]?t|does\s+not|won['’]?t)\s+(?:finds?\s+out|learns?|notices?|realis|realiz)"
+        r"|\b(?:silently|quietly|secretly)\b"
+        + _gap(80)
+        + r"\b(?:tell|inform)\s+(?:nobody|no\s+one|no-one|noone)\b"
+        r"|\b(?:and|but)\s+(?:don'?t|do\s+not|never)\s+tell\s+(?:anyone|anybody)\b",
+    ),
+    (
+        "exfil_embed_secret",
+        "exfiltration",
+        "puts a password, token or key into a URL, link or web request",
+        ("://", "url", "link", "request", "image", "query"),
+        r"\b(?:copy|put|append|include|embed|add|insert|attach|paste|encode)\b"
+        + _gap(50)
+        + r"\b(?:(?:the\s+)?user['’]?s\s+)?(?:access\s+tokens?|api\s+keys?|passwords?|secrets?"
+        r"|session\s+tokens?|credentials|cookies|[\w~./-]*\.aws/credentials|[\w~./-]*\.env\b"
+        r"|private\s+keys?)"
+        + _gap(40)
+        + r"\b(?:into|in|to|onto|inside)\s+(?:(?:the|your|a|an|its|every|each)\s+)?"
+        r"(?:[\w-]+\s+){0,3}?(?:urls?|links?|web\s+requests?|requests?"
+        r"|image\s+(?:urls?|links?|addresses)|query\s+strings?|https?://)",
+    ),
+    (
+        "planted_command",
+        "agent_config",
+        "asks for a remote script to be run every time the agent acts",
+        ("curl", "wget"),
+        r"\b(?:whenever|before\s+(?:every|each|any)|always|each\s+time|every\s+time|first)\b"
+        + _gap(60)
+        + r"\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b",
+    ),
+    (
+        "root_access_backdoor",
+        "ssh_backdoor",
+        "asks to let the writer's key log in as root",
+        ("root",),
+        r"\b(?:my|this|our|the\s+following)\s+(?:public\s+|ssh\s+)?key\b"
+        + _gap(60)
+        + r"\b(?:log\s*in|sign\s+in|ssh\s+in|access)\s+(?:as\s+)?root\b",
+    ),
+    # -- obfuscation ----------------------------------------------------------
+    (
+        "squashed_injection",
+        "obfuscation",
+        "an instruction-override phrase written with its spaces removed ('i g n o r e ...')",
+        (
+            "ignor",
+            "disregard",
+            "forget",
+            "override",
+            "are now",
+            "arenow",
+            "donottell",
+            "dontell",
+            "dont tell",
+            "systemprompt",
+            "jailbreak",
+            "sendthe",
+            "exfiltrat",
+        ),
+        r"(?:ignore|disregard|forget|override|bypass)(?:(?:all|any|every)(?:of)?(?:the|your|my)?"
+        r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety)*|(?:the|your|my)?"
+        r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety)+)"
+        r"(?:instructions?|prompts?|rules|directives|guidelines|programming)"
+        r"|you\s?are\s?now\s?(?:an?\s?)?(?:unrestricted|uncensored|unfiltered|jailbroken|evil"
+        r"|dan\b(?!['’]))"
+        r"|do(?:not|nt)tell(?:the)?(?:user|human)"
+        r"|(?:reveal|print|leak|dump|show)(?:me)?(?:your|the)systemprompt"
+        r"|(?:send|post|upload|exfiltrate|leak)(?:all|the|your|my)*"
+        r"(?:apikeys?|secrets?|passwords?|tokens?|credentials|privatekeys?|sshkeys?)",
     ),
     # -- hard-coded secrets --------------------------------------------------
     (
@@ -605,146 +713,51 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
     ),
 ]
 
-PATTERNS: tuple[Pattern, ...] = tuple(
-    Pattern(pid, category, description, re.compile(regex, re.IGNORECASE), triggers)
+# Borderline shapes: held for review rather than refused.
+QUARANTINE_IDS = frozenset(
+    {
+        "role_from_now_on",
+        "role_new_identity",
+        "fake_role_delimiter",
+        "hide_from_user",
+        "hide_from_user_zh",
+        "exfil_secret_variable",
+        "read_secret_file",
+        "ssh_authorized_keys",
+        "ssh_config_tamper",
+        "edit_agent_config",
+        "squashed_injection",
+        "trust_only_me",
+        "keep_user_unaware",
+        "exfil_embed_secret",
+        "planted_command",
+        "root_access_backdoor",
+    }
+)
+
+# What ``exfil_secret_variable`` ignores: a secret sent as the credential of the
+# request itself (an auth header, ``-u user:$TOKEN``, an ``api_key=`` query
+# parameter) is how every API is called, not a leak.
+_AUTH_USE = re.compile(
+    r"(?:-H|--header)\s*[\"']?(?:authorization|proxy-authorization|[\w-]*api[_-]?key|x-[\w-]*token"
+    r"|private-token|[\w-]*auth[\w-]*)\s*:\s*(?:bearer\s+|token\s+|basic\s+)?[\"']?\$\{?\w+\}?"
+    r"|(?:-u|--user)\s*[\"']?[\w.@${}-]*:?\$\{?\w+\}?|--oauth2-bearer\s+[\"']?\$\{?\w+\}?"
+    r"|[?&][\w-]*(?:key|token|secret|auth)[\w-]*=\$\{?\w+\}?",
+    re.IGNORECASE,
+)
+_MASKS = {"exfil_secret_variable": _AUTH_USE}
+
+PATTERNS_EN: tuple[Pattern, ...] = tuple(
+    Pattern(
+        pid,
+        category,
+        description,
+        re.compile(regex, re.IGNORECASE),
+        triggers,
+        Verdict.QUARANTINE if pid in QUARANTINE_IDS else Verdict.BLOCK,
+        "zh" if pid.endswith("_zh") else "en",
+        _MASKS.get(pid),
+    )
     for pid, category, description, triggers, regex in _RULES
 )
-"""Every text rule, in the order :func:`scan` tries them."""
-
-INVISIBLE_PATTERN_ID = "invisible_unicode"
-TAG_PATTERN_ID = "invisible_tag_characters"
-
-
-def normalize(text: str) -> str:
-    """Return the form of ``text`` the patterns are matched against."""
-    stripped = _IGNORABLE.sub("", text)
-    return unicodedata.normalize("NFKC", stripped).translate(_CONFUSABLES)
-
-
-def _is_pictographic(ch: str) -> bool:
-    """Rough test for an emoji code point (or a modifier that belongs to one)."""
-    cp = ord(ch)
-    return (
-        0x1F000 <= cp <= 0x1FAFF
-        or 0x2600 <= cp <= 0x27BF
-        or 0x2B00 <= cp <= 0x2BFF
-        or cp in (0xFE0F, 0x20E3)
-    )
-
-
-def _joining_letter(ch: str) -> bool:
-    """A letter or combining mark of a script that spells words with (non-)joiners."""
-    if not unicodedata.category(ch).startswith(("L", "M")):
-        return False
-    return unicodedata.name(ch, "").split(" ", 1)[0] in _JOINING_SCRIPTS
-
-
-def _invisible_threat(text: str) -> Threat | None:
-    """Find a hidden control character in the raw text.
-
-    Two uses are ordinary writing and allowed: a zero-width joiner between two
-    emoji (how family, profession and flag emoji are spelled), and a zero-width
-    joiner or non-joiner between two letters of a script whose orthography needs
-    them (Persian, Urdu, the Indic scripts). Elsewhere they hide text.
-    """
-    for i, ch in enumerate(text):
-        if ch not in INVISIBLE:
-            continue
-        inside = 0 < i < len(text) - 1
-        if (
-            ch == _ZWJ
-            and inside
-            and _is_pictographic(text[i - 1])
-            and _is_pictographic(text[i + 1])
-        ):
-            continue
-        if ch in (_ZWJ, _ZWNJ) and i > 0 and _joining_letter(text[i - 1]):
-            after = text[i + 1] if i + 1 < len(text) else " "
-            if _joining_letter(after):
-                continue
-            # Older Malayalam spells a word-final chillu as consonant, virama, ZWJ.
-            if (
-                ch == _ZWJ
-                and "VIRAMA" in unicodedata.name(text[i - 1], "")
-                and (after.isspace() or unicodedata.category(after).startswith("P"))
-            ):
-                continue
-        name = unicodedata.name(ch, "control character")
-        return Threat(
-            INVISIBLE_PATTERN_ID,
-            "invisible",
-            f"invisible or bidirectional control character U+{ord(ch):04X} {name} at offset {i}",
-        )
-    if _TAG_CHARACTER.search(_EMOJI_TAG_SEQUENCE.sub("", text)):
-        return Threat(
-            TAG_PATTERN_ID,
-            "invisible",
-            "Unicode tag characters, which can smuggle invisible ASCII text",
-        )
-    return None
-
-
-def _threats(text: str) -> Iterator[Threat]:
-    invisible = _invisible_threat(text)
-    if invisible is not None:
-        yield invisible
-    normalized = normalize(text)
-    lowered = normalized.lower()
-    for pattern in PATTERNS:
-        if pattern.matches(normalized, lowered):
-            yield pattern.threat()
-
-
-def scan_all(text: str) -> list[Threat]:
-    """Every threat in ``text``, at most one per pattern id, invisible characters first."""
-    if not text:
-        return []
-    return list(_threats(text))
-
-
-def scan(text: str) -> Threat | None:
-    """The first threat in ``text``, or ``None`` if it is safe to store."""
-    if not text:
-        return None
-    return next(_threats(text), None)
-
-
-class Verdict(StrEnum):
-    """What the write path does with a text: refuse it, hold it for review, or keep it."""
-
-    BLOCK = "block"
-    QUARANTINE = "quarantine"
-    ALLOW = "allow"
-
-
-@dataclass(frozen=True, slots=True)
-class Assessment:
-    """The scan's decision on one text and the findings behind it (strongest first)."""
-
-    verdict: Verdict
-    threats: tuple[Threat, ...] = ()
-
-    @property
-    def threat(self) -> Threat | None:
-        return self.threats[0] if self.threats else None
-
-
-def assess(text: str) -> Assessment:
-    """The verdict on ``text``: ``block``, ``quarantine`` or ``allow``, with the findings."""
-    threats = tuple(scan_all(text)) if text else ()
-    return Assessment(Verdict.BLOCK if threats else Verdict.ALLOW, threats)
-
-
-__all__ = [
-    "CATEGORIES",
-    "Assessment",
-    "Verdict",
-    "assess",
-    "INVISIBLE",
-    "PATTERNS",
-    "Pattern",
-    "Threat",
-    "normalize",
-    "scan",
-    "scan_all",
-]
+"""The English rules (and the older Chinese ones), in the order they are tried."""

@@ -1,0 +1,161 @@
+"""Keyword scores say nothing about other users (issue 11, section 5).
+
+FTS5's bm25() takes its statistics from the whole table, so alice could tell whether
+bob had stored a word: her score for it moved (a ratio of 0.908 after one entry of
+his). Both backends now rank with the statistics of the caller's view alone. Here:
+the attack through ``Vault``, the trigger-kept statistics of the SQLite store (after
+every kind of write, and after the upgrade from a database made before them), and
+that both backends score alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
+from memvault.stores.base import SearchDoc, View, doc_length
+from memvault.stores.sqlite_schema import LATEST_VERSION
+from memvault.text import index_text
+
+from .test_store_conformance import _alice_data, _scores, doc, entry, put
+
+
+def _scores_for(vault: Vault, query: str, user: str) -> dict[str, float]:
+    return {h.entry.id: h.sources["keyword"] for h in vault.search(query, user_id=user, limit=20)}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "memory"])
+def test_another_users_word_does_not_move_my_scores(
+    config: VaultConfig, tmp_path: Path, backend: str
+) -> None:
+    store = SQLiteStore(tmp_path / "v.db") if backend == "sqlite" else MemoryStore()
+    with Vault(config=config, store=store) as vault:
+        for text in ("The quokka lives on Rottnest", "Lunch with Sam", "Quokka photos", "Tea"):
+            vault.add(text, user_id="alice")
+        before = _scores_for(vault, "quokka photos", "alice")
+        assert len(before) == 2
+        vault.add("I saw a quokka", user_id="bob")
+        assert _scores_for(vault, "quokka photos", "alice") == before  # ratio exactly 1.0
+        vault.add_many([{"content": "photos " * 40} for _ in range(20)], user_id="bob")
+        assert _scores_for(vault, "quokka photos", "alice") == before
+
+
+def _recount(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
+    """(user, agent space, entries, tokens) counted afresh from the stored tokens."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for user, agent, head, body, extra in conn.execute(
+        "SELECT user_id, coalesce(agent_id, ''), fts_head, fts_body, fts_extra FROM memories"
+    ):
+        row = counts.setdefault((user, agent), [0, 0])
+        row[0] += 1
+        row[1] += doc_length(SearchDoc(head, body, extra))
+    docs = conn.execute("SELECT count(*) FROM keyword_docs").fetchone()[0]
+    assert docs == sum(n for n, _ in counts.values())
+    return [(u, a, n, t) for (u, a), (n, t) in sorted(counts.items())]
+
+
+def _kept(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
+    return conn.execute(
+        "SELECT user_id, agent, entries, tokens FROM keyword_stats ORDER BY 1, 2"
+    ).fetchall()
+
+
+def test_keyword_stats_follow_every_write(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "v.db")
+    put(store, *_alice_data(), entry("b1", "bob words here", user="bob", agent_id="x"))
+    conn = sqlite3.connect(tmp_path / "v.db")
+    assert _kept(conn) == _recount(conn)
+
+    def grow(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = current.replace(content=current.content + " and more words", agent_id="a5")
+        return new, doc(new)
+
+    store.update(View("alice", all_agents=True), "a1", grow)
+    store.delete(View("alice", all_agents=True), ["a2", "a3", "twin1"])
+    store.delete(View("bob", all_agents=True), ["b1"])
+    assert _kept(conn) == _recount(conn)
+    assert not [row for row in _kept(conn) if row[0] == "bob"]  # no trace of an emptied user
+    store.close()
+
+
+def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = SQLiteStore(path, migrate_to=7)
+    # What a version-7 store wrote, before the keyword statistics existed.
+    for e in _alice_data():
+        d = doc(e)
+        old._conn.execute(
+            "INSERT INTO memories (id, user_id, agent_id, content, kind, mem_class, importance, "
+            "tier, created_at, updated_at, sensitivity, source, fts_scope, fts_head, fts_body, "
+            "fts_extra) SELECT ?, ?, ?, ?, 'user', 'semantic', 0.5, 'active', ?, ?, 'normal', "
+            "'api', ?, ?, ?, ?",
+            (
+                e.id,
+                e.user_id,
+                e.agent_id,
+                e.content,
+                e.created_at.isoformat(),
+                e.updated_at.isoformat(),
+                "u x",
+                d.head,
+                d.body,
+                d.extra,
+            ),
+        )
+    old.close()
+    upgraded = SQLiteStore(path)
+    assert upgraded.schema_version() == LATEST_VERSION
+    conn = sqlite3.connect(path)
+    assert _kept(conn) == _recount(conn)
+    lengths = dict(
+        conn.execute(
+            "SELECT m.id, k.len FROM memories m JOIN keyword_docs k ON k.pk = m.pk"
+        ).fetchall()
+    )
+    assert lengths == {
+        e.id: len(doc(e).head.split()) + len(doc(e).body.split()) for e in _alice_data()
+    }
+    upgraded.close()
+
+
+def test_both_backends_rank_alike(tmp_path: Path) -> None:
+    sqlite_store, memory_store = SQLiteStore(tmp_path / "v.db"), MemoryStore()
+    data = [
+        *_alice_data(),
+        entry("accent", "Un café à Lisbonne", name="café"),
+        entry("plain", "cafe lisbonne notes"),
+    ]
+    for store in (sqlite_store, memory_store):
+        put(store, *data)
+    views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
+    on_sqlite, in_memory = _scores(sqlite_store, views), _scores(memory_store, views)
+    assert [[i for i, _ in r] for r in on_sqlite] == [[i for i, _ in r] for r in in_memory]
+    for a, b in zip(on_sqlite, in_memory, strict=True):
+        assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
+    # Diacritics fold as the index folds them, in both.
+    for store in (sqlite_store, memory_store):
+        found = store.keyword_search(views[0], index_text("café").split())
+        assert sorted(e.id for e, _ in found) == ["accent", "plain"]
+    sqlite_store.close()
+
+
+def test_the_two_sqlite_ranking_paths_give_identical_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Which path runs depends on how many occurrences other users hold, so the two
+    # must agree to the last bit, or the choice itself would leak.
+    import memvault.stores.sqlite as sqlite_module
+
+    store = SQLiteStore(tmp_path / "v.db")
+    put(store, *_alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
+    views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
+    results = []
+    for share in (10**9, 0):  # always the stored tokens / always the instance table
+        monkeypatch.setattr(sqlite_module, "_INSTANCE_SHARE", share)
+        results.append(_scores(store, views))
+    assert results[0] == results[1]
+    assert any(results[0])
+    store.close()
