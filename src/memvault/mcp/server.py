@@ -446,7 +446,7 @@ class UserTools:
 
     def _list(self, args: dict[str, Any]) -> ToolOutcome:
         kind, limit, offset = args.get("type"), args.get("limit", 20), args.get("offset", 0)
-        scope = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
+        scope: dict[str, Any] = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
         entries = self.vault.list(**scope, limit=limit, offset=offset)
         total = self.vault.count(**scope)
         payload = {
