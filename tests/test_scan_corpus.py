@@ -58,9 +58,11 @@ def test_corpora_are_large_labelled_and_cover_the_classes() -> None:
 
 @pytest.mark.parametrize("row", ATTACKS, ids=lambda r: f"{r['class']}-{r['lang']}")
 def test_attack_is_caught(row: dict[str, str]) -> None:
-    if row["text"] in KNOWN_MISSES:
-        pytest.skip("listed in known_misses.txt")
     result = assess(row["text"])
+    if row["text"] in KNOWN_MISSES:
+        # Kept honest both ways: a listed miss that is caught now leaves the list.
+        assert result.verdict is Verdict.ALLOW, "caught now: remove it from known_misses.txt"
+        return
     assert result.verdict is not Verdict.ALLOW, row
 
 

@@ -41,6 +41,8 @@ from .model import (
     Source,
     Tier,
 )
+from .retrieval.explain import CandidateTrace, Explanation
+from .retrieval.recall import ChannelScore
 from .security.scrubber import StreamingContextScrubber
 from .stores import MemoryStore, SQLiteStore, Store
 from .vault import Vault
@@ -49,12 +51,15 @@ __all__ = [
     "AmbiguousMatchError",
     "AuthorizationError",
     "BuiltinFileProvider",
+    "CandidateTrace",
+    "ChannelScore",
     "CharLimitError",
     "ConfigError",
     "ConflictError",
     "DecisionStatus",
     "Domain",
     "EmbeddingError",
+    "Explanation",
     "FileDriftError",
     "Hit",
     "ImportFormatError",

@@ -138,7 +138,13 @@ class SecurityConfig(BaseModel):
     scan_writes: bool = Field(
         True,
         description="run the threat scan (prompt injection, exfiltration, hidden characters) "
-        "on every write and reject what it flags",
+        "on every write: refuse what it blocks, hold for review what it quarantines",
+    )
+    semantic_screen: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="also compare writes the rules let through with a bank of injection "
+        "examples by meaning (a match is held, never refused); auto: only with an embedder "
+        "whose threshold was measured (the local models)",
     )
 
 

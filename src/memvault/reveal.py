@@ -14,24 +14,21 @@ Seeing the original of a redacted memory takes the user's reveal secret. The rul
 
 Every attempt, grant, reveal, unlock and secret change is appended to the audit log,
 which the database refuses to change or delete (except when a user is erased).
-``Vault`` mixes this in; it lives apart to keep the facade small.
+``Vault`` composes it and delegates to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from .errors import AuthorizationError, NotFoundError, RevealLockedError, ValidationError
+from .config import VaultConfig
+from .errors import AuthorizationError, RevealLockedError, ValidationError
 from .model import MemoryEntry
 from .security.protect import Protector, check_secret, grant_until, hash_secret
-from .stores.base import AuditRecord, RevealState, Store, View
+from .stores.base import AuditRecord, RevealState, Store
 from .stores.rows import format_time
 from .validation import check_entry_id, check_limit, check_offset, make_scope
-
-if TYPE_CHECKING:
-    from .config import VaultConfig
 
 
 def _check_new_secret(secret: object) -> str:
@@ -42,19 +39,25 @@ def _check_new_secret(secret: object) -> str:
     return secret
 
 
-class RevealMixin:
-    """Reveal and audit methods of ``Vault``."""
+class RevealService:
+    """Reveal secrets, grants, the per-user lock and the audit log, over one store.
 
-    store: Store
-    config: VaultConfig
-    _clock: Callable[[], datetime]
-    _protector: Protector
+    ``get`` reads one of the user's entries as its owner, raising ``NotFoundError``.
+    """
 
-    def get(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> MemoryEntry:
-        raise NotImplementedError
-
-    def _not_found(self, entry_id: str, user_id: str) -> NotFoundError:
-        raise NotImplementedError
+    def __init__(
+        self,
+        store: Store,
+        config: VaultConfig,
+        protector: Protector,
+        clock: Callable[[], datetime],
+        get: Callable[[str, str], MemoryEntry],
+    ) -> None:
+        self.store = store
+        self.config = config
+        self._protector = protector
+        self._clock = clock
+        self._get = get
 
     # -- the secret -------------------------------------------------------------------
 
@@ -73,7 +76,7 @@ class RevealMixin:
         stored = self.store.reveal_secret(uid)
         if stored is not None:
             if current is None:
-                self._audit(uid, None, actor, "set_secret", "refused: no current secret")
+                self.audit(uid, None, actor, "set_secret", "refused: no current secret")
                 raise AuthorizationError(
                     "a reveal secret is already set for this user: changing it needs the "
                     "current secret (or an administrator's reset)",
@@ -85,7 +88,7 @@ class RevealMixin:
         salt, digest = hash_secret(secret)
         self.store.set_reveal_secret(uid, salt, digest)
         if stored is None:
-            self._audit(uid, None, actor, "set_secret", "ok")
+            self.audit(uid, None, actor, "set_secret", "ok")
 
     def reset_reveal_secret(self, *, user_id: str, secret: str, actor: str) -> None:
         """Replace the user's secret without knowing it, and lift their lock: an
@@ -184,19 +187,16 @@ class RevealMixin:
 
     # -- reveal -------------------------------------------------------------------------
 
-    def _audit(
+    def audit(
         self, user_id: str, entry_id: str | None, actor: str, action: str, outcome: str
     ) -> AuditRecord:
+        """Append one audit record, stamped by the clock."""
         record = AuditRecord(self._clock(), user_id, actor, action, outcome, entry_id)
         self.store.append_audit(record)
         return record
 
     def _sealed_original(self, entry_id: str, user_id: str) -> tuple[MemoryEntry, bytes]:
-        view = View(user_id, all_agents=True)
-        check_entry_id(entry_id)
-        entry = self.store.get(view, entry_id)
-        if entry is None:
-            raise self._not_found(entry_id, user_id)
+        entry = self._get(entry_id, user_id)
         sealed = self.store.get_original(user_id, entry_id)
         if sealed is None:
             raise ValidationError(
@@ -286,3 +286,6 @@ class RevealMixin:
             limit=check_limit(limit, maximum=1000),
             after=check_offset(after, "after"),
         )
+
+
+__all__ = ["RevealService"]

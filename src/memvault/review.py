@@ -6,7 +6,7 @@ raw conversation archive or a batch record, or when the scan itself is unsure (s
 prompt block or tool result shows it to a model until a person approves it.
 Approving clears the hold and marks the entry's current text as approved (so the
 render-time rescan lets it through); rejecting deletes it. Both are written to the
-audit log. ``Vault`` mixes this in; it lives apart to keep the facade small.
+audit log. ``Vault`` composes it and delegates to it.
 """
 
 from __future__ import annotations
@@ -14,26 +14,33 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from .errors import ConflictError, NotFoundError
+from .errors import ConflictError
 from .model import MemoryEntry
 from .stores.base import AuditRecord, EntryFilter, SearchDoc, Store, View
 from .validation import check_entry_id, check_limit, check_offset, make_scope
 
 
-class ReviewMixin:
-    """Quarantine review methods of ``Vault``."""
+class ReviewService:
+    """The review queue of held entries, over one store.
 
-    store: Store
-    _clock: Callable[[], datetime]
+    ``get`` reads one of the user's entries as its owner and ``delete`` deletes one
+    (both raising ``NotFoundError``); ``doc`` is the write path's index document.
+    """
 
-    def _doc(self, entry: MemoryEntry) -> SearchDoc:
-        raise NotImplementedError
-
-    def _not_found(self, entry_id: str, user_id: str) -> NotFoundError:
-        raise NotImplementedError
-
-    def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
-        raise NotImplementedError
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime],
+        *,
+        get: Callable[[str, str], MemoryEntry],
+        delete: Callable[[str, str], None],
+        doc: Callable[[MemoryEntry], SearchDoc],
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._get = get
+        self._delete = delete
+        self._doc = doc
 
     def quarantined(
         self, *, user_id: str, agent_id: str | None = None, limit: int = 100, offset: int = 0
@@ -75,10 +82,7 @@ class ReviewMixin:
         (delete an ordinary entry with ``delete``).
         """
         scope = make_scope(user_id)
-        check_entry_id(entry_id)
-        entry = self.store.get(View(scope.user_id, all_agents=True), entry_id)
-        if entry is None:
-            raise self._not_found(entry_id, scope.user_id)
+        entry = self._get(entry_id, scope.user_id)
         if entry.quarantine is None:
             raise ConflictError(
                 f"memory {entry_id!r} is not quarantined, so there is nothing to reject: "
@@ -86,7 +90,7 @@ class ReviewMixin:
                 entry_id=entry_id,
                 user_id=scope.user_id,
             )
-        self.delete(entry_id, user_id=scope.user_id)
+        self._delete(entry_id, scope.user_id)
         self._review_audit(scope.user_id, entry_id, actor, "reject", entry.quarantine)
 
     def _review_audit(
@@ -97,4 +101,4 @@ class ReviewMixin:
         )
 
 
-__all__ = ["ReviewMixin"]
+__all__ = ["ReviewService"]

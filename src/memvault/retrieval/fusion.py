@@ -40,16 +40,24 @@ class Boosts:
     cold: float = 0.97  # tier factors: active 1.0
     archive: float = 0.94
 
-    def factor(self, entry: MemoryEntry, now: datetime) -> float:
-        f = 1.0 + self.importance * (entry.importance - 0.5) * 2.0
+    def factors(self, entry: MemoryEntry, now: datetime) -> tuple[float, float, float]:
+        """The importance, recency and tier factors, each 1.0 when neutral (for ``explain``)."""
+        importance = 1.0 + self.importance * (entry.importance - 0.5) * 2.0
+        recency = 1.0
         if self.recency and self.half_life_days > 0:
             age_days = max(0.0, (now - entry.updated_at).total_seconds() / 86400.0)
-            f *= 1.0 + self.recency * math.pow(0.5, age_days / self.half_life_days)
+            recency = 1.0 + self.recency * math.pow(0.5, age_days / self.half_life_days)
+        tier = 1.0
         if entry.tier is Tier.COLD:
-            f *= self.cold
+            tier = self.cold
         elif entry.tier is Tier.ARCHIVE:
-            f *= self.archive
-        return f
+            tier = self.archive
+        return importance, recency, tier
+
+    def factor(self, entry: MemoryEntry, now: datetime) -> float:
+        """The product of :meth:`factors`, multiplied in their order."""
+        importance, recency, tier = self.factors(entry, now)
+        return importance * recency * tier
 
 
 __all__ = ["Boosts", "rrf"]

@@ -1,0 +1,148 @@
+"""Recall channels: each ranks the entries of a view for a query, behind one interface.
+
+A channel returns ``(entry id, raw score)`` pairs, best first; fusion only looks at
+the order, and ``explain`` shows the scores. Every channel is handed the caller's
+filter so it can apply it inside its own query (the keyword channel does, in the
+store; the vector channel checks it on the entries it finds). The entries a channel
+reads go into the search's :class:`Pool`, so no entry is read twice and later
+channels know what earlier ones found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..config import VaultConfig
+from ..embed.base import Embedder
+from ..embed.batching import QueryBatcher
+from ..model import MemoryEntry
+from ..stores.base import NO_FILTER, EntryFilter, KeywordWeights, Store, View
+from .vector import VectorIndex
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A search text as the channels see it.
+
+    ``terms`` are the keyword terms (stop and question words dropped, and the tokens
+    of a named person when other terms remain); ``person`` is the one known person
+    the text names, if any.
+    """
+
+    text: str
+    terms: tuple[str, ...]
+    person: str | None = None
+
+
+class Pool:
+    """The entries one search has read so far, and which ids earlier channels ranked."""
+
+    def __init__(self, store: Store, view: View) -> None:
+        self._store = store
+        self._view = view
+        self.entries: dict[str, MemoryEntry] = {}
+        self.ranked: set[str] = set()
+
+    def add(self, entries: Iterable[MemoryEntry]) -> None:
+        for entry in entries:
+            self.entries[entry.id] = entry
+
+    def fetch(self, entry_ids: Sequence[str]) -> None:
+        """Read the entries among ``entry_ids`` not read yet (those outside the view stay out)."""
+        unknown = [i for i in entry_ids if i not in self.entries]
+        self.add(self._store.get_many(self._view, unknown))
+
+
+class Channel(Protocol):
+    """One way of finding entries for a query."""
+
+    name: str
+
+    def rank(
+        self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
+    ) -> list[tuple[str, float]]:
+        """Up to ``depth`` ids of entries in ``view`` matching ``flt``, best first, with
+        the channel's raw score; every returned entry is in ``pool`` afterwards."""
+        ...
+
+
+class KeywordChannel:
+    """BM25 over the engine-made tokens, in the store, with the caller's statistics."""
+
+    name = "keyword"
+
+    def __init__(self, store: Store, weights: KeywordWeights) -> None:
+        self.store = store
+        self.weights = weights
+
+    def rank(
+        self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
+    ) -> list[tuple[str, float]]:
+        found = self.store.keyword_search(
+            view, list(query.terms), flt=flt, limit=depth, weights=self.weights
+        )
+        pool.add(e for e, _ in found)
+        return [(e.id, score) for e, score in found]
+
+
+class VectorChannel:
+    """Cosine similarity of the query's embedding to the stored vectors.
+
+    Matches weaker than ``min_similarity`` are kept only when an earlier channel
+    ranked the entry; the first weak one it did not cuts the ranking off, as the
+    rest are weaker still.
+    """
+
+    name = "vector"
+
+    def __init__(self, index: VectorIndex, queries: QueryBatcher, *, min_similarity: float) -> None:
+        self.index = index
+        self.queries = queries
+        self.min_similarity = min_similarity
+
+    def rank(
+        self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
+    ) -> list[tuple[str, float]]:
+        vector = self.queries.embed(query.text)
+        # A filter is checked after the vector search: look deeper so enough remain.
+        fetch = depth if flt == NO_FILTER else depth * 4
+        similar = self.index.search(view, vector, fetch)
+        pool.fetch([i for i, _ in similar])
+        ranked: list[tuple[str, float]] = []
+        for entry_id, sim in similar:
+            entry = pool.entries.get(entry_id)
+            if entry is None or not flt.matches(entry):
+                continue
+            if sim < self.min_similarity and entry_id not in pool.ranked:
+                break
+            ranked.append((entry_id, sim))
+            if len(ranked) >= depth:
+                break
+        return ranked
+
+
+def channels_for(
+    store: Store, config: VaultConfig, index: VectorIndex | None, embedder: Embedder | None
+) -> list[Channel]:
+    """The configured channels, in fusion order: keyword always (even at weight 0 its
+    matches let weak vector matches through), vector with an embedder and a weight."""
+    kw = config.keyword
+    weights = KeywordWeights(
+        kw.head_weight,
+        kw.body_weight,
+        kw.extra_weight,
+        kw.common_term_cutoff,
+        kw.common_term_share,
+        kw.common_term_floor,
+    )
+    channels: list[Channel] = [KeywordChannel(store, weights)]
+    rc = config.retrieval
+    if index is not None and embedder is not None and rc.vector_weight > 0:
+        queries = QueryBatcher(embedder)
+        channels.append(VectorChannel(index, queries, min_similarity=rc.min_similarity))
+    return channels
+
+
+__all__ = ["Channel", "KeywordChannel", "Pool", "Query", "VectorChannel", "channels_for"]
