@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from memvault import SecurityError, ValidationError, Vault, VaultConfig, load_config
 from memvault.embed import HashingEmbedder
 from memvault.embed.local import LocalEmbedder
-from memvault.retrieval.context import CLOSE_TAG, OPEN_TAG, count_tokens
+from memvault.fences import CLOSE_TAG, OPEN_TAG
+from memvault.render import count_tokens
 
 
 def cfg(tmp_path: Path, **overrides: object) -> VaultConfig:

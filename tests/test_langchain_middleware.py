@@ -30,8 +30,8 @@ from memvault.agent.manager import MemoryManager
 from memvault.agent.provider import MemoryProvider
 from memvault.agent.vault_provider import VaultProvider
 from memvault.embed import HashingEmbedder
+from memvault.fences import OPEN_TAG
 from memvault.integrations.langchain import MemvaultMiddleware
-from memvault.retrieval.context import OPEN_TAG
 
 from .fakes.openai_chat import FakeChatServer, Reply
 

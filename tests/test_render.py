@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.agent.render import build_memory_context_block, join_provider_blocks
-from memvault.retrieval.context import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG
+from memvault.fences import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG
+from memvault.render import build_memory_context_block, join_provider_blocks
 from memvault.security.scrubber import scrub
 
 

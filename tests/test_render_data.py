@@ -11,17 +11,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memvault.agent.render import build_memory_context_block
-from memvault.model import Hit, MemoryEntry, utcnow
-from memvault.retrieval.context import (
+from memvault.fences import (
     CLOSE_TAG,
     CONTEXT_NOTE,
     FENCE_MARKER,
     OPEN_TAG,
     escape_data,
-    pack,
     strip_fences,
 )
+from memvault.model import Hit, MemoryEntry, utcnow
+from memvault.render import build_memory_context_block, pack
 from memvault.security.scrubber import StreamingContextScrubber
 
 # Everything an attacker might build a fake fence from.

@@ -3,6 +3,7 @@
 The public surface is re-exported here; everything else is internal.
 """
 
+from ._version import __version__
 from .agent.builtin import BuiltinFileProvider
 from .agent.manager import MemoryManager
 from .agent.provider import MemoryProvider
@@ -17,12 +18,15 @@ from .errors import (
     EmbeddingError,
     FileDriftError,
     ImportFormatError,
+    LLMError,
+    LLMUnavailableError,
     MemvaultError,
     MigrationError,
     NotFoundError,
     RevealLockedError,
     SecurityError,
     StoreError,
+    UpstreamError,
     ValidationError,
 )
 from .model import (
@@ -43,8 +47,6 @@ from .security.scrubber import StreamingContextScrubber
 from .stores import MemoryStore, SQLiteStore, Store
 from .vault import Vault
 
-__version__ = "0.1.0"
-
 __all__ = [
     "AmbiguousMatchError",
     "AuthorizationError",
@@ -62,6 +64,8 @@ __all__ = [
     "Hit",
     "ImportFormatError",
     "Kind",
+    "LLMError",
+    "LLMUnavailableError",
     "MemClass",
     "MemoryEntry",
     "MemoryManager",
@@ -80,6 +84,7 @@ __all__ = [
     "StoreError",
     "StreamingContextScrubber",
     "Tier",
+    "UpstreamError",
     "ValidationError",
     "Vault",
     "VaultConfig",

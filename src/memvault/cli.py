@@ -8,17 +8,16 @@ failure; errors are one line on stderr, never a traceback.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from . import __version__
+from ._version import __version__
+from .atomic import replacing
 from .config import VaultConfig, load_config
 from .errors import (
     AuthorizationError,
@@ -275,27 +274,16 @@ def export(
                 f"--output {output}: the directory {target.parent} does not exist: create it "
                 "first, or write elsewhere"
             )
+        count = 0
         try:
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+            with replacing(target, mode=0o600) as fh:
+                for line in lines:
+                    fh.write(line)
+                    count += 1
         except OSError as exc:
             raise ValidationError(
                 f"--output {output}: cannot write in {target.parent} ({exc.strerror})"
             ) from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                count = 0
-                for line in lines:
-                    fh.write(line)
-                    count += 1
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except OSError as exc:
-            Path(tmp).unlink(missing_ok=True)
-            raise ValidationError(f"--output {output}: cannot write it ({exc.strerror})") from None
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
     typer.echo(f"exported {count} memories to {target}", err=True)
 
 

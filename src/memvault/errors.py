@@ -17,7 +17,15 @@ subclasses say what went wrong, and each message says what to do about it::
     ├── AuthorizationError       a reveal was not authorised (wrong answer, no grant)
     │   └── RevealLockedError    too many wrong answers: reveal is locked for the entry
     ├── ConfigError              a setting is invalid
-    └── EmbeddingError           the embedder failed or is not installed
+    └── UpstreamError            a service memvault relies on but does not run failed
+        ├── LLMError             the chat model endpoint failed or answered in an unknown shape
+        ├── LLMUnavailableError  no chat model is configured
+        └── EmbeddingError       the embedder failed or is not installed
+
+``UpstreamError`` is the branch for LLMs and other external providers (the embedding
+model, local or behind an API, is one), so a caller can tell "their side failed, retry
+or reconfigure" from a problem with the request or the store. The HTTP gateway adds its
+own leaves (``memvault.server.errors``).
 
 The name ``MemoryError`` is deliberately not used: it would shadow the builtin.
 """
@@ -130,7 +138,25 @@ class ConfigError(MemvaultError):
     code = "config_error"
 
 
-class EmbeddingError(MemvaultError):
+class UpstreamError(MemvaultError):
+    """An external provider (chat model, embedder, memory service) failed or is missing."""
+
+    code = "upstream_error"
+
+
+class LLMError(UpstreamError):
+    """The chat model endpoint failed; ``context`` holds the HTTP status when known."""
+
+    code = "llm_error"
+
+
+class LLMUnavailableError(UpstreamError):
+    """No chat model is configured, so a feature that needs one cannot run."""
+
+    code = "llm_unavailable"
+
+
+class EmbeddingError(UpstreamError):
     """The embedder could not produce vectors."""
 
     code = "embedding_error"
@@ -145,11 +171,14 @@ __all__ = [
     "EmbeddingError",
     "FileDriftError",
     "ImportFormatError",
+    "LLMError",
+    "LLMUnavailableError",
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
     "RevealLockedError",
     "SecurityError",
     "StoreError",
+    "UpstreamError",
     "ValidationError",
 ]

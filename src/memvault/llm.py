@@ -5,10 +5,12 @@ returns the assistant's text. It is only as wide as memvault needs: one method.
 ``reflect_messages`` builds the conversation that answers a question from recalled
 memories; its wording lives in ``REFLECT_SYSTEM_PROMPT``.
 
-Errors (their place in the tree is next to ``MemvaultError``)::
+Its errors live in the one tree of :mod:`memvault.errors`, on the upstream branch, and
+are re-exported here::
 
-    LLMUnavailableError   no model is configured (set MEMVAULT_LLM_BASE_URL / _MODEL)
-    LLMError              the model endpoint failed or answered in an unknown shape
+    UpstreamError
+    ├── LLMError              the model endpoint failed or answered in an unknown shape
+    └── LLMUnavailableError   no model is configured (set MEMVAULT_LLM_BASE_URL / _MODEL)
 """
 
 from __future__ import annotations
@@ -18,24 +20,11 @@ from typing import Any
 
 import httpx
 
-from . import __version__
+from ._version import __version__
 from .config import LLMConfig
-from .errors import MemvaultError
+from .errors import LLMError, LLMUnavailableError
 from .model import Hit
 from .security.pii import redact
-
-
-class LLMUnavailableError(MemvaultError):
-    """No chat model is configured, so a feature that needs one cannot run."""
-
-    code = "llm_unavailable"
-
-
-class LLMError(MemvaultError):
-    """The chat model endpoint failed; ``context`` holds the HTTP status when known."""
-
-    code = "llm_error"
-
 
 REFLECT_SYSTEM_PROMPT = """\
 You answer questions about a user from their long-term memory.

@@ -27,8 +27,8 @@ from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .errors import NotFoundError, ValidationError
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
+from .render import pack
 from .retrieval.channels import channels_for
-from .retrieval.context import pack
 from .retrieval.explain import Explanation, explanation
 from .retrieval.people import People
 from .retrieval.recall import Recall, check_query, relevant

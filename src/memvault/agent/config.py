@@ -18,9 +18,9 @@ only: the JSON layers are written by users, and expanding there would let a user
 server secret back through ``to_dict()``.
 
 Writes take a lock file next to the JSON file, read it, change one key, check that the
-merged result is still a valid ``MemoryConfig`` and replace the file atomically (temp file,
-fsync, ``os.replace``), so concurrent writers never lose each other's keys and a reader
-never sees half a file.
+merged result is still a valid ``MemoryConfig`` and replace the file atomically
+(:mod:`memvault.atomic`: temp file, fsync, ``os.replace``), so concurrent writers never
+lose each other's keys and a reader never sees half a file.
 
 Errors: a bad argument from the caller (unknown or non-writable field, wrong value, bad
 user id) raises ``ValidationError`` and writes nothing; a malformed file on disk raises
@@ -36,9 +36,7 @@ Secrets (``hindsight.api_key``) are held as ``SecretStr`` and masked in ``to_dic
 from __future__ import annotations
 
 import json
-import os
 import string
-import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -46,11 +44,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from filelock import FileLock
-from filelock import Timeout as LockTimeout
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
 from ..config import expand_env
 from ..errors import ConfigError, ValidationError
 from ..validation import check_ident
@@ -250,7 +247,9 @@ def _writable_adapter(dotted: str) -> TypeAdapter[Any]:
     section_model = MemoryConfig.model_fields[section].annotation
     assert isinstance(section_model, type) and issubclass(section_model, BaseModel)
     info = section_model.model_fields[name]
-    return TypeAdapter(Annotated[info.annotation, info])
+    # The field's type with its constraints, built at run time (so typed as Any).
+    field_type: Any = Annotated[info.annotation, info]
+    return TypeAdapter(field_type)
 
 
 # Override values are checked strictly (no "3000" for an int, no 1 for a bool): they come
@@ -448,28 +447,9 @@ def _read_overrides(path: Path) -> dict[str, Any]:
 
 
 def _write_atomically(path: Path, flat: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Replace the override file (the caller holds its lock); it stays private (0600)."""
     text = json.dumps(_unflatten(flat), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-    except OSError:  # directories cannot be opened for fsync on some platforms
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    replace_file(path, text, mode=PRIVATE_MODE)
 
 
 class MemoryConfigStore:
@@ -610,18 +590,13 @@ class MemoryConfigStore:
 @contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """Hold the lock file beside ``path``; a timeout becomes a ConfigError naming the file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
     try:
-        lock.acquire()
+        with file_lock(path, timeout=LOCK_TIMEOUT_SECONDS):
+            yield
     except LockTimeout:
         raise ConfigError(
             f"{path} has been locked by another writer for over {LOCK_TIMEOUT_SECONDS:g}s; retry"
         ) from None
-    try:
-        yield
-    finally:
-        lock.release()
 
 
 __all__ = [

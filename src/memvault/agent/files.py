@@ -12,7 +12,8 @@ Reading needs no lock: writers replace the file atomically, so a reader sees an
 old or a new complete version. Every write takes ``<file>.lock`` (an ``flock``
 lock through ``filelock``, the same kind of lock Hermes takes on the same name),
 re-reads the file under it, applies the edits, checks the limit and writes a
-temporary file that is fsynced and moved over the original with ``os.replace``.
+temporary file that is fsynced and moved over the original with ``os.replace``
+(:mod:`memvault.atomic`).
 
 If the file was edited by hand into something that would not survive a rewrite
 (blank entries, stray whitespace around a delimiter, one entry longer than the
@@ -24,9 +25,6 @@ Appending is still allowed when the rewrite only normalises whitespace.
 from __future__ import annotations
 
 import logging
-import os
-import stat
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,8 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from filelock import FileLock, Timeout
-
+from ..atomic import LockTimeout, file_lock, lock_path, replace_file
 from ..errors import (
     AmbiguousMatchError,
     CharLimitError,
@@ -331,7 +328,7 @@ class MemoryFile:
 
     @property
     def lock_path(self) -> Path:
-        return self.path.with_name(self.path.name + ".lock")
+        return lock_path(self.path)
 
     def read_text(self) -> tuple[str, bool]:
         """The file's text ("" when missing) and whether it decoded as UTF-8."""
@@ -402,52 +399,22 @@ class MemoryFile:
     @contextmanager
     def _locked(self) -> Iterator[None]:
         """Hold ``<file>.lock``; a fresh lock object per call, so threads exclude each other."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(self.lock_path, timeout=self.lock_timeout)
         try:
-            lock.acquire()
-        except Timeout as exc:
+            with file_lock(self.path, timeout=self.lock_timeout):
+                yield
+        except LockTimeout as exc:
             raise StoreError(
                 f"{self.label} is locked by another writer (waited {self.lock_timeout:g}s): "
                 "retry shortly",
                 path=str(self.path),
             ) from exc
-        try:
-            yield
-        finally:
-            lock.release()
-
-    def _temp_prefix(self) -> str:
-        return f".{self.path.name}."
 
     def _write(self, text: str) -> None:
-        """Write ``text`` to a temp file, fsync it and move it over the file.
-
-        Runs under the lock, so a temp file of ours left by a killed writer is stale
-        and is removed first.
-        """
-        directory = self.path.parent
-        for stale in directory.glob(self._temp_prefix() + "*.tmp"):
-            stale.unlink(missing_ok=True)
+        """Replace the file with ``text`` (under the lock; the file keeps its mode)."""
         try:
-            mode = stat.S_IMODE(self.path.stat().st_mode)
-        except FileNotFoundError:
-            mode = None
-        fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=self._temp_prefix(), suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(text.encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            if mode is not None:
-                os.chmod(tmp_name, mode)
-            os.replace(tmp_name, self.path)
-        except BaseException as exc:
-            Path(tmp_name).unlink(missing_ok=True)
-            if isinstance(exc, OSError):
-                raise StoreError(f"cannot write {self.path}: {exc}", path=str(self.path)) from exc
-            raise
-        _fsync_directory(directory)
+            replace_file(self.path, text)
+        except OSError as exc:
+            raise StoreError(f"cannot write {self.path}: {exc}", path=str(self.path)) from exc
 
     def _backup(self, text: str | None) -> Path:
         """Copy the file beside itself as ``<name>.<UTC time>.bak`` (once per content)."""
@@ -460,20 +427,6 @@ class MemoryFile:
         backup.write_bytes(data)
         logger.warning("%s does not round-trip; copied it to %s", self.path, backup)
         return backup
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename durable; not every platform can open a directory."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 __all__ = [

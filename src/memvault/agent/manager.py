@@ -26,6 +26,7 @@ are caught at registration and raise ``ConfigError``.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -36,9 +37,9 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import ConfigError, MemvaultError
+from ..render import join_provider_blocks
 from ..security.pii import redact
 from .provider import MemoryProvider, SessionContext
-from .render import join_provider_blocks
 
 logger = logging.getLogger(__name__)
 
@@ -345,12 +346,11 @@ class MemoryManager:
 
     def queue_prefetch_all(self, query: str, *, thread_id: str = "") -> None:
         """Ask every provider to start recalling for the next turn in the background."""
-        for provider in self.providers:
-            self._quietly(
-                provider,
-                "queue_prefetch",
-                lambda p=provider: p.queue_prefetch(query, thread_id=thread_id),
-            )
+        self._each(
+            self.providers,
+            "queue_prefetch",
+            lambda p: p.queue_prefetch(query, thread_id=thread_id),
+        )
 
     def _with_timeout(self, provider: MemoryProvider, call: Callable[[], str]) -> str | None:
         name = self._provider_name(provider)
@@ -445,17 +445,16 @@ class MemoryManager:
         return redact(text).text
 
     def _sync_one(self, turn: _Turn) -> None:
-        for provider in self.providers:
-            self._quietly(
-                provider,
-                "sync_turn",
-                lambda p=provider: p.sync_turn(
-                    self._egress(p, turn.user_content),
-                    self._egress(p, turn.assistant_content),
-                    thread_id=turn.thread_id,
-                    turn_index=turn.turn_index,
-                ),
-            )
+        self._each(
+            self.providers,
+            "sync_turn",
+            lambda p: p.sync_turn(
+                self._egress(p, turn.user_content),
+                self._egress(p, turn.assistant_content),
+                thread_id=turn.thread_id,
+                turn_index=turn.turn_index,
+            ),
+        )
 
     # -- tools --------------------------------------------------------------------
 
@@ -518,17 +517,16 @@ class MemoryManager:
         metadata: dict[str, Any] | None = None,
     ) -> None:
         """Tell the external providers about a write the builtin store just made."""
-        for provider in self.externals:
-            self._quietly(
-                provider,
-                "on_memory_write",
-                lambda p=provider: p.on_memory_write(
-                    action,
-                    target,
-                    self._egress(p, content),
-                    dict(metadata) if metadata is not None else None,
-                ),
-            )
+        self._each(
+            self.externals,
+            "on_memory_write",
+            lambda p: p.on_memory_write(
+                action,
+                target,
+                self._egress(p, content),
+                dict(metadata) if metadata is not None else None,
+            ),
+        )
 
     def on_session_switch_all(
         self,
@@ -539,16 +537,25 @@ class MemoryManager:
         **kwargs: Any,
     ) -> None:
         """Tell every provider the thread changed (new, resumed, branched or compacted)."""
-        for provider in self.providers:
-            self._quietly(
-                provider,
-                "on_session_switch",
-                lambda p=provider: p.on_session_switch(
-                    new_thread_id, parent_thread_id=parent_thread_id, reset=reset, **kwargs
-                ),
-            )
+        self._each(
+            self.providers,
+            "on_session_switch",
+            lambda p: p.on_session_switch(
+                new_thread_id, parent_thread_id=parent_thread_id, reset=reset, **kwargs
+            ),
+        )
 
     # -- helpers ------------------------------------------------------------------
+
+    def _each(
+        self,
+        providers: Iterable[MemoryProvider],
+        hook: str,
+        call: Callable[[MemoryProvider], object],
+    ) -> None:
+        """``call(provider)`` for each provider in turn, each one quietly (``_quietly``)."""
+        for provider in providers:
+            self._quietly(provider, hook, functools.partial(call, provider))
 
     def _quietly(self, provider: MemoryProvider, hook: str, call: Callable[[], Any]) -> Any:
         """Run one provider hook; log an exception as a warning and return ``None``."""

@@ -161,7 +161,7 @@ class EmbeddingWorker:
         for i, entry in enumerate(batch):
             by_user[entry.user_id].append((entry, i))
         for user_id, items in by_user.items():
-            written = set(
+            written: set[str] = set(
                 self.store.put_vectors(
                     user_id,
                     self.embedder.name,

@@ -46,9 +46,9 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from ..agent.manager import MemoryManager
-from ..agent.render import build_memory_context_block
 from ..errors import ConfigError
-from ..retrieval.context import OPEN_TAG
+from ..fences import OPEN_TAG
+from ..render import build_memory_context_block
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ InjectionRole = Literal["system", "user"]
 INJECTION_ROLES: tuple[InjectionRole, ...] = ("system", "user")
 
 
-class MemvaultMiddleware(AgentMiddleware):  # type: ignore[type-arg]
+class MemvaultMiddleware(AgentMiddleware):
     """Recall, prompt injection, session switches, turn sync and memory tools for an agent.
 
     ``manager`` must already hold its providers (the builtin and at most one
@@ -230,7 +230,8 @@ def memory_tools(manager: MemoryManager) -> list[BaseTool]:
     """
     tools: list[BaseTool] = []
     for schema in manager.get_tool_schemas():
-        spec = schema.get("function") if isinstance(schema.get("function"), dict) else schema
+        function = schema.get("function")
+        spec: dict[str, Any] = function if isinstance(function, dict) else schema
         name = spec["name"]
         tools.append(
             StructuredTool.from_function(

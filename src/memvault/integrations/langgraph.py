@@ -270,6 +270,7 @@ class VaultStore(BaseStore):
         *,
         exists: bool,
     ) -> None:
+        assert op.value is not None  # a delete never gets here (``_put``)
         value = _json_value(op.value, namespace, op.key)
         _check_ttl(op.ttl)
         indexed = op.index is not False

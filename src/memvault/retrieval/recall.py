@@ -4,7 +4,7 @@
 what each step made of it (its rank and raw score in each channel, the fused score,
 each boost factor). ``Vault.search`` turns that into hits; ``Vault.explain`` returns
 it as data. Both call the same code, so what ``explain`` shows is what ``search``
-did. Packing the hits into a prompt block is ``retrieval.context.pack``.
+did. Packing the hits into a prompt block is ``memvault.render.pack``.
 """
 
 from __future__ import annotations

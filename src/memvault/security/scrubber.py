@@ -31,7 +31,7 @@ Rules, in the order a reader will ask about them:
 
 from __future__ import annotations
 
-from ..retrieval.context import CLOSE_TAG, OPEN_TAG
+from ..fences import CLOSE_TAG, OPEN_TAG
 
 #: The most characters the scrubber ever holds back outside a span.
 MAX_HELD = max(len(OPEN_TAG), len(CLOSE_TAG)) - 1

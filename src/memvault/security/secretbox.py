@@ -2,17 +2,19 @@
 
 Fernet (AES-128-CBC + HMAC-SHA256, from the ``cryptography`` package) with one
 key per vault: given in configuration, or read from a key file that is created
-on first use with mode 0600 (exclusive create, so two processes starting at
-once end up with the same key).
+on first use with mode 0600. Creation takes the file's lock and checks again under
+it, so two processes starting at once end up with the same key, and the key is
+written atomically (:mod:`memvault.atomic`), so a crash never leaves a half-written
+key that would make every sealed original unreadable.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken
 
+from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
 from ..errors import ConfigError, StoreError
 
 
@@ -20,18 +22,16 @@ def load_or_create_key(path: Path) -> bytes:
     """The key in ``path``; a new one written there (0600) if the file does not exist."""
     path = path.expanduser()
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = Fernet.generate_key()
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another process won the race: use its key
-        else:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(key)
-                fh.flush()
-                os.fsync(fh.fileno())
-            return key
+            with file_lock(path):
+                if not path.exists():  # else another process won the race: use its key
+                    key = Fernet.generate_key()
+                    replace_file(path, key, mode=PRIVATE_MODE)
+                    return key
+        except LockTimeout:
+            raise ConfigError(
+                f"key file {path} is locked by another process; retry", path=str(path)
+            ) from None
     key = path.read_bytes().strip()
     if path.stat().st_mode & 0o077:
         raise ConfigError(

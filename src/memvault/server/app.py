@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
+from .._version import __version__
 from ..config import VaultConfig, export_worker_settings, load_config, worker_settings
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from .. import __version__
+from .._version import __version__
 from ..errors import MemvaultError
 from .auth import GatewayDep, authenticate
 from .errors import logger, public_message

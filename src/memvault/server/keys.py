@@ -19,9 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import secrets
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,9 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-from filelock import Timeout as LockTimeout
-
+from ..atomic import LockTimeout, file_lock, replace_file
 from ..errors import ConfigError, NotFoundError, ValidationError
 from ..validation import check_ident
 
@@ -202,35 +198,20 @@ class KeyStore:
     @contextmanager
     def _locked(self) -> Iterator[dict[str, KeyRecord]]:
         """Hold the lock, yield the records to change, then write them atomically."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(self.path) + ".lock", timeout=_LOCK_TIMEOUT)
         try:
-            lock.acquire()
+            with file_lock(self.path, timeout=_LOCK_TIMEOUT):
+                records = self._read()
+                before = dict(records)
+                yield records
+                if records != before:
+                    self._write(records)
         except LockTimeout:
             raise ConfigError(f"{self.path} is locked by another writer; retry") from None
-        try:
-            records = self._read()
-            before = dict(records)
-            yield records
-            if records != before:
-                self._write(records)
-        finally:
-            lock.release()
 
     def _write(self, records: dict[str, KeyRecord]) -> None:
         document = {"keys": [asdict(r) for r in sorted(records.values(), key=lambda r: r.id)]}
         text = json.dumps(document, indent=2) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        replace_file(self.path, text, mode=0o600)
         with self._cache_lock:
             self._cache = None
 

@@ -13,16 +13,15 @@ placeholder, and the entry takes the highest sensitivity level found::
     >>> result.sensitivity
     <Sensitivity.SENSITIVE: 'sensitive'>
 
-One module per kind; :mod:`.base` holds the shared types and the registry,
-:mod:`.redact` combines the detectors.
+One module per kind; :mod:`.base` holds the shared types, :mod:`.registry` decides
+which detectors run, :mod:`.redact` combines their findings.
 """
 
 from __future__ import annotations
 
-from .base import (
-    DEFAULT_LEVELS,
-    Detector,
-    Finding,
+from .base import DEFAULT_LEVELS, Detector, Finding
+from .redact import Redaction, detect_all, redact
+from .registry import (
     Registry,
     builtin_detectors,
     default_registry,
@@ -30,7 +29,6 @@ from .base import (
     register,
     unregister,
 )
-from .redact import Redaction, detect_all, redact
 
 __all__ = [
     "DEFAULT_LEVELS",

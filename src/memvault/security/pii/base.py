@@ -1,19 +1,17 @@
-"""The pieces every sensitive-data detector shares: ``Finding``, ``Detector``, the registry.
+"""The pieces every sensitive-data detector shares: ``Finding``, ``Detector``, the levels.
 
 A detector looks at plain text and reports spans; it never changes the text.
 Spans are ``str`` indices (code points), so a span can never cut a CJK or other
 multi-byte character in half. :mod:`memvault.security.pii.redact` combines the
 findings of all registered detectors and replaces them with placeholders.
 
-The registry starts with the built-in detectors (listed in :func:`builtin_detectors`)
-the first time it is read; importing a detector module registers nothing. Extra
-rules are added with :func:`register` and removed with :func:`unregister`.
+Detectors import this module; it imports none of them. Which detectors run is the
+business of :mod:`memvault.security.pii.registry`, one level up.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -87,95 +85,6 @@ class Detector(Protocol):
     kind: str
 
     def detect(self, text: str) -> list[Finding]: ...
-
-
-class Registry:
-    """An ordered, thread-safe collection of detectors.
-
-    Order matters only to break ties: when two findings cover exactly the same
-    span at the same level, the one from the earlier detector is kept.
-    """
-
-    def __init__(self, detectors: tuple[Detector, ...] = ()) -> None:
-        self._lock = threading.Lock()
-        self._detectors: list[Detector] = list(detectors)
-
-    def register(self, detector: Detector, *, first: bool = False) -> None:
-        """Add ``detector`` (at the end, or before all others with ``first=True``).
-
-        Registering the same object twice is a no-op.
-        """
-        if not isinstance(detector, Detector):
-            raise TypeError(f"{detector!r} lacks a `kind` attribute or a `detect` method")
-        with self._lock:
-            if any(existing is detector for existing in self._detectors):
-                return
-            if first:
-                self._detectors.insert(0, detector)
-            else:
-                self._detectors.append(detector)
-
-    def unregister(self, kind_or_detector: str | Detector) -> int:
-        """Remove one detector, or every detector of a kind; returns how many went."""
-        with self._lock:
-            before = len(self._detectors)
-            if isinstance(kind_or_detector, str):
-                self._detectors = [d for d in self._detectors if d.kind != kind_or_detector]
-            else:
-                self._detectors = [d for d in self._detectors if d is not kind_or_detector]
-            return before - len(self._detectors)
-
-    def detectors(self) -> tuple[Detector, ...]:
-        with self._lock:
-            return tuple(self._detectors)
-
-
-def builtin_detectors() -> tuple[Detector, ...]:
-    """A fresh instance of every built-in detector, most specific first."""
-    from .api_key import ApiKeyDetector, PrivateKeyDetector
-    from .bank_card import BankCardDetector
-    from .cn_id import ChineseIdDetector
-    from .email import EmailDetector
-    from .password import PasswordDetector
-    from .phone import PhoneDetector
-
-    return (
-        PrivateKeyDetector(),
-        ApiKeyDetector(),
-        PasswordDetector(),
-        ChineseIdDetector(),
-        BankCardDetector(),
-        EmailDetector(),
-        PhoneDetector(),
-    )
-
-
-_default: Registry | None = None
-_default_lock = threading.Lock()
-
-
-def default_registry() -> Registry:
-    """The process-wide registry, filled with the built-in detectors on first use."""
-    global _default
-    with _default_lock:
-        if _default is None:
-            _default = Registry(builtin_detectors())
-        return _default
-
-
-def register(detector: Detector, *, first: bool = False) -> None:
-    """Add a detector to the default registry."""
-    default_registry().register(detector, first=first)
-
-
-def unregister(kind_or_detector: str | Detector) -> int:
-    """Remove a detector (or all detectors of a kind) from the default registry."""
-    return default_registry().unregister(kind_or_detector)
-
-
-def detectors() -> tuple[Detector, ...]:
-    """The detectors of the default registry, in order."""
-    return default_registry().detectors()
 
 
 def context_before(text: str, start: int, window: int) -> str:

@@ -33,7 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ...model import Sensitivity
-from .base import DEFAULT_LEVELS, Detector, Finding, Registry, default_registry, level_rank
+from .base import DEFAULT_LEVELS, Detector, Finding, level_rank
+from .registry import Registry, default_registry
 
 #: Matches a placeholder written by :func:`redact`.
 PLACEHOLDER = re.compile(r"\[(?P<kind>[a-z][a-z0-9_]*)#(?P<number>[0-9]+)\]")

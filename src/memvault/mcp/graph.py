@@ -16,9 +16,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import NotFoundError, ValidationError
-from .model import MemoryEntry
-from .vault import Vault
+from ..errors import NotFoundError, ValidationError
+from ..model import MemoryEntry
+from ..vault import Vault
 
 GRAPH_CATEGORY = "knowledge-graph"
 SEARCH_DEPTH = 50

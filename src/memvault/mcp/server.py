@@ -39,16 +39,17 @@ back as a tool result with ``isError`` set; the server keeps running.
 
 Transports: ``run_stdio`` serves one user over stdin/stdout (``memvault mcp --user
 ID``). ``HttpEndpoint`` serves streamable HTTP at ``/mcp`` of the FastAPI app
-(stateless: every POST stands alone). API keys do not exist yet, so the user comes
-from the ``X-Memvault-User`` header or the ``user_id`` query parameter (the agent
-from ``X-Memvault-Agent`` / ``agent_id``); the gateway will replace this with the
-user of the request's key. Until then the HTTP server binds only loopback addresses
-(``server.app.check_bind``) and the endpoint refuses non-local Host and Origin
-headers (DNS-rebinding protection).
+(stateless: every POST stands alone). Whose memory a request reaches is decided by the
+``resolve`` callable the endpoint is given. The gateway's takes the user from the
+request's API key (``server.keys``; a user key that names another user gets 404) and
+lets an admin key name the user, as the default :func:`request_scope` does: the
+``X-Memvault-User`` header or the ``user_id`` query parameter (the agent from
+``X-Memvault-Agent`` / ``agent_id``). With authentication off the server binds only
+loopback addresses (``server.app.check_bind``), and the endpoint always refuses
+non-local Host and Origin headers (DNS-rebinding protection).
 
-Why one module of ~900 lines: the brief isolates every ``mcp`` import here, and the
-knowledge-graph mapping (``KnowledgeGraph``, SDK-free) exists only for these tools;
-it can move to its own module once another surface needs it.
+The knowledge-graph mapping (``KnowledgeGraph``, SDK-free) is in :mod:`.graph`, next
+to the only tools that use it.
 """
 
 from __future__ import annotations
@@ -74,20 +75,20 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from . import __version__
-from .agent.builtin import BuiltinFileProvider
-from .agent.vault_tools import (
+from .._version import __version__
+from ..agent.builtin import BuiltinFileProvider
+from ..agent.vault_tools import (
     KINDS,
     MEMORY_RECALL_SCHEMA,
     MEMORY_SAVE_SCHEMA,
     VaultTools,
     brief,
 )
-from .errors import MemvaultError, NotFoundError, ValidationError
+from ..errors import MemvaultError, NotFoundError, ValidationError
+from ..lru import DEFAULT_MAXSIZE, LRUCache
+from ..validation import check_ident, check_optional_ident
+from ..vault import Vault
 from .graph import KnowledgeGraph
-from .lru import DEFAULT_MAXSIZE, LRUCache
-from .validation import check_ident, check_optional_ident
-from .vault import Vault
 
 logger = logging.getLogger(__name__)
 
@@ -445,7 +446,7 @@ class UserTools:
 
     def _list(self, args: dict[str, Any]) -> ToolOutcome:
         kind, limit, offset = args.get("type"), args.get("limit", 20), args.get("offset", 0)
-        scope = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
+        scope: dict[str, Any] = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
         entries = self.vault.list(**scope, limit=limit, offset=offset)
         total = self.vault.count(**scope)
         payload = {
@@ -542,9 +543,10 @@ _LOOPBACK_ONLY = TransportSecuritySettings(
 
 
 def request_scope(scope: Scope) -> tuple[str, str | None]:
-    """The (user, agent) an HTTP request names, validated.
+    """The (user, agent) an HTTP request names, validated; the header wins over the query.
 
-    Stand-in until API keys: the header wins over the query parameter.
+    The default resolver: with no keys (the endpoint outside the gateway, or an admin
+    key) the request itself says whose memory it reaches.
     """
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))

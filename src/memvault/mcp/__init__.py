@@ -1,0 +1,43 @@
+"""memvault as a Model Context Protocol server: the surface for MCP clients (the ``mcp`` extra).
+
+``server`` holds the tools, the transports and the server itself; ``graph`` is the
+reference MCP knowledge graph (entities and relations kept as vault entries), which only
+these tools use. This package re-exports what the single ``memvault.mcp`` module did, so
+``from memvault.mcp import build_server`` keeps working.
+"""
+
+from __future__ import annotations
+
+from .graph import KnowledgeGraph
+from .server import (
+    AGENT_HEADER,
+    GRAPH_SCHEMAS,
+    SERVER_INSTRUCTIONS,
+    TOOL_NAMES,
+    TOOLS,
+    USER_HEADER,
+    HttpEndpoint,
+    ToolOutcome,
+    UserTools,
+    build_server,
+    request_scope,
+    run_stdio,
+    serve_stdio,
+)
+
+__all__ = [
+    "AGENT_HEADER",
+    "GRAPH_SCHEMAS",
+    "SERVER_INSTRUCTIONS",
+    "TOOLS",
+    "TOOL_NAMES",
+    "USER_HEADER",
+    "HttpEndpoint",
+    "KnowledgeGraph",
+    "ToolOutcome",
+    "UserTools",
+    "build_server",
+    "request_scope",
+    "run_stdio",
+    "serve_stdio",
+]
