@@ -13,7 +13,7 @@ import ipaddress
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI
@@ -256,9 +256,10 @@ def create_app(
         app.include_router(module.router)
     _add_panel(app)
     if mcp_endpoint is not None:
-        app.router.add_route(
-            mcp_endpoint.path, _McpGuard(gw, mcp_endpoint), include_in_schema=False
-        )
+        # Starlette serves a non-function endpoint as a raw ASGI app; its stub only
+        # describes request handlers, hence the cast.
+        guard = cast(Any, _McpGuard(gw, mcp_endpoint))
+        app.router.add_route(mcp_endpoint.path, guard, include_in_schema=False)
     if gw.settings.cors_origins:  # closed unless origins are listed
         app.add_middleware(
             CORSMiddleware,

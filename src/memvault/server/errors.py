@@ -28,12 +28,14 @@ from ..errors import (
     ConfigError,
     ConflictError,
     EmbeddingError,
+    LLMError,
+    LLMUnavailableError,
     MemvaultError,
     NotFoundError,
     StoreError,
+    UpstreamError,
     ValidationError,
 )
-from ..llm import LLMError, LLMUnavailableError
 from .schemas import ErrorResponse
 
 logger = logging.getLogger("memvault.server")
@@ -78,6 +80,7 @@ STATUS: list[tuple[type[MemvaultError], int]] = [
     (StoreError, 503),
     (EmbeddingError, 503),
     (ConfigError, 503),
+    (UpstreamError, 502),  # any other external provider (LLM, embeddings, memory service)
 ]
 
 COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
