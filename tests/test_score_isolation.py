@@ -17,7 +17,7 @@ import pytest
 
 from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
 from memvault.stores.base import SearchDoc, View, doc_length
-from memvault.stores.sqlite_schema import LATEST_VERSION
+from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.text import index_text
 
 from .test_store_conformance import _alice_data, _scores, doc, entry, put
@@ -147,14 +147,14 @@ def test_the_two_sqlite_ranking_paths_give_identical_scores(
 ) -> None:
     # Which path runs depends on how many occurrences other users hold, so the two
     # must agree to the last bit, or the choice itself would leak.
-    import memvault.stores.sqlite as sqlite_module
+    import memvault.stores.sqlite.keyword as sqlite_keyword
 
     store = SQLiteStore(tmp_path / "v.db")
     put(store, *_alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
     views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
     results = []
     for share in (10**9, 0):  # always the stored tokens / always the instance table
-        monkeypatch.setattr(sqlite_module, "_INSTANCE_SHARE", share)
+        monkeypatch.setattr(sqlite_keyword, "_INSTANCE_SHARE", share)
         results.append(_scores(store, views))
     assert results[0] == results[1]
     assert any(results[0])
