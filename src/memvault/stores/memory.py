@@ -12,6 +12,7 @@ import dataclasses
 import threading
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +20,8 @@ import numpy as np
 
 from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
-from .base import (
+from .bm25 import bm25_idf, bm25_part, doc_length, index_form, plan_terms, query_forms
+from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
@@ -33,12 +35,6 @@ from .base import (
     VectorChanges,
     VectorItem,
     View,
-    bm25_idf,
-    bm25_part,
-    doc_length,
-    index_form,
-    plan_terms,
-    query_forms,
 )
 
 
@@ -61,6 +57,49 @@ class MemoryStore:
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
         self._closed = False
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """A nesting write transaction (``protocols.Transactional``): the lock is held
+        throughout, so no other thread sees a half-done block, and each level keeps a
+        copy of the tables to put back if an exception leaves it. The copies are
+        shallow: stored entries, documents and vectors are never changed in place.
+        """
+        return self._atomic()
+
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        with self._lock:
+            self._check_open()
+            saved = self._state()
+            try:
+                yield
+            except BaseException:
+                self._restore(saved)
+                raise
+
+    def _state(self) -> tuple[Any, ...]:
+        return (
+            dict(self._rows),
+            dict(self._vectors),
+            dict(self._originals),
+            dict(self._locks),
+            dict(self._grants),
+            dict(self._secrets),
+            list(self._audit),
+            self._audit_seq,
+        )
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        (
+            self._rows,
+            self._vectors,
+            self._originals,
+            self._locks,
+            self._grants,
+            self._secrets,
+            self._audit,
+            self._audit_seq,
+        ) = saved
 
     def _check_open(self) -> None:
         if self._closed:
@@ -139,7 +178,7 @@ class MemoryStore:
             self._check_open()
             return [(e, d) for e, d in self._rows.values() if view.sees(e) and flt.matches(e)]
 
-    def list(
+    def list_entries(
         self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
     ) -> list[MemoryEntry]:
         rows = sorted(
@@ -355,6 +394,8 @@ class MemoryStore:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+
+    list = list_entries  # deprecated name (it shadowed the builtin): use list_entries
 
 
 __all__ = ["MemoryStore"]

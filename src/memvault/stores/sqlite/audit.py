@@ -7,8 +7,8 @@ import sqlite3
 from typing import Any
 
 from ...errors import StoreError
-from ..base import AuditRecord, RevealChange, RevealState
 from ..rows import format_time, parse_time
+from ..values import AuditRecord, RevealChange, RevealState
 from .connection import SQLiteConnection
 
 
@@ -177,7 +177,8 @@ class SQLiteAudit(SQLiteConnection):
                     conn.execute("DELETE FROM audit_log WHERE user_id = ?", (user_id,))
                     conn.execute("DELETE FROM audit_erasing WHERE user_id = ?", (user_id,))
                     conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
-                if self.path != ":memory:":
+                if self.path != ":memory:" and self._depth == 0:
+                    # Inside an enclosing atomic() nothing is committed yet to checkpoint.
                     self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error as exc:
                 raise StoreError(f"erasing the user failed and was rolled back: {exc}") from exc

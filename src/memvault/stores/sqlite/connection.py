@@ -17,7 +17,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +75,13 @@ def _refuse_emptied_file(file: Path) -> bool:
         time.sleep(0.02)
 
 
+@contextmanager
+def _discard(inner: AbstractContextManager[Any]) -> Iterator[None]:
+    """``inner`` without what it yields (``atomic()`` does not hand out the connection)."""
+    with inner:
+        yield
+
+
 class SQLiteConnection:
     """The connections of one SQLite file (or ``":memory:"``), and its admin calls;
     the store's concerns (entries, keyword index, vectors, audit) build on it."""
@@ -103,6 +110,7 @@ class SQLiteConnection:
         self._lock = threading.RLock()
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._local = threading.local()
+        self._depth = 0  # nesting of write transactions; only the lock holder touches it
         # Each thread's read connection, with the thread it belongs to: when a thread
         # has ended its connection is closed the next time a reader is opened, so apps
         # that start a thread per task do not pile up open files.
@@ -161,27 +169,53 @@ class SQLiteConnection:
 
     # -- transactions ---------------------------------------------------------------
 
+    def atomic(self) -> AbstractContextManager[None]:
+        """One write transaction that nests: ``BEGIN IMMEDIATE`` outermost, a
+        ``SAVEPOINT`` inside; see ``protocols.Transactional``.
+
+        The writer lock is held from start to end, so this thread's reads inside
+        see its own uncommitted writes, and every other connection sees none.
+        """
+        return _discard(self._write())
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One ``BEGIN IMMEDIATE`` transaction; rolled back on any exception."""
+        """The writer connection inside a (nested) write transaction; whatever this
+        level wrote is rolled back on any exception that leaves it."""
         with self._lock:
             self._check_open()
             conn = self._conn
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(
-                    f"database is busy ({exc}): retry, or raise busy_timeout_ms"
-                ) from exc
-            self._local.writing = True
+            depth = self._depth
+            if depth == 0:
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    raise StoreError(
+                        f"database is busy ({exc}): retry, or raise busy_timeout_ms"
+                    ) from exc
+                self._local.writing = True
+            else:
+                conn.execute(f"SAVEPOINT sp{depth}")
+            self._depth = depth + 1
             try:
                 yield conn
-                conn.execute("COMMIT")
+                if depth == 0:
+                    conn.execute("COMMIT")
+                else:
+                    conn.execute(f"RELEASE sp{depth}")
             except BaseException:
-                conn.execute("ROLLBACK")
+                # SQLite may have ended the transaction itself (a full disk, say).
+                if conn.in_transaction:
+                    if depth == 0:
+                        conn.execute("ROLLBACK")
+                    else:
+                        conn.execute(f"ROLLBACK TO sp{depth}")
+                        conn.execute(f"RELEASE sp{depth}")
                 raise
             finally:
-                self._local.writing = False
+                self._depth = depth
+                if depth == 0:
+                    self._local.writing = False
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

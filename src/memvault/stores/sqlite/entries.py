@@ -8,8 +8,8 @@ from typing import Any
 
 from ...errors import ConflictError, NotFoundError, StoreError
 from ...model import MemoryEntry
-from ..base import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
+from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
 from .connection import SQLiteConnection
 from .sql import (
     INSERT_SQL,
@@ -135,7 +135,7 @@ class SQLiteEntries(SQLiteConnection):
             ).fetchone()
         return None if row is None else row_to_entry(row)
 
-    def list(
+    def list_entries(
         self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
     ) -> list[MemoryEntry]:
         where, params = view_sql(view)
@@ -196,3 +196,5 @@ class SQLiteEntries(SQLiteConnection):
                 (path, user_id, limit),
             ).fetchall()
         return [r[0] for r in rows]
+
+    list = list_entries  # deprecated name (it shadowed the builtin): use list_entries

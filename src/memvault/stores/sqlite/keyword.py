@@ -14,21 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...model import MemoryEntry
-from ..base import (
-    BM25_B,
-    BM25_K1,
-    DEFAULT_WEIGHTS,
-    NO_FILTER,
-    EntryFilter,
-    KeywordWeights,
-    View,
-    bm25_idf,
-    bm25_part,
-    index_form,
-    plan_terms,
-    query_forms,
-)
+from ..bm25 import BM25_B, BM25_K1, bm25_idf, bm25_part, index_form, plan_terms, query_forms
 from ..rows import row_to_entry
+from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
 from .connection import SQLiteConnection
 from .sql import PAGE, SELECT, agents_sql, filter_sql, quote, scope_match, snapshot, view_sql
 

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...model import MemoryEntry
-from ..base import EntryFilter, View
 from ..rows import ENTRY_COLUMNS
+from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
 _INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")

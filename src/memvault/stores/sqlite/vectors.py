@@ -11,8 +11,8 @@ import numpy as np
 
 from ...errors import StoreError
 from ...model import MemoryEntry
-from ..base import StoredVectors, VectorChanges, VectorItem
 from ..rows import format_time, row_to_entry
+from ..values import StoredVectors, VectorChanges, VectorItem
 from .connection import SQLiteConnection
 from .sql import SELECT, chunks, snapshot
 
