@@ -20,7 +20,7 @@ from memvault.stores.base import SearchDoc, View, doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.text import index_text
 
-from .test_store_conformance import _alice_data, _scores, doc, entry, put
+from .store_conformance.support import alice_data, doc, entry, put, scores_of
 
 
 def _scores_for(vault: Vault, query: str, user: str) -> dict[str, float]:
@@ -65,7 +65,7 @@ def _kept(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
 
 def test_keyword_stats_follow_every_write(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "v.db")
-    put(store, *_alice_data(), entry("b1", "bob words here", user="bob", agent_id="x"))
+    put(store, *alice_data(), entry("b1", "bob words here", user="bob", agent_id="x"))
     conn = sqlite3.connect(tmp_path / "v.db")
     assert _kept(conn) == _recount(conn)
 
@@ -85,7 +85,7 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
     path = tmp_path / "old.db"
     old = SQLiteStore(path, migrate_to=7)
     # What a version-7 store wrote, before the keyword statistics existed.
-    for e in _alice_data():
+    for e in alice_data():
         d = doc(e)
         old._conn.execute(
             "INSERT INTO memories (id, user_id, agent_id, content, kind, mem_class, importance, "
@@ -116,7 +116,7 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
         ).fetchall()
     )
     assert lengths == {
-        e.id: len(doc(e).head.split()) + len(doc(e).body.split()) for e in _alice_data()
+        e.id: len(doc(e).head.split()) + len(doc(e).body.split()) for e in alice_data()
     }
     upgraded.close()
 
@@ -124,14 +124,14 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
 def test_both_backends_rank_alike(tmp_path: Path) -> None:
     sqlite_store, memory_store = SQLiteStore(tmp_path / "v.db"), MemoryStore()
     data = [
-        *_alice_data(),
+        *alice_data(),
         entry("accent", "Un café à Lisbonne", name="café"),
         entry("plain", "cafe lisbonne notes"),
     ]
     for store in (sqlite_store, memory_store):
         put(store, *data)
     views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
-    on_sqlite, in_memory = _scores(sqlite_store, views), _scores(memory_store, views)
+    on_sqlite, in_memory = scores_of(sqlite_store, views), scores_of(memory_store, views)
     assert [[i for i, _ in r] for r in on_sqlite] == [[i for i, _ in r] for r in in_memory]
     for a, b in zip(on_sqlite, in_memory, strict=True):
         assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
@@ -150,12 +150,12 @@ def test_the_two_sqlite_ranking_paths_give_identical_scores(
     import memvault.stores.sqlite.keyword as sqlite_keyword
 
     store = SQLiteStore(tmp_path / "v.db")
-    put(store, *_alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
+    put(store, *alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
     views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
     results = []
     for share in (10**9, 0):  # always the stored tokens / always the instance table
         monkeypatch.setattr(sqlite_keyword, "_INSTANCE_SHARE", share)
-        results.append(_scores(store, views))
+        results.append(scores_of(store, views))
     assert results[0] == results[1]
     assert any(results[0])
     store.close()

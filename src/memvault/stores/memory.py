@@ -221,6 +221,7 @@ class MemoryStore:
         n = len(everything)
         avg = (sum(lengths) / n) or 1.0
         wanted = [i for i, (e, _) in enumerate(everything) if flt.matches(e)]
+        for_planning = dataclasses.replace(flt, valid_at=None)
         col_weights = (weights.head, weights.body, weights.extra)
 
         def has(i: int, term: str) -> bool:
@@ -229,9 +230,12 @@ class MemoryStore:
         def df(term: str) -> int:
             return sum(1 for i in range(n) if has(i, term))
 
+        # Which terms are common is counted among the filtered entries, as in SQLite,
+        # whose full-text index cannot see expiry: so, as there, expired ones count.
+        planned = [i for i, (e, _) in enumerate(everything) if for_planning.matches(e)]
+
         def planner_df(term: str) -> int:
-            # Which terms are common is counted among the filtered entries, as in SQLite.
-            return sum(1 for i in wanted if has(i, term))
+            return sum(1 for i in planned if has(i, term))
 
         ranked: list[tuple[int, float]] = []
         # As in SQLite, the share rule counts the whole view, not just the filtered part.

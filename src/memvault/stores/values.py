@@ -34,7 +34,12 @@ class View:
 
 @dataclass(frozen=True, slots=True)
 class EntryFilter:
-    """Optional equality filters on classification fields (None = any)."""
+    """Optional filters on classification fields (None = any), and on validity.
+
+    ``valid_at``: only entries still valid at that moment (no ``expires_at``, or one
+    after it). Backends apply every field inside their queries, so entries it leaves
+    out never take a place under a ``limit``.
+    """
 
     kind: Kind | None = None
     mem_class: MemClass | None = None
@@ -43,6 +48,7 @@ class EntryFilter:
     agent_id: str | None = None  # narrow an owner's view to one agent's private entries
     session_id: str | None = None
     quarantined: bool | None = None  # True: only held entries; False: only clear ones
+    valid_at: datetime | None = None
 
     def matches(self, entry: MemoryEntry) -> bool:
         return (
@@ -53,6 +59,9 @@ class EntryFilter:
             and (self.agent_id is None or entry.agent_id == self.agent_id)
             and (self.session_id is None or entry.session_id == self.session_id)
             and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
+            and (
+                self.valid_at is None or entry.expires_at is None or entry.expires_at > self.valid_at
+            )
         )
 
 

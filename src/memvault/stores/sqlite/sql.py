@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...model import MemoryEntry
-from ..rows import ENTRY_COLUMNS
+from ..rows import ENTRY_COLUMNS, format_time
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -106,6 +106,9 @@ def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
             params.append(value.value if hasattr(value, "value") else value)
     if flt.quarantined is not None:
         clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
+    if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
+        clauses.append("(m.expires_at IS NULL OR m.expires_at > ?)")
+        params.append(format_time(flt.valid_at))
     return "".join(f" AND {c}" for c in clauses), params
 
 
