@@ -11,12 +11,13 @@ that both backends score alike.
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
-from memvault.stores.base import SearchDoc, View, doc_length
+from memvault.stores.base import EntryFilter, SearchDoc, View, doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.text import index_text
 
@@ -158,4 +159,32 @@ def test_the_two_sqlite_ranking_paths_give_identical_scores(
         results.append(scores_of(store, views))
     assert results[0] == results[1]
     assert any(results[0])
+    store.close()
+
+
+def test_both_sqlite_ranking_paths_leave_expired_entries_out_inside_the_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The candidate limit applies after the expiry test on either path, so expired
+    # best matches never push valid ones out.
+    import memvault.stores.sqlite.keyword as sqlite_keyword
+
+    now = datetime(2026, 2, 1, tzinfo=UTC)
+    store = SQLiteStore(tmp_path / "v.db")
+    put(
+        store,
+        *[entry(f"old{i}", "walrus walrus", expires_at=now - timedelta(days=1)) for i in range(4)],
+        *[entry(f"new{i}", "walrus and many other words here") for i in range(4)],
+        *[entry(f"b{i}", "walrus walrus", user="bob") for i in range(9)],
+        *[entry(f"f{i}", f"unrelated text {i}") for i in range(8)],
+    )
+    found = []
+    for share in (10**9, 0):  # always the stored tokens / always the instance table
+        monkeypatch.setattr(sqlite_keyword, "_INSTANCE_SHARE", share)
+        ranked = store.keyword_search(
+            View("alice", all_agents=True), ["walrus"], flt=EntryFilter(valid_at=now), limit=4
+        )
+        found.append([(e.id, s) for e, s in ranked])
+    assert found[0] == found[1]
+    assert [i for i, _ in found[0]] == ["new0", "new1", "new2", "new3"]
     store.close()

@@ -417,3 +417,28 @@ def test_erase_user_removes_everything_of_that_user_only(store: Store) -> None:
     assert [r.action for r in store.audit_log("alice")] == ["look"]  # only the read above
     assert [r.action for r in store.audit_log("bob")] == ["kept"]
     assert store.erase_user("nobody") == []
+
+
+# -- validity ----------------------------------------------------------------------
+
+
+def test_valid_at_leaves_out_entries_expired_by_then(store: Store) -> None:
+    now = T0 + timedelta(days=10)
+    put(
+        store,
+        entry("forever", "x", seconds=1),
+        entry("expired", "x", seconds=2, expires_at=now - timedelta(seconds=1)),
+        entry("at-now", "x", seconds=3, expires_at=now),  # expires_at <= valid_at: gone
+        entry("later", "x", seconds=4, expires_at=now + timedelta(microseconds=1)),
+        entry("project", "x", seconds=5, kind=Kind.PROJECT, expires_at=now - timedelta(days=1)),
+    )
+    valid = EntryFilter(valid_at=now)
+    assert ids(store.list_entries(OWNER, valid)) == ["later", "forever"]
+    assert ids(store.list_entries(OWNER, valid, limit=1)) == ["later"]
+    assert store.count(OWNER, valid) == 2
+    assert ids(store.iter_entries(OWNER, valid)) == ["forever", "later"]
+    assert store.count(OWNER, EntryFilter(kind=Kind.PROJECT, valid_at=now)) == 0
+    assert store.count(OWNER, EntryFilter(valid_at=T0)) == 5  # before any expiry
+    assert store.count(OWNER) == 5  # no valid_at: expired entries are still there
+    assert valid.matches(store.get(OWNER, "later"))  # type: ignore[arg-type]
+    assert not valid.matches(store.get(OWNER, "at-now"))  # type: ignore[arg-type]

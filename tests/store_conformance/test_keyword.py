@@ -3,11 +3,13 @@ with the caller's own statistics."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from memvault import Domain, Kind, MemClass, MemoryEntry, Store, Tier
 from memvault.stores.values import EntryFilter, KeywordWeights, SearchDoc, View
 from memvault.text import index_text
 
-from .support import OWNER, SHARED, alice_data, doc, entry, hit_ids, put, scores_of
+from .support import OWNER, SHARED, T0, alice_data, doc, entry, hit_ids, put, scores_of
 
 # -- keyword search ----------------------------------------------------------------
 
@@ -219,3 +221,49 @@ def test_ties_go_to_the_entry_stored_first(store: Store) -> None:
     scores = dict((e.id, s) for e, s in ranked)
     assert scores["twin1"] == scores["twin2"]
     assert order.index("twin1") + 1 == order.index("twin2")
+
+
+DAY = timedelta(days=1)
+
+
+# -- filters inside the query ----------------------------------------------------------
+
+
+def test_expired_entries_do_not_use_up_keyword_candidate_places(store: Store) -> None:
+    now = T0 + timedelta(days=10)
+    gone = now - timedelta(hours=1)
+    put(
+        store,
+        # the best matches, all expired
+        *[entry(f"old{i}", "walrus walrus walrus", expires_at=gone) for i in range(3)],
+        # weaker matches, still valid (one until later, two forever)
+        entry("new0", "a walrus in a long line of many other words", expires_at=now + DAY),
+        *[entry(f"new{i}", "a walrus in a long line of many other words") for i in (1, 2)],
+        *[entry(f"filler{i}", f"unrelated text number {i}") for i in range(6)],
+    )
+    assert hit_ids(store, OWNER, "walrus", limit=3) == ["old0", "old1", "old2"]
+    valid = EntryFilter(valid_at=now)
+    assert hit_ids(store, OWNER, "walrus", flt=valid, limit=3) == ["new0", "new1", "new2"]
+    # Also when another filter joins it, and whatever ranking path the backend takes.
+    both = EntryFilter(valid_at=now, kind=Kind.USER)
+    assert hit_ids(store, OWNER, "walrus", flt=both, limit=3) == ["new0", "new1", "new2"]
+    assert hit_ids(store, OWNER, "walrus", flt=EntryFilter(valid_at=T0), limit=3) == [
+        "old0",
+        "old1",
+        "old2",
+    ]
+
+
+def test_valid_at_does_not_change_the_scores_of_what_it_keeps(store: Store) -> None:
+    now = T0 + timedelta(days=10)
+    put(
+        store,
+        entry("old", "walrus tusks", expires_at=now - DAY),
+        entry("new", "walrus beach"),
+        *[entry(f"filler{i}", f"unrelated text number {i}") for i in range(6)],
+    )
+    everything = dict(
+        (e.id, s) for e, s in store.keyword_search(OWNER, index_text("walrus").split())
+    )
+    valid = store.keyword_search(OWNER, ["walrus"], flt=EntryFilter(valid_at=now))
+    assert [(e.id, s) for e, s in valid] == [("new", everything["new"])]
