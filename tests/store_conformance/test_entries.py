@@ -22,6 +22,7 @@ from memvault import (
     StoreError,
     Tier,
 )
+from memvault.stores.protocols import EntryStore
 from memvault.stores.values import EntryFilter, RevealState, SearchDoc, VectorItem, View
 
 from .support import (
@@ -37,6 +38,10 @@ from .support import (
     put_state,
     read_state,
 )
+
+
+def test_every_backend_is_an_entry_store(store: Store) -> None:
+    assert isinstance(store, EntryStore)
 
 
 def test_every_backend_satisfies_the_store_protocol(store: Store) -> None:

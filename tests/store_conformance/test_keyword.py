@@ -6,12 +6,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from memvault import Domain, Kind, MemClass, MemoryEntry, Store, Tier
+from memvault.stores.protocols import KeywordIndex
 from memvault.stores.values import EntryFilter, KeywordWeights, SearchDoc, View
 from memvault.text import index_text
 
 from .support import OWNER, SHARED, T0, alice_data, doc, entry, hit_ids, put, scores_of
 
 # -- keyword search ----------------------------------------------------------------
+
+
+def test_every_backend_is_a_keyword_index(store: Store) -> None:
+    assert isinstance(store, KeywordIndex)
 
 
 def test_keyword_search_finds_an_entry_by_one_of_its_tokens(store: Store) -> None:

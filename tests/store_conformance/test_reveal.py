@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from memvault import Store
+from memvault.stores.protocols import RevealStore
 from memvault.stores.values import RevealState
 
 from .support import OWNER, T0, audit_row, entry, put, put_state, read_state
@@ -12,6 +13,10 @@ from .support import OWNER, T0, audit_row, entry, put, put_state, read_state
 # == reveal state, grants and erasing a user (issue 11 §1) ===================================
 # Wrong answers and the lock belong to a user; a grant belongs to one entry and ends when the
 # entry is deleted or the secret changes; erase_user leaves nothing of the user behind.
+
+
+def test_every_backend_is_a_reveal_store(store: Store) -> None:
+    assert isinstance(store, RevealStore)
 
 
 def test_reveal_failures_and_lock_are_shared_by_all_entries_of_a_user(store: Store) -> None:

@@ -6,9 +6,14 @@ from datetime import timedelta
 from typing import Any
 
 from memvault import MemoryEntry, Store, Tier
+from memvault.stores.protocols import VectorStore
 from memvault.stores.values import SearchDoc, VectorItem
 
 from .support import MODEL, OWNER, doc, entry, ids, put, stored, vec
+
+
+def test_every_backend_is_a_vector_store(store: Store) -> None:
+    assert isinstance(store, VectorStore)
 
 
 def test_put_and_load_vectors_per_user_and_model(store: Store) -> None:
