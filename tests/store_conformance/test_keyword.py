@@ -3,9 +3,11 @@ with the caller's own statistics."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 
 from memvault import Domain, Kind, MemClass, MemoryEntry, Store, Tier
+from memvault.stores.bm25 import WeightsPlanner
 from memvault.stores.protocols import KeywordIndex
 from memvault.stores.values import EntryFilter, KeywordWeights, SearchDoc, View
 from memvault.text import index_text
@@ -272,3 +274,54 @@ def test_valid_at_does_not_change_the_scores_of_what_it_keeps(store: Store) -> N
     )
     valid = store.keyword_search(OWNER, ["walrus"], flt=EntryFilter(valid_at=now))
     assert [(e.id, s) for e, s in valid] == [("new", everything["new"])]
+
+
+# -- the engine decides which terms run (TermPlanner) -----------------------------------
+
+
+class _Planner:
+    """Records what the store asks, and runs the groups it was given."""
+
+    def __init__(self, cutoff: int, groups: list[tuple[str, list[str]]]) -> None:
+        self.cutoff = cutoff
+        self.groups = groups
+        self.common: dict[str, bool] = {}
+
+    def cutoff_for(self, entries: int) -> int:
+        return self.cutoff
+
+    def plan(
+        self, terms: Sequence[str], is_common: Callable[[str], bool]
+    ) -> list[tuple[str, list[str]]]:
+        self.common = {t: is_common(t) for t in terms}
+        return self.groups
+
+
+def test_a_planner_passed_in_decides_which_terms_run(store: Store) -> None:
+    put(
+        store,
+        entry("both", "coffee and tea"),
+        *[entry(f"c{i}", f"coffee {i}") for i in range(3)],
+        entry("tea", "tea alone"),
+        entry("b1", "tea tea tea", user="bob"),
+        *[entry(f"b{i}", f"tea {i}", user="bob") for i in range(2, 9)],
+    )
+    terms = index_text("coffee tea").split()
+    coffee, tea = terms
+    # Empty groups fall through to the next one; every term of an AND group must match.
+    planner = _Planner(2, [(" OR ", ["zebra"]), (" AND ", terms), (" OR ", terms)])
+    found = store.keyword_search(OWNER, terms, planner=planner)
+    assert [e.id for e, _ in found] == ["both"]
+    # Common: in more than the cutoff of the caller's entries (bob's tea counts for nothing).
+    assert planner.common == {coffee: True, tea: False}
+    only_tea = _Planner(2, [(" OR ", [tea])])
+    assert sorted(hit_ids(store, OWNER, "coffee tea", planner=only_tea)) == ["both", "tea"]
+    # A cutoff of 0 means no term is common, and the store does not count.
+    none_common = _Planner(0, [(" OR ", terms)])
+    assert len(hit_ids(store, OWNER, "coffee tea", planner=none_common)) == 5
+    assert none_common.common == {coffee: False, tea: False}
+    # The default planner is the one KeywordWeights configures.
+    weights = KeywordWeights(common_term_cutoff=2)
+    assert hit_ids(store, OWNER, "coffee tea", weights=weights) == hit_ids(
+        store, OWNER, "coffee tea", planner=WeightsPlanner(weights)
+    )

@@ -8,6 +8,7 @@ from .protocols import (
     KeywordIndex,
     RevealStore,
     Store,
+    TermPlanner,
     Transactional,
     VectorStore,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "SQLiteStore",
     "SearchDoc",
     "Store",
+    "TermPlanner",
     "Transactional",
     "VectorStore",
     "View",

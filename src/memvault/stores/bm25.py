@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from .values import SearchDoc
+from .values import KeywordWeights, SearchDoc
 
 # -- ranking: BM25 with the caller's own statistics ------------------------------------
 # Every backend scores with these, over the caller's view only: how many entries the
@@ -62,9 +63,10 @@ def bm25_part(idf: float, freq: float, length: int, avg_length: float) -> float:
     return idf * freq * (BM25_K1 + 1) / (freq + norm)
 
 
-def plan_terms(
-    terms: Sequence[str], view_df: Callable[[str], int], cutoff: int
-) -> list[tuple[str, list[str]]]:
+TermGroup = tuple[str, list[str]]  # (" OR " or " AND ", terms)
+
+
+def plan_terms(terms: Sequence[str], view_df: Callable[[str], int], cutoff: int) -> list[TermGroup]:
     """Term groups to try in order, as (joiner, terms).
 
     A backend runs the first group, and the next only if the previous one found
@@ -77,13 +79,34 @@ def plan_terms(
     common, so other users' data cannot change which entries a search returns.
     ``view_df`` may cap its count at ``cutoff + 1``.
     """
+    if cutoff <= 0:
+        return [(" OR ", list(terms))]
+    return plan_common_terms(terms, lambda term: view_df(term) > cutoff)
+
+
+def plan_common_terms(terms: Sequence[str], is_common: Callable[[str], bool]) -> list[TermGroup]:
+    """``plan_terms`` once the store has said which terms are common in the view."""
     full = (" OR ", list(terms))
-    if cutoff <= 0 or len(terms) < 2:
+    if len(terms) < 2:
         return [full]
-    common = [t for t in terms if view_df(t) > cutoff]
+    common = [t for t in terms if is_common(t)]
     if not common:
         return [full]
     rare = [t for t in terms if t not in common]
     if rare:
         return [(" OR ", rare)]
     return [(" AND ", common), full]
+
+
+@dataclass(frozen=True, slots=True)
+class WeightsPlanner:
+    """The common-term policy as ``KeywordWeights`` configures it: what a keyword
+    search does when the engine passes no ``TermPlanner`` of its own."""
+
+    weights: KeywordWeights
+
+    def cutoff_for(self, entries: int) -> int:
+        return self.weights.cutoff_for(entries)
+
+    def plan(self, terms: Sequence[str], is_common: Callable[[str], bool]) -> list[TermGroup]:
+        return plan_common_terms(terms, is_common)

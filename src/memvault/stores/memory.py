@@ -20,7 +20,8 @@ import numpy as np
 
 from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
-from .bm25 import bm25_idf, bm25_part, doc_length, index_form, plan_terms, query_forms
+from .bm25 import WeightsPlanner, bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .protocols import TermPlanner
 from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
@@ -205,6 +206,7 @@ class MemoryStore:
         flt: EntryFilter = NO_FILTER,
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
+        planner: TermPlanner | None = None,
     ) -> list[tuple[MemoryEntry, float]]:
         """Okapi BM25 with per-column weights, over the view's own statistics (``bm25_part``)."""
         terms = query_forms(terms)
@@ -234,12 +236,15 @@ class MemoryStore:
         # whose full-text index cannot see expiry: so, as there, expired ones count.
         planned = [i for i, (e, _) in enumerate(everything) if for_planning.matches(e)]
 
-        def planner_df(term: str) -> int:
-            return sum(1 for i in planned if has(i, term))
+        policy = planner if planner is not None else WeightsPlanner(weights)
+        # As in SQLite, the share rule counts the whole view, not just the filtered part.
+        cutoff = policy.cutoff_for(n)
+
+        def is_common(term: str) -> bool:
+            return cutoff > 0 and sum(1 for i in planned if has(i, term)) > cutoff
 
         ranked: list[tuple[int, float]] = []
-        # As in SQLite, the share rule counts the whole view, not just the filtered part.
-        groups = plan_terms(terms, planner_df, weights.cutoff_for(n))
+        groups = policy.plan(terms, is_common)
         for g, (joiner, group) in enumerate(groups):
             idfs = {t: bm25_idf(n, df(t)) for t in group}
             scored: list[tuple[int, float]] = []

@@ -15,11 +15,12 @@ joined to ``Store`` when a backend implements them; until then nothing asks for 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from ..model import MemoryEntry
+from .bm25 import TermGroup
 from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
@@ -106,6 +107,22 @@ class EntryStore(Protocol):
         index is compacted so no token of theirs stays readable. Returns the entry ids."""
 
 
+class TermPlanner(Protocol):
+    """Which of a query's terms a keyword search runs: ranking policy, which the engine
+    decides and the store carries out (``bm25.WeightsPlanner`` is today's policy).
+
+    ``cutoff_for(entries)``: the document count above which a term is common in a
+    view of ``entries`` (0: no term is). ``plan(terms, is_common)``: the groups of
+    terms to try in order, as (``" OR "`` or ``" AND "``, terms); the store runs the
+    next only when the one before found nothing. ``is_common`` answers from the
+    caller's view alone, and is never true while the cutoff is 0.
+    """
+
+    def cutoff_for(self, entries: int) -> int: ...
+
+    def plan(self, terms: Sequence[str], is_common: Callable[[str], bool]) -> list[TermGroup]: ...
+
+
 @runtime_checkable
 class KeywordIndex(Protocol):
     """Full-text search over the tokens the engine stored with each entry."""
@@ -118,13 +135,15 @@ class KeywordIndex(Protocol):
         flt: EntryFilter = NO_FILTER,
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
+        planner: TermPlanner | None = None,
     ) -> list[tuple[MemoryEntry, float]]:
         """BM25 over the tokens, any term matching; best first, score higher = better.
 
         Scores use the statistics of ``view`` alone (``bm25.bm25_part``), whatever the
         filter, so a filtered search scores an entry as the unfiltered one does; ties go
         to the entry stored first. The filter runs inside the query, so entries it
-        leaves out never take one of the ``limit`` places.
+        leaves out never take one of the ``limit`` places. Which terms run is the
+        ``planner``'s choice (default: ``bm25.WeightsPlanner(weights)``).
         """
 
 
@@ -216,6 +235,7 @@ __all__ = [
     "KeywordIndex",
     "RevealStore",
     "Store",
+    "TermPlanner",
     "Transactional",
     "VectorStore",
 ]

@@ -60,7 +60,9 @@ class EntryFilter:
             and (self.session_id is None or entry.session_id == self.session_id)
             and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
             and (
-                self.valid_at is None or entry.expires_at is None or entry.expires_at > self.valid_at
+                self.valid_at is None
+                or entry.expires_at is None
+                or entry.expires_at > self.valid_at
             )
         )
 

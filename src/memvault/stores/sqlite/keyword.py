@@ -14,7 +14,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...model import MemoryEntry
-from ..bm25 import BM25_B, BM25_K1, bm25_idf, bm25_part, index_form, plan_terms, query_forms
+from ..bm25 import (
+    BM25_B,
+    BM25_K1,
+    WeightsPlanner,
+    bm25_idf,
+    bm25_part,
+    index_form,
+    query_forms,
+)
+from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
 from .connection import SQLiteConnection
@@ -37,6 +46,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
         flt: EntryFilter = NO_FILTER,
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
+        planner: TermPlanner | None = None,
     ) -> list[tuple[MemoryEntry, float]]:
         terms = query_forms(terms)
         if not terms:
@@ -46,30 +56,33 @@ class SQLiteKeywordIndex(SQLiteConnection):
             entries, tokens = self._view_stats(conn, view)
             if entries == 0:
                 return []
-            cutoff = weights.common_term_cutoff
-            global_df: dict[str, int] = {}
-            if cutoff > 0 and len(terms) > 1:
-                marks = ", ".join("?" for _ in terms)
-                global_df = dict(
-                    conn.execute(
-                        f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", terms
-                    ).fetchall()
-                )
-                cutoff = weights.cutoff_for(entries)
+            policy = planner if planner is not None else WeightsPlanner(weights)
+            cutoff = policy.cutoff_for(entries)
+            global_df: dict[str, int] | None = None
 
-            def view_df(term: str) -> int:
+            def is_common(term: str) -> bool:
+                nonlocal global_df
+                if cutoff <= 0:
+                    return False
+                if global_df is None:
+                    marks = ", ".join("?" for _ in terms)
+                    global_df = dict(
+                        conn.execute(
+                            f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", terms
+                        ).fetchall()
+                    )
                 # Rare across the whole table means rare for the caller; only globally
                 # common terms are counted within the caller's scope (capped).
                 if global_df.get(term, 0) <= cutoff:
-                    return global_df.get(term, 0)
+                    return False
                 row = conn.execute(
                     "SELECT count(*) FROM (SELECT rowid FROM memories_fts "
                     "WHERE memories_fts MATCH ? LIMIT ?)",
                     (f"{scope} AND {{head body extra}} : {quote(term)}", cutoff + 1),
                 ).fetchone()
-                return int(row[0])
+                return int(row[0]) > cutoff
 
-            groups = plan_terms(terms, view_df, cutoff)
+            groups = policy.plan(terms, is_common)
             avg = tokens / entries if tokens else 1.0
             for n, (joiner, group) in enumerate(groups):
                 ranked = self._rank(
