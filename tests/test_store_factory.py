@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memvault import ConfigError, MemoryStore, SQLiteStore
-from memvault.stores import open_store
+from memvault.stores import open_store, sqlite_file
 
 
 def test_a_plain_path_opens_sqlite(tmp_path: Path) -> None:
@@ -75,3 +75,22 @@ def test_server_backends_are_not_available_yet(url: str) -> None:
 def test_bad_locations_are_config_errors(url: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says.replace("?", r"\?")):
         open_store(url)
+
+
+def test_four_slashes_name_the_same_absolute_file(tmp_path: Path) -> None:
+    store = open_store("sqlite:///" + str(tmp_path / "v.db"))
+    try:
+        assert Path(store.path) == tmp_path / "v.db"  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+def test_sqlite_file_says_which_file_a_location_opens(tmp_path: Path) -> None:
+    assert sqlite_file(tmp_path / "a.db") == tmp_path / "a.db"
+    assert sqlite_file(str(tmp_path / "a.db")) == tmp_path / "a.db"
+    assert sqlite_file("~/x.db") == Path("~/x.db").expanduser()
+    assert sqlite_file("sqlite:///srv/v%20x.db") == Path("/srv/v x.db")
+    for other in (":memory:", "sqlite:///:memory:", "memory://", "postgresql://u:p@h/db"):
+        assert sqlite_file(other) is None, other
+    with pytest.raises(ConfigError):
+        sqlite_file("sqlite://host/v.db")

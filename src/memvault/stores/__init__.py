@@ -1,6 +1,6 @@
 """Storage backends behind small protocols, joined in ``Store``; ``open_store`` picks one."""
 
-from .factory import open_store
+from .factory import open_store, sqlite_file
 from .memory import MemoryStore
 from .protocols import (
     Admin,
@@ -32,4 +32,5 @@ __all__ = [
     "VectorStore",
     "View",
     "open_store",
+    "sqlite_file",
 ]

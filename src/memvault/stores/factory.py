@@ -4,8 +4,9 @@ Schemes:
 
 - a plain path (``~/memvault.db``, ``./v.db``, a ``Path``), or ``:memory:``: SQLite;
 - ``sqlite:///abs/path.db``: SQLite at that absolute path (as in ``file:`` URLs, the
-  path starts after ``sqlite://``; ``%xx`` escapes are decoded), ``sqlite:///:memory:``
-  a private in-memory SQLite database;
+  path starts after ``sqlite://``; ``%xx`` escapes are decoded; SQLAlchemy's
+  ``sqlite:////abs/path.db`` names the same file), ``sqlite:///:memory:`` a private
+  in-memory SQLite database. There is no relative form: use a plain path for that;
 - ``memory://``: the pure-Python ``MemoryStore`` (tests, throwaway vaults);
 - ``postgresql://``, ``mysql://`` (and their ``+driver`` forms): not available yet.
 
@@ -72,6 +73,21 @@ def open_store(
     raise ConfigError(f"unknown store scheme {scheme!r}: use {_supported()}, or a plain file path")
 
 
+def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
+    """The database file ``url_or_path`` opens, when it names an SQLite file (None for
+    ``:memory:``, ``memory://`` and other backends): for callers that check or show
+    the file's directory. ``ConfigError`` for a malformed ``sqlite://`` URL."""
+    if isinstance(url_or_path, os.PathLike):
+        return Path(url_or_path).expanduser()
+    match = _URL.match(url_or_path)
+    if match is None:
+        return None if url_or_path in ("", ":memory:") else Path(url_or_path).expanduser()
+    if match.group(1).lower().split("+", 1)[0] != "sqlite":
+        return None
+    path = _sqlite_path(url_or_path)
+    return None if path == ":memory:" else Path(path)
+
+
 def _supported() -> str:
     return "sqlite:///absolute/path.db, memory://"
 
@@ -87,6 +103,8 @@ def _sqlite_path(url: str) -> str:
             "a sqlite:// URL names no host: write sqlite:///absolute/path.db (three slashes)"
         )
     path = unquote(parts.path)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
     if path == "/:memory:":
         return ":memory:"
     if path in ("", "/"):
@@ -102,4 +120,4 @@ def _sqlite(
     )
 
 
-__all__ = ["open_store"]
+__all__ = ["open_store", "sqlite_file"]

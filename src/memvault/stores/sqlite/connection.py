@@ -7,6 +7,10 @@ share one connection under a lock; reads run on a connection per thread, so in
 WAL mode a long search neither waits for a commit's fsync nor holds up other
 searches (``":memory:"`` databases, private to one connection, use just the one).
 Other processes coordinate through SQLite's own file locking.
+
+``atomic()`` nests: the outermost level is the ``BEGIN IMMEDIATE`` transaction, each
+inner one a ``SAVEPOINT``; every write method runs in one, so it joins an enclosing
+block.
 """
 
 from __future__ import annotations
