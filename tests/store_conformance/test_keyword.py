@@ -320,6 +320,7 @@ def test_a_planner_passed_in_decides_which_terms_run(store: Store) -> None:
     none_common = _Planner(0, [(" OR ", terms)])
     assert len(hit_ids(store, OWNER, "coffee tea", planner=none_common)) == 5
     assert none_common.common == {coffee: False, tea: False}
+    assert store.keyword_search(OWNER, terms, planner=_Planner(2, [])) == []
     # The default planner is the one KeywordWeights configures.
     weights = KeywordWeights(common_term_cutoff=2)
     assert hit_ids(store, OWNER, "coffee tea", weights=weights) == hit_ids(

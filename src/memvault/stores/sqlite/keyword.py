@@ -83,6 +83,8 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 return int(row[0]) > cutoff
 
             groups = policy.plan(terms, is_common)
+            if not groups:
+                return []
             avg = tokens / entries if tokens else 1.0
             for n, (joiner, group) in enumerate(groups):
                 ranked = self._rank(
