@@ -1,9 +1,11 @@
 """Shared fixtures: every backend in ``STORE_BACKENDS``, and vaults on top of them.
 
-A backend joins the conformance suite (and every ``store``/``vault`` test) by adding
-one ``(id, factory)`` pair to ``STORE_BACKENDS``. A factory gets a fresh, empty
-directory it may use for files; one for a server-based backend (PostgreSQL, MySQL)
-should call ``pytest.skip()`` when its server is not configured.
+A backend joins the conformance suite (``tests/store_conformance/``, one module per
+store protocol) and every ``store``/``vault`` test by adding one ``(id, factory)``
+pair to ``STORE_BACKENDS``; a factory usually just calls ``open_store`` with a URL.
+A factory gets a fresh, empty directory it may use for files; one for a server-based
+backend (PostgreSQL, MySQL) should call ``pytest.skip()`` when its server is not
+configured.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import itertools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from hypothesis import settings
 
-from memvault import MemoryStore, SQLiteStore, Store, Vault, VaultConfig, load_config
+from memvault import Store, Vault, VaultConfig, load_config
+from memvault.stores import open_store
 
 # CI runs the same examples every time (a failure there reproduces locally with
 # HYPOTHESIS_PROFILE=ci); local runs keep exploring new ones.
@@ -28,11 +32,11 @@ StoreFactory = Callable[[Path], Store]
 
 
 def _sqlite_file(directory: Path) -> Store:
-    return SQLiteStore(directory / "s.db")
+    return open_store("sqlite://" + quote(str(directory / "s.db")))
 
 
 def _memory(directory: Path) -> Store:
-    return MemoryStore()
+    return open_store("memory://")
 
 
 STORE_BACKENDS: list[tuple[str, StoreFactory]] = [

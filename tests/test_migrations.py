@@ -16,7 +16,7 @@ from memvault.retrieval.keyword import search_doc
 from memvault.stores.base import SearchDoc
 from memvault.stores.rows import ENTRY_COLUMNS, entry_to_row
 from memvault.stores.sqlite import scope_tokens
-from memvault.stores.sqlite_schema import LATEST_VERSION, MIGRATIONS
+from memvault.stores.sqlite.schema import LATEST_VERSION, MIGRATIONS
 from memvault.text import index_text
 
 

@@ -11,16 +11,17 @@ that both backends score alike.
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
-from memvault.stores.base import SearchDoc, View, doc_length
-from memvault.stores.sqlite_schema import LATEST_VERSION
+from memvault.stores.base import EntryFilter, SearchDoc, View, doc_length
+from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.text import index_text
 
-from .test_store_conformance import _alice_data, _scores, doc, entry, put
+from .store_conformance.support import alice_data, doc, entry, put, scores_of
 
 
 def _scores_for(vault: Vault, query: str, user: str) -> dict[str, float]:
@@ -65,7 +66,7 @@ def _kept(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
 
 def test_keyword_stats_follow_every_write(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "v.db")
-    put(store, *_alice_data(), entry("b1", "bob words here", user="bob", agent_id="x"))
+    put(store, *alice_data(), entry("b1", "bob words here", user="bob", agent_id="x"))
     conn = sqlite3.connect(tmp_path / "v.db")
     assert _kept(conn) == _recount(conn)
 
@@ -85,7 +86,7 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
     path = tmp_path / "old.db"
     old = SQLiteStore(path, migrate_to=7)
     # What a version-7 store wrote, before the keyword statistics existed.
-    for e in _alice_data():
+    for e in alice_data():
         d = doc(e)
         old._conn.execute(
             "INSERT INTO memories (id, user_id, agent_id, content, kind, mem_class, importance, "
@@ -116,7 +117,7 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
         ).fetchall()
     )
     assert lengths == {
-        e.id: len(doc(e).head.split()) + len(doc(e).body.split()) for e in _alice_data()
+        e.id: len(doc(e).head.split()) + len(doc(e).body.split()) for e in alice_data()
     }
     upgraded.close()
 
@@ -124,14 +125,14 @@ def test_upgrading_an_older_database_fills_the_statistics(tmp_path: Path) -> Non
 def test_both_backends_rank_alike(tmp_path: Path) -> None:
     sqlite_store, memory_store = SQLiteStore(tmp_path / "v.db"), MemoryStore()
     data = [
-        *_alice_data(),
+        *alice_data(),
         entry("accent", "Un café à Lisbonne", name="café"),
         entry("plain", "cafe lisbonne notes"),
     ]
     for store in (sqlite_store, memory_store):
         put(store, *data)
     views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
-    on_sqlite, in_memory = _scores(sqlite_store, views), _scores(memory_store, views)
+    on_sqlite, in_memory = scores_of(sqlite_store, views), scores_of(memory_store, views)
     assert [[i for i, _ in r] for r in on_sqlite] == [[i for i, _ in r] for r in in_memory]
     for a, b in zip(on_sqlite, in_memory, strict=True):
         assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
@@ -147,15 +148,43 @@ def test_the_two_sqlite_ranking_paths_give_identical_scores(
 ) -> None:
     # Which path runs depends on how many occurrences other users hold, so the two
     # must agree to the last bit, or the choice itself would leak.
-    import memvault.stores.sqlite as sqlite_module
+    import memvault.stores.sqlite.keyword as sqlite_keyword
 
     store = SQLiteStore(tmp_path / "v.db")
-    put(store, *_alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
+    put(store, *alice_data(), *[entry(f"b{i}", "zebra apple pie", user="bob") for i in range(9)])
     views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
     results = []
     for share in (10**9, 0):  # always the stored tokens / always the instance table
-        monkeypatch.setattr(sqlite_module, "_INSTANCE_SHARE", share)
-        results.append(_scores(store, views))
+        monkeypatch.setattr(sqlite_keyword, "_INSTANCE_SHARE", share)
+        results.append(scores_of(store, views))
     assert results[0] == results[1]
     assert any(results[0])
+    store.close()
+
+
+def test_both_sqlite_ranking_paths_leave_expired_entries_out_inside_the_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The candidate limit applies after the expiry test on either path, so expired
+    # best matches never push valid ones out.
+    import memvault.stores.sqlite.keyword as sqlite_keyword
+
+    now = datetime(2026, 2, 1, tzinfo=UTC)
+    store = SQLiteStore(tmp_path / "v.db")
+    put(
+        store,
+        *[entry(f"old{i}", "walrus walrus", expires_at=now - timedelta(days=1)) for i in range(4)],
+        *[entry(f"new{i}", "walrus and many other words here") for i in range(4)],
+        *[entry(f"b{i}", "walrus walrus", user="bob") for i in range(9)],
+        *[entry(f"f{i}", f"unrelated text {i}") for i in range(8)],
+    )
+    found = []
+    for share in (10**9, 0):  # always the stored tokens / always the instance table
+        monkeypatch.setattr(sqlite_keyword, "_INSTANCE_SHARE", share)
+        ranked = store.keyword_search(
+            View("alice", all_agents=True), ["walrus"], flt=EntryFilter(valid_at=now), limit=4
+        )
+        found.append([(e.id, s) for e, s in ranked])
+    assert found[0] == found[1]
+    assert [i for i, _ in found[0]] == ["new0", "new1", "new2", "new3"]
     store.close()

@@ -15,8 +15,8 @@ from memvault import MemoryEntry, SQLiteStore, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.retrieval.keyword import search_doc
 from memvault.retrieval.vector import VectorIndex
-from memvault.stores import sqlite as sqlite_module
 from memvault.stores.base import SearchDoc, VectorItem, View
+from memvault.stores.sqlite import vectors as sqlite_vectors
 
 OWNER = View("alice", all_agents=True)
 
@@ -68,7 +68,7 @@ def test_changes_name_new_replaced_and_dropped_vectors(tmp_path: Path) -> None:
 
 
 def test_a_pruned_log_asks_for_a_reload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sqlite_module, "_VECTOR_LOG_KEEP", 2)
+    monkeypatch.setattr(sqlite_vectors, "_VECTOR_LOG_KEEP", 2)
     store = SQLiteStore(tmp_path / "pruned.db")
     add(store, "a", seed=1)
     mark = store.load_vectors("alice", "m").mark

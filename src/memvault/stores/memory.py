@@ -12,6 +12,7 @@ import dataclasses
 import threading
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +20,9 @@ import numpy as np
 
 from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
-from .base import (
+from .bm25 import WeightsPlanner, bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .protocols import TermPlanner
+from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
@@ -33,12 +36,6 @@ from .base import (
     VectorChanges,
     VectorItem,
     View,
-    bm25_idf,
-    bm25_part,
-    doc_length,
-    index_form,
-    plan_terms,
-    query_forms,
 )
 
 
@@ -61,6 +58,49 @@ class MemoryStore:
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
         self._closed = False
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """A nesting write transaction (``protocols.Transactional``): the lock is held
+        throughout, so no other thread sees a half-done block, and each level keeps a
+        copy of the tables to put back if an exception leaves it. The copies are
+        shallow: stored entries, documents and vectors are never changed in place.
+        """
+        return self._atomic()
+
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        with self._lock:
+            self._check_open()
+            saved = self._state()
+            try:
+                yield
+            except BaseException:
+                self._restore(saved)
+                raise
+
+    def _state(self) -> tuple[Any, ...]:
+        return (
+            dict(self._rows),
+            dict(self._vectors),
+            dict(self._originals),
+            dict(self._locks),
+            dict(self._grants),
+            dict(self._secrets),
+            list(self._audit),
+            self._audit_seq,
+        )
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        (
+            self._rows,
+            self._vectors,
+            self._originals,
+            self._locks,
+            self._grants,
+            self._secrets,
+            self._audit,
+            self._audit_seq,
+        ) = saved
 
     def _check_open(self) -> None:
         if self._closed:
@@ -139,7 +179,7 @@ class MemoryStore:
             self._check_open()
             return [(e, d) for e, d in self._rows.values() if view.sees(e) and flt.matches(e)]
 
-    def list(
+    def list_entries(
         self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
     ) -> list[MemoryEntry]:
         rows = sorted(
@@ -166,6 +206,7 @@ class MemoryStore:
         flt: EntryFilter = NO_FILTER,
         limit: int = 10,
         weights: KeywordWeights = DEFAULT_WEIGHTS,
+        planner: TermPlanner | None = None,
     ) -> list[tuple[MemoryEntry, float]]:
         """Okapi BM25 with per-column weights, over the view's own statistics (``bm25_part``)."""
         terms = query_forms(terms)
@@ -182,6 +223,7 @@ class MemoryStore:
         n = len(everything)
         avg = (sum(lengths) / n) or 1.0
         wanted = [i for i, (e, _) in enumerate(everything) if flt.matches(e)]
+        for_planning = dataclasses.replace(flt, valid_at=None)
         col_weights = (weights.head, weights.body, weights.extra)
 
         def has(i: int, term: str) -> bool:
@@ -190,13 +232,19 @@ class MemoryStore:
         def df(term: str) -> int:
             return sum(1 for i in range(n) if has(i, term))
 
-        def planner_df(term: str) -> int:
-            # Which terms are common is counted among the filtered entries, as in SQLite.
-            return sum(1 for i in wanted if has(i, term))
+        # Which terms are common is counted among the filtered entries, as in SQLite,
+        # whose full-text index cannot see expiry: so, as there, expired ones count.
+        planned = [i for i, (e, _) in enumerate(everything) if for_planning.matches(e)]
+
+        policy = planner if planner is not None else WeightsPlanner(weights)
+        # As in SQLite, the share rule counts the whole view, not just the filtered part.
+        cutoff = policy.cutoff_for(n)
+
+        def is_common(term: str) -> bool:
+            return cutoff > 0 and sum(1 for i in planned if has(i, term)) > cutoff
 
         ranked: list[tuple[int, float]] = []
-        # As in SQLite, the share rule counts the whole view, not just the filtered part.
-        groups = plan_terms(terms, planner_df, weights.cutoff_for(n))
+        groups = policy.plan(terms, is_common)
         for g, (joiner, group) in enumerate(groups):
             idfs = {t: bm25_idf(n, df(t)) for t in group}
             scored: list[tuple[int, float]] = []
@@ -355,6 +403,8 @@ class MemoryStore:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+
+    list = list_entries  # deprecated name (it shadowed the builtin): use list_entries
 
 
 __all__ = ["MemoryStore"]

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ..errors import MigrationError
-from .rows import format_time
+from ...errors import MigrationError
+from ..rows import format_time
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,123 @@
+"""``open_store``: one string (a URL or a path) to an open backend.
+
+Schemes:
+
+- a plain path (``~/memvault.db``, ``./v.db``, a ``Path``), or ``:memory:``: SQLite;
+- ``sqlite:///abs/path.db``: SQLite at that absolute path (as in ``file:`` URLs, the
+  path starts after ``sqlite://``; ``%xx`` escapes are decoded; SQLAlchemy's
+  ``sqlite:////abs/path.db`` names the same file), ``sqlite:///:memory:`` a private
+  in-memory SQLite database. There is no relative form: use a plain path for that;
+- ``memory://``: the pure-Python ``MemoryStore`` (tests, throwaway vaults);
+- ``postgresql://``, ``mysql://`` (and their ``+driver`` forms): not available yet.
+
+Error messages name the scheme only, never the rest of the URL, which may hold a
+password.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ..errors import ConfigError
+from .memory import MemoryStore
+from .protocols import Store
+from .sqlite import SQLiteStore
+
+# Backends the next release adds, by scheme (without a ``+driver`` suffix).
+_COMING = {
+    "postgresql": "PostgreSQL",
+    "postgres": "PostgreSQL",
+    "mysql": "MySQL",
+    "mariadb": "MySQL / MariaDB",
+}
+_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def open_store(
+    url_or_path: str | os.PathLike[str],
+    *,
+    busy_timeout_ms: int = 10_000,
+    synchronous: str = "FULL",
+    migrate_to: int | None = None,
+) -> Store:
+    """Open the backend ``url_or_path`` names (see the module docstring).
+
+    The settings apply to backends that have them (SQLite) and are ignored by the
+    rest. ``ConfigError`` for a scheme that is unknown or not available yet.
+    """
+    if isinstance(url_or_path, os.PathLike):
+        return _sqlite(Path(url_or_path).expanduser(), busy_timeout_ms, synchronous, migrate_to)
+    if not isinstance(url_or_path, str) or not url_or_path.strip():
+        raise ConfigError("the store location is empty: pass a path or a URL such as sqlite:///…")
+    match = _URL.match(url_or_path)
+    if match is None:
+        if url_or_path == ":memory:":
+            return _sqlite(":memory:", busy_timeout_ms, synchronous, migrate_to)
+        return _sqlite(Path(url_or_path).expanduser(), busy_timeout_ms, synchronous, migrate_to)
+    scheme = match.group(1).lower()
+    base = scheme.split("+", 1)[0]
+    if base == "sqlite":
+        return _sqlite(_sqlite_path(url_or_path), busy_timeout_ms, synchronous, migrate_to)
+    if base == "memory":
+        if url_or_path[len(match.group(0)) :].strip("/"):
+            raise ConfigError("a memory:// store takes no path: write just memory://")
+        return MemoryStore()
+    if base in _COMING:
+        raise ConfigError(
+            f"the {_COMING[base]} backend ({scheme}://) is not available yet in this "
+            f"version of memvault: use {_supported()}"
+        )
+    raise ConfigError(f"unknown store scheme {scheme!r}: use {_supported()}, or a plain file path")
+
+
+def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
+    """The database file ``url_or_path`` opens, when it names an SQLite file (None for
+    ``:memory:``, ``memory://`` and other backends): for callers that check or show
+    the file's directory. ``ConfigError`` for a malformed ``sqlite://`` URL."""
+    if isinstance(url_or_path, os.PathLike):
+        return Path(url_or_path).expanduser()
+    match = _URL.match(url_or_path)
+    if match is None:
+        return None if url_or_path in ("", ":memory:") else Path(url_or_path).expanduser()
+    if match.group(1).lower().split("+", 1)[0] != "sqlite":
+        return None
+    path = _sqlite_path(url_or_path)
+    return None if path == ":memory:" else Path(path)
+
+
+def _supported() -> str:
+    return "sqlite:///absolute/path.db, memory://"
+
+
+def _sqlite_path(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.query or parts.fragment:
+        raise ConfigError("a sqlite:// URL takes no ?query or #fragment: pass settings apart")
+    if parts.netloc == ":memory:" and not parts.path:
+        return ":memory:"
+    if parts.netloc:
+        raise ConfigError(
+            "a sqlite:// URL names no host: write sqlite:///absolute/path.db (three slashes)"
+        )
+    path = unquote(parts.path)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    if path == "/:memory:":
+        return ":memory:"
+    if path in ("", "/"):
+        raise ConfigError("the sqlite:// URL names no file: write sqlite:///absolute/path.db")
+    return path
+
+
+def _sqlite(
+    path: str | Path, busy_timeout_ms: int, synchronous: str, migrate_to: int | None
+) -> SQLiteStore:
+    return SQLiteStore(
+        path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, migrate_to=migrate_to
+    )
+
+
+__all__ = ["open_store", "sqlite_file"]

@@ -1,0 +1,241 @@
+"""The storage contract, split by concern.
+
+A store keeps entries, their full-text tokens and their vectors, and enforces the
+scope of every read and write itself, so that no caller bug can reach another
+user's rows. Each concern is a small protocol, so a caller (or a new backend) can
+depend on just the part it uses; ``Store`` is their union, what a backend
+implements and what the engine holds. Validation, tokenization, ranking policy
+and fusion live in the engine, above.
+
+Room to grow: a graph channel (entities and the entries that name them) and the
+memory lifecycle (tiers, decay, supersession) will each be one more protocol here,
+joined to ``Store`` when a backend implements them; until then nothing asks for them.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol, runtime_checkable
+
+from ..model import MemoryEntry
+from .bm25 import TermGroup
+from .values import (
+    DEFAULT_WEIGHTS,
+    NO_FILTER,
+    AuditRecord,
+    EntryFilter,
+    KeywordWeights,
+    Mutation,
+    RevealChange,
+    RevealState,
+    SearchDoc,
+    StoredVectors,
+    VectorChanges,
+    VectorItem,
+    View,
+)
+
+
+@runtime_checkable
+class Transactional(Protocol):
+    """One write transaction that nests.
+
+    ``with store.atomic():`` makes every write inside it one unit: all of it is
+    committed when the outermost block ends, none of it if an exception leaves that
+    block, and nothing of it is visible to another connection (or thread) before.
+    An inner ``atomic()`` is a savepoint: an exception that leaves it undoes only
+    what was written inside it, and the outer block may go on. Each store method
+    that writes is itself atomic, and joins an enclosing block.
+    """
+
+    def atomic(self) -> AbstractContextManager[None]: ...
+
+
+@runtime_checkable
+class EntryStore(Protocol):
+    """Entries: write, read, filter and erase them, always inside a ``View``."""
+
+    def insert(
+        self,
+        items: Sequence[tuple[MemoryEntry, SearchDoc]],
+        *,
+        originals: Mapping[str, bytes] | None = None,
+    ) -> None:
+        """Insert all items in one transaction; ``ConflictError`` if an id exists for the user.
+
+        ``originals`` maps entry ids to their sealed (encrypted) original text.
+        """
+
+    def get(self, view: View, entry_id: str) -> MemoryEntry | None:
+        """The entry if it exists inside ``view``, else None."""
+
+    def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:
+        """The entries among ``entry_ids`` inside ``view`` (any order, missing ones left out)."""
+
+    def update(
+        self, view: View, entry_id: str, mutate: Mutation, *, original: Any = ...
+    ) -> MemoryEntry:
+        """Read, change and write one entry in a single write transaction.
+
+        ``mutate`` receives the current entry and returns the new one with its
+        tokens; if it raises, nothing is written. ``NotFoundError`` if the entry
+        is not inside ``view``. ``original``: new sealed original bytes, None to
+        drop it, or ``...`` to keep what is stored.
+        """
+
+    def delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
+        """Delete the entries inside ``view``; returns the ids actually deleted."""
+
+    def list_entries(
+        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+    ) -> list[MemoryEntry]:
+        """Entries newest first (by ``created_at``, then id)."""
+
+    def iter_entries(self, view: View, flt: EntryFilter = NO_FILTER) -> Iterator[MemoryEntry]:
+        """Every entry inside ``view``, oldest first, fetched in pages."""
+
+    def count(self, view: View, flt: EntryFilter = NO_FILTER) -> int: ...
+
+    def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
+        """Distinct values of one top-level metadata key among the user's entries."""
+
+    def erase_user(self, user_id: str) -> list[str]:
+        """Delete every trace of a user in one transaction: entries (with their vectors,
+        originals and grants), reveal secret and state, and audit records; the full-text
+        index is compacted so no token of theirs stays readable. Returns the entry ids."""
+
+
+class TermPlanner(Protocol):
+    """Which of a query's terms a keyword search runs: ranking policy, which the engine
+    decides and the store carries out (``bm25.WeightsPlanner`` is today's policy).
+
+    ``cutoff_for(entries)``: the document count above which a term is common in a
+    view of ``entries`` (0: no term is). ``plan(terms, is_common)``: the groups of
+    terms to try in order, as (``" OR "`` or ``" AND "``, terms); the store runs the
+    next only when the one before found nothing. ``is_common`` answers from the
+    caller's view alone, and is never true while the cutoff is 0.
+    """
+
+    def cutoff_for(self, entries: int) -> int: ...
+
+    def plan(self, terms: Sequence[str], is_common: Callable[[str], bool]) -> list[TermGroup]: ...
+
+
+@runtime_checkable
+class KeywordIndex(Protocol):
+    """Full-text search over the tokens the engine stored with each entry."""
+
+    def keyword_search(
+        self,
+        view: View,
+        terms: Sequence[str],
+        *,
+        flt: EntryFilter = NO_FILTER,
+        limit: int = 10,
+        weights: KeywordWeights = DEFAULT_WEIGHTS,
+        planner: TermPlanner | None = None,
+    ) -> list[tuple[MemoryEntry, float]]:
+        """BM25 over the tokens, any term matching; best first, score higher = better.
+
+        Scores use the statistics of ``view`` alone (``bm25.bm25_part``), whatever the
+        filter, so a filtered search scores an entry as the unfiltered one does; ties go
+        to the entry stored first. The filter runs inside the query, so entries it
+        leaves out never take one of the ``limit`` places. Which terms run is the
+        ``planner``'s choice (default: ``bm25.WeightsPlanner(weights)``).
+        """
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """One vector per entry and model.
+
+    A vector is dropped whenever the entry's text changes, and vectors of another
+    model are ignored, so dimensions never mix.
+    """
+
+    def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
+        """Store vectors of entries unchanged since ``updated_at``; returns the ids written."""
+
+    def load_vectors(self, user_id: str, model: str) -> StoredVectors:
+        """Every vector of ``model`` for the user's entries (all agents)."""
+
+    def missing_vectors(
+        self, model: str, *, limit: int = 256, after: tuple[str, str] | None = None
+    ) -> list[MemoryEntry]:
+        """Entries (any user) with no vector of ``model``, by (user_id, id) after ``after``."""
+
+    def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
+        """What happened to the user's vectors after log position ``since``.
+
+        Lets a process that cached vectors catch up with other processes' writes
+        without reloading them all. None when the backend cannot tell (it keeps no
+        log, or has pruned the part after ``since``): reload with ``load_vectors``.
+        """
+
+    def change_counter(self) -> int:
+        """A number that changes when another process or connection commits a write."""
+
+
+@runtime_checkable
+class RevealStore(Protocol):
+    """Sensitive data: sealed originals, the reveal challenge and state, the audit log."""
+
+    def get_original(self, user_id: str, entry_id: str) -> bytes | None:
+        """The sealed original of a redacted entry, if it has one."""
+
+    def change_reveal(
+        self, user_id: str, entry_id: str | None, change: RevealChange
+    ) -> RevealState:
+        """Read-modify-write the user's reveal state (and, with ``entry_id``, that entry's
+        grant) and append the audit record ``change`` returns, atomically. Without an
+        entry id the grant fields are passed as None and what ``change`` puts there is
+        ignored. Deleting an entry deletes its grant."""
+
+    def append_audit(self, record: AuditRecord) -> None:
+        """Append one record to the audit log (it can never be changed or deleted)."""
+
+    def audit_log(
+        self, user_id: str, *, entry_id: str | None = None, limit: int = 100, after: int = 0
+    ) -> list[AuditRecord]:
+        """The user's audit records, oldest first, with ``seq`` greater than ``after``."""
+
+    def reveal_secret(self, user_id: str) -> tuple[bytes, bytes] | None:
+        """The user's reveal challenge as (salt, digest), if set."""
+
+    def set_reveal_secret(self, user_id: str, salt: bytes, digest: bytes) -> None:
+        """Store the user's reveal challenge; every grant of the user ends with it."""
+
+
+@runtime_checkable
+class Admin(Protocol):
+    """What operators and health checks ask of a backend."""
+
+    def health(self) -> dict[str, Any]:
+        """Backend facts for `memvault doctor` and `/readyz`; raises StoreError if broken."""
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Store(EntryStore, KeywordIndex, VectorStore, RevealStore, Transactional, Admin, Protocol):
+    """A backend: every concern above. Each write is atomic: it fully happens or leaves
+    no trace."""
+
+    def list(
+        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+    ) -> builtins.list[MemoryEntry]:
+        """Deprecated name of ``list_entries`` (it shadowed the builtin); callers move over."""
+
+
+__all__ = [
+    "Admin",
+    "EntryStore",
+    "KeywordIndex",
+    "RevealStore",
+    "Store",
+    "TermPlanner",
+    "Transactional",
+    "VectorStore",
+]

@@ -1,0 +1,24 @@
+"""The embedded default backend: one SQLite file in WAL mode.
+
+One concern per module, composed into ``SQLiteStore``: ``connection`` (opening,
+WAL, per-thread readers, write transactions), ``entries``, ``keyword`` (BM25 with
+the view's own statistics), ``vectors``, ``audit`` (originals, reveal, audit log,
+erase), ``schema`` (the recorded migrations) and ``sql`` (view and filter clauses
+they share). A new SQL backend copies this shape.
+"""
+
+from __future__ import annotations
+
+from .audit import SQLiteAudit
+from .connection import create_private
+from .entries import SQLiteEntries
+from .keyword import SQLiteKeywordIndex
+from .sql import scope_tokens
+from .vectors import SQLiteVectors
+
+
+class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit):
+    """A ``Store`` on one SQLite file (or ``":memory:"``)."""
+
+
+__all__ = ["SQLiteStore", "create_private", "scope_tokens"]

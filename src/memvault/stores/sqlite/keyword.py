@@ -1,0 +1,277 @@
+"""Keyword search: BM25 with the statistics of the caller's view alone.
+
+It does not use FTS5's ``bm25()``, whose statistics span the whole table (a user's
+scores would move when another user stores a word): it computes BM25
+(``base.bm25_part``) from the index's instance table, with the entries, lengths and
+document frequencies of the caller's view only (``keyword_docs`` and
+``keyword_stats``, kept by triggers; migration 10).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from ...model import MemoryEntry
+from ..bm25 import (
+    BM25_B,
+    BM25_K1,
+    WeightsPlanner,
+    bm25_idf,
+    bm25_part,
+    index_form,
+    query_forms,
+)
+from ..protocols import TermPlanner
+from ..rows import row_to_entry
+from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
+from .connection import SQLiteConnection
+from .sql import PAGE, SELECT, agents_sql, filter_sql, quote, scope_match, snapshot, view_sql
+
+# Keyword ranking reads a term's occurrences in the instance table (all users') unless
+# reading the view's matching entries' tokens is cheaper; one occurrence there costs
+# about as much as this many tokens read in Python (measured on LoCoMo and store_bench).
+_INSTANCE_SHARE = 6
+
+
+class SQLiteKeywordIndex(SQLiteConnection):
+    """BM25 over the full-text index, scored with the view's own statistics."""
+
+    def keyword_search(
+        self,
+        view: View,
+        terms: Sequence[str],
+        *,
+        flt: EntryFilter = NO_FILTER,
+        limit: int = 10,
+        weights: KeywordWeights = DEFAULT_WEIGHTS,
+        planner: TermPlanner | None = None,
+    ) -> list[tuple[MemoryEntry, float]]:
+        terms = query_forms(terms)
+        if not terms:
+            return []
+        scope = scope_match(view, flt)
+        with self._read() as conn, snapshot(conn):
+            entries, tokens = self._view_stats(conn, view)
+            if entries == 0:
+                return []
+            policy = planner if planner is not None else WeightsPlanner(weights)
+            cutoff = policy.cutoff_for(entries)
+            global_df: dict[str, int] | None = None
+
+            def is_common(term: str) -> bool:
+                nonlocal global_df
+                if cutoff <= 0:
+                    return False
+                if global_df is None:
+                    marks = ", ".join("?" for _ in terms)
+                    global_df = dict(
+                        conn.execute(
+                            f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", terms
+                        ).fetchall()
+                    )
+                # Rare across the whole table means rare for the caller; only globally
+                # common terms are counted within the caller's scope (capped).
+                if global_df.get(term, 0) <= cutoff:
+                    return False
+                row = conn.execute(
+                    "SELECT count(*) FROM (SELECT rowid FROM memories_fts "
+                    "WHERE memories_fts MATCH ? LIMIT ?)",
+                    (f"{scope} AND {{head body extra}} : {quote(term)}", cutoff + 1),
+                ).fetchone()
+                return int(row[0]) > cutoff
+
+            groups = policy.plan(terms, is_common)
+            if not groups:
+                return []
+            avg = tokens / entries if tokens else 1.0
+            for n, (joiner, group) in enumerate(groups):
+                ranked = self._rank(
+                    conn, view, flt, group, joiner == " AND ", limit, weights, entries, avg
+                )
+                if ranked or n == len(groups) - 1:
+                    break
+            found = self._entries_by_pk(conn, view, [pk for pk, _ in ranked])
+        return [(found[pk], score) for pk, score in ranked if pk in found]
+
+    @staticmethod
+    def _view_stats(conn: sqlite3.Connection, view: View) -> tuple[int, int]:
+        """(entries, tokens) inside ``view``, from the trigger-kept ``keyword_stats``."""
+        agents, params = agents_sql(view, "s")
+        row = conn.execute(
+            "SELECT coalesce(sum(entries), 0), coalesce(sum(tokens), 0) "
+            f"FROM keyword_stats s WHERE {agents}",
+            params,
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    @staticmethod
+    def _rank(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        entries: int,
+        avg: float,
+    ) -> list[tuple[int, float]]:
+        """(pk, score) of the best ``limit`` entries holding any (or every) term of ``group``.
+
+        Term frequencies come from the index's instance table (where each term occurs),
+        each term's document frequency from a count inside the view (unfiltered),
+        entries and average length from ``keyword_stats``, lengths from
+        ``keyword_docs``: nothing of another user enters a score. The score is
+        ``base.bm25_part`` summed over the terms.
+        """
+        scope = scope_match(view, NO_FILTER)
+        idf: list[Any] = []
+        view_docs = 0
+        for term in group:
+            df = conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                (f"{scope} AND {{head body extra}} : {quote(term)}",),
+            ).fetchone()[0]
+            if df:
+                idf += [term, bm25_idf(entries, int(df))]
+                view_docs += int(df)
+        if not idf:
+            return []
+        scored = idf[::2]
+        # Two ways to the same numbers. The instance table lists a term's occurrences in
+        # every user's entries; when the view holds few of them, reading the tokens of the
+        # view's matching entries is cheaper (the choice depends on others' data, the
+        # scores do not: both add the same numbers in the same order).
+        marks = ", ".join("?" for _ in scored)
+        occurrences = conn.execute(
+            f"SELECT coalesce(sum(cnt), 0) FROM memories_vocab WHERE term IN ({marks})", scored
+        ).fetchone()[0]
+        if occurrences * _INSTANCE_SHARE > view_docs * avg:
+            return SQLiteKeywordIndex._rank_from_tokens(
+                conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg
+            )
+        agents, aparams = agents_sql(view, "k")
+        fsql, fparams = filter_sql(flt)
+        filtered = ""
+        if fsql:
+            # Filters the instance table cannot see are checked on the entry itself.
+            where, wparams = view_sql(view)
+            filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
+            fparams = [*wparams, *fparams]
+        # One row per document: each term's column-weighted count, then the sum of the
+        # terms' shares in query order (bm25_part, operation for operation).
+        freqs = ", ".join(
+            f"total(CASE WHEN term = ? THEN w END) AS f{i}" for i in range(len(scored))
+        )
+        parts = " + ".join(
+            f"? * h.f{i} * (? + 1) / (h.f{i} + ? * (1 - ? + ? * k.len / ?))"
+            for i in range(len(scored))
+        )
+        having = ""
+        if every_term:  # every term of the group is in the entry (whatever its weight)
+            freqs += ", " + " + ".join("max(term = ?)" for _ in scored) + " AS present"
+            having = f" AND h.present = {len(group)}"
+        sql = f"""
+            SELECT h.doc, {parts} AS score
+            FROM (
+                SELECT doc, {freqs}
+                FROM (
+                    SELECT doc, term, CASE col WHEN 'head' THEN ? WHEN 'body' THEN ? ELSE ? END AS w
+                    FROM memories_inst
+                    WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra')
+                )
+                GROUP BY doc
+            ) h CROSS JOIN keyword_docs k ON k.pk = h.doc {filtered}
+            WHERE {agents} AND score > 0{having}
+            ORDER BY score DESC, h.doc
+            LIMIT ?
+        """
+        part_args: list[Any] = []
+        for i in range(len(scored)):
+            part_args += [idf[2 * i + 1], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+        args = (
+            *part_args,
+            *scored,
+            *(scored if every_term else ()),
+            weights.head,
+            weights.body,
+            weights.extra,
+            *scored,
+            *fparams,
+            *aparams,
+            limit,
+        )
+        return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
+
+    @staticmethod
+    def _rank_from_tokens(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        scored: Sequence[str],
+        idfs: Sequence[float],
+        avg: float,
+    ) -> list[tuple[int, float]]:
+        """``_rank`` from the stored tokens of the view's matching entries, adding the
+        same numbers in the same order as its SQL (so both give identical scores)."""
+        joiner = " AND " if every_term else " OR "
+        wanted = joiner.join(quote(t) for t in group)
+        match = f"{scope_match(view, flt)} AND {{head body extra}} : ({wanted})"
+        where, params = view_sql(view)
+        fsql, fparams = filter_sql(flt)
+        rows = conn.execute(
+            "SELECT r.pk, k.len, m.fts_head, m.fts_body, m.fts_extra FROM ("
+            "  SELECT rowid AS pk FROM memories_fts WHERE memories_fts MATCH ?"
+            ") r CROSS JOIN memories m ON m.pk = r.pk CROSS JOIN keyword_docs k ON k.pk = r.pk "
+            f"WHERE {where}{fsql}",
+            (match, *params, *fparams),
+        ).fetchall()
+        slot = {t: i for i, t in enumerate(scored)}
+        col_weights = (weights.head, weights.body, weights.extra)
+        ranked: list[tuple[int, float]] = []
+        for pk, length, *columns in rows:
+            freqs = [0.0] * len(scored)
+            seen = [False] * len(scored)
+            for weight, text in zip(col_weights, columns, strict=True):
+                for token in text.split():
+                    i = slot.get(index_form(token))
+                    if i is not None:
+                        freqs[i] += weight
+                        seen[i] = True
+            if every_term and sum(seen) < len(group):
+                continue
+            score = 0.0
+            for i, freq in enumerate(freqs):
+                if seen[i]:
+                    score += bm25_part(idfs[i], freq, length, avg)
+            if score > 0:
+                ranked.append((int(pk), score))
+        ranked.sort(key=lambda p: (-p[1], p[0]))
+        return ranked[:limit]
+
+    @staticmethod
+    def _entries_by_pk(
+        conn: sqlite3.Connection, view: View, pks: Sequence[int]
+    ) -> dict[int, MemoryEntry]:
+        """The entries with these row ids inside ``view``.
+
+        ``+m.user_id``: look rows up by pk, not by walking the user's index range."""
+        out: dict[int, MemoryEntry] = {}
+        for start in range(0, len(pks), PAGE):
+            chunk = pks[start : start + PAGE]
+            marks = ", ".join("?" for _ in chunk)
+            rows = conn.execute(
+                f"SELECT {SELECT}, m.pk FROM memories m WHERE m.pk IN ({marks}) AND +m.user_id = ?",
+                (*chunk, view.user_id),
+            ).fetchall()
+            for row in rows:
+                found = row_to_entry(row)
+                if view.sees(found):
+                    out[int(row[-1])] = found
+        return out

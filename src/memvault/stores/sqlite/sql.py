@@ -1,0 +1,174 @@
+"""SQL fragments every part of the SQLite store shares: the entry columns, the
+WHERE clauses that keep a query inside a view and its filters, and the FTS5 scope
+tokens that do the same inside the full-text index.
+
+Scope is enforced twice: the full-text index carries hashed scope tokens, so a
+MATCH only ever walks the caller's rows, and every query also filters on
+``user_id`` in SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from ...model import MemoryEntry
+from ..rows import ENTRY_COLUMNS, format_time
+from ..values import EntryFilter, View
+
+SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
+_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
+INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
+)
+UPDATE_SQL = (
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = ?" for c in _INSERT_COLUMNS)
+    + " WHERE user_id = ? AND id = ?"
+)
+PAGE = 500
+
+# The scope token of a quarantined entry, so recall can leave held entries out inside FTS.
+QUARANTINE_TOKEN = "qheld"
+
+
+def _h(*parts: str) -> str:
+    return hashlib.blake2b("\x00".join(parts).encode(), digest_size=10).hexdigest()
+
+
+def user_token(user_id: str) -> str:
+    return "u" + _h(user_id)
+
+
+def shared_token(user_id: str) -> str:
+    return "s" + _h(user_id)
+
+
+def private_token(user_id: str, agent_id: str) -> str:
+    return "p" + _h(user_id, agent_id)
+
+
+def scope_tokens(entry: MemoryEntry) -> str:
+    """Tokens of the FTS ``scope`` column: owner, agent space and classification."""
+    tokens = [user_token(entry.user_id)]
+    if entry.agent_id is None:
+        tokens.append(shared_token(entry.user_id))
+    else:
+        tokens.append(private_token(entry.user_id, entry.agent_id))
+    tokens += [
+        f"k{entry.kind.value}",
+        f"c{entry.mem_class.value}".replace("_", ""),
+        f"t{entry.tier.value}",
+    ]
+    if entry.domain is not None:
+        tokens.append(f"d{entry.domain.value}")
+    if entry.quarantine is not None:
+        tokens.append(QUARANTINE_TOKEN)
+    return " ".join(tokens)
+
+
+def view_sql(view: View, *, by_id: bool = False) -> tuple[str, list[Any]]:
+    """The WHERE clause (table alias ``m``) that keeps a query inside ``view``.
+
+    ``by_id``: the query also names entry ids. The agent test is then written
+    ``+m.agent_id`` so SQLite looks rows up by the (user_id, id) key instead of
+    walking the user's whole (user_id, agent_id) index range (measured: 7 ms
+    against 0.3 ms for 50 ids among 10k entries).
+    """
+    agent = "+m.agent_id" if by_id else "m.agent_id"
+    if view.all_agents:
+        return "m.user_id = ?", [view.user_id]
+    if view.agent_id is None:
+        return f"m.user_id = ? AND {agent} IS NULL", [view.user_id]
+    return f"m.user_id = ? AND ({agent} IS NULL OR {agent} = ?)", [
+        view.user_id,
+        view.agent_id,
+    ]
+
+
+def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (
+        ("kind", flt.kind),
+        ("mem_class", flt.mem_class),
+        ("domain", flt.domain),
+        ("tier", flt.tier),
+        ("agent_id", flt.agent_id),
+        ("session_id", flt.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"m.{column} = ?")
+            params.append(value.value if hasattr(value, "value") else value)
+    if flt.quarantined is not None:
+        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
+    if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
+        clauses.append("(m.expires_at IS NULL OR m.expires_at > ?)")
+        params.append(format_time(flt.valid_at))
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def scope_terms(view: View) -> tuple[str, ...]:
+    """The scope tokens whose entries together make up ``view``."""
+    if view.all_agents:
+        return (user_token(view.user_id),)
+    if view.agent_id is None:
+        return (shared_token(view.user_id),)
+    return (shared_token(view.user_id), private_token(view.user_id, view.agent_id))
+
+
+def scope_match(view: View, flt: EntryFilter) -> str:
+    """The FTS5 expression that restricts a MATCH to the view (and classification filters)."""
+    parts = ["scope : (" + " OR ".join(f'"{t}"' for t in scope_terms(view)) + ")"]
+    if flt.kind is not None:
+        parts.append(f'scope : "k{flt.kind.value}"')
+    if flt.mem_class is not None:
+        parts.append(f'scope : "c{flt.mem_class.value.replace("_", "")}"')
+    if flt.tier is not None:
+        parts.append(f'scope : "t{flt.tier.value}"')
+    if flt.domain is not None:
+        parts.append(f'scope : "d{flt.domain.value}"')
+    match = " AND ".join(parts)
+    # FTS5's NOT binds tighter than AND, so this reads "(all of the above) and not held".
+    if flt.quarantined is True:
+        match += f' AND scope : "{QUARANTINE_TOKEN}"'
+    elif flt.quarantined is False:
+        match += f' NOT scope : "{QUARANTINE_TOKEN}"'
+    return match
+
+
+def chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:
+    """``ids`` in pages that fit SQLite's parameter limit, each with its ``?, ?, ...`` list."""
+    for start in range(0, len(ids), PAGE):
+        chunk = list(ids[start : start + PAGE])
+        yield chunk, ", ".join("?" for _ in chunk)
+
+
+@contextmanager
+def snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Run several reads on one snapshot of the database (a read transaction)."""
+    if conn.in_transaction:
+        yield  # already inside one
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+
+
+def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
+    """The WHERE clause on a keyword table's (user_id, agent) that keeps to ``view``."""
+    if view.all_agents:
+        return f"{alias}.user_id = ?", [view.user_id]
+    if view.agent_id is None:
+        return f"{alias}.user_id = ? AND {alias}.agent = ''", [view.user_id]
+    return f"{alias}.user_id = ? AND {alias}.agent IN ('', ?)", [view.user_id, view.agent_id]
+
+
+def quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'

@@ -1,0 +1,180 @@
+"""The values stores take and return: views, filters, index documents, vectors,
+audit records and reveal state. Plain frozen dataclasses, shared by every backend."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from ..model import Domain, Kind, MemClass, MemoryEntry, Tier
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Which of a user's entries a call may see.
+
+    ``all_agents=True`` is the owner's view (every entry of the user). Otherwise
+    the view holds the user's shared entries plus, when ``agent_id`` is set, that
+    agent's private ones.
+    """
+
+    user_id: str
+    agent_id: str | None = None
+    all_agents: bool = False
+
+    def sees(self, entry: MemoryEntry) -> bool:
+        if entry.user_id != self.user_id:
+            return False
+        return self.all_agents or entry.agent_id is None or entry.agent_id == self.agent_id
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """Optional filters on classification fields (None = any), and on validity.
+
+    ``valid_at``: only entries still valid at that moment (no ``expires_at``, or one
+    after it). Backends apply every field inside their queries, so entries it leaves
+    out never take a place under a ``limit``.
+    """
+
+    kind: Kind | None = None
+    mem_class: MemClass | None = None
+    domain: Domain | None = None
+    tier: Tier | None = None
+    agent_id: str | None = None  # narrow an owner's view to one agent's private entries
+    session_id: str | None = None
+    quarantined: bool | None = None  # True: only held entries; False: only clear ones
+    valid_at: datetime | None = None
+
+    def matches(self, entry: MemoryEntry) -> bool:
+        return (
+            (self.kind is None or entry.kind == self.kind)
+            and (self.mem_class is None or entry.mem_class == self.mem_class)
+            and (self.domain is None or entry.domain == self.domain)
+            and (self.tier is None or entry.tier == self.tier)
+            and (self.agent_id is None or entry.agent_id == self.agent_id)
+            and (self.session_id is None or entry.session_id == self.session_id)
+            and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
+            and (
+                self.valid_at is None
+                or entry.expires_at is None
+                or entry.expires_at > self.valid_at
+            )
+        )
+
+
+NO_FILTER = EntryFilter()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchDoc:
+    """Pre-tokenized full-text fields (space-joined tokens from ``memvault.text``).
+
+    ``head`` is the title and description, ``body`` the content, ``extra`` optional
+    context that helps finding the entry (weighted lower) but is not shown.
+    """
+
+    head: str
+    body: str
+    extra: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordWeights:
+    """BM25 column weights, and when a term counts as "common".
+
+    A backend may leave common terms out of a query that has rarer ones (their
+    BM25 weight is small, their cost large). A term is common when it is found in
+    more of the caller's entries than ``cutoff_for(entries)``: at most
+    ``common_term_cutoff`` (0 disables the rule), and less when the term is in more
+    than ``common_term_share`` of the caller's entries, as with Lucene's
+    fractional ``maxTermFrequency``; ``common_term_floor`` keeps small vaults,
+    where scoring every term is cheap, out of that second rule.
+    """
+
+    head: float = 2.0
+    body: float = 1.0
+    extra: float = 0.5
+    common_term_cutoff: int = 0
+    common_term_share: float = 0.0
+    common_term_floor: int = 0
+
+    def cutoff_for(self, entries: int) -> int:
+        """The document count above which a term is common, in a view of ``entries``."""
+        cutoff = self.common_term_cutoff
+        if cutoff > 0 and self.common_term_share > 0:
+            share = int(self.common_term_share * entries)
+            cutoff = max(1, min(cutoff, max(self.common_term_floor, share)))
+        return cutoff
+
+
+DEFAULT_WEIGHTS = KeywordWeights()
+
+
+@dataclass(frozen=True, slots=True)
+class VectorItem:
+    """A vector computed from an entry as it was at ``updated_at``."""
+
+    entry_id: str
+    updated_at: datetime
+    vector: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVectors:
+    """Vectors of one user and model; ``mark`` is the store's vector-log position they
+    reflect (0 when the backend keeps no log), to ask ``vector_changes`` from later."""
+
+    ids: list[str]
+    agent_ids: list[str | None]
+    matrix: npt.NDArray[np.float32]  # shape (len(ids), dim)
+    mark: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class VectorChanges:
+    """How one user's vectors of one model changed after a mark, up to ``mark``."""
+
+    mark: int
+    vectors: StoredVectors  # entries whose vector is now this one
+    removed: list[str]  # entries that no longer have a vector of the model
+
+
+Mutation = Callable[[MemoryEntry], tuple[MemoryEntry, SearchDoc]]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One line of the append-only audit log (who did what to which entry, and how it went)."""
+
+    at: datetime
+    user_id: str
+    actor: str
+    action: str
+    outcome: str
+    entry_id: str | None = None
+    detail: str = ""
+    seq: int = 0  # assigned by the store
+
+
+@dataclass(frozen=True, slots=True)
+class RevealState:
+    """Reveal bookkeeping of one user, and the grant of one entry (None fields: no grant).
+
+    Wrong answers and the lock belong to the user, whichever entry or key they came
+    from. A grant is for one entry version: ``granted_version`` is the entry's
+    ``updated_at`` (as ``format_time`` writes it) when the grant was given.
+    """
+
+    failures: int = 0  # wrong answers since ``first_failure_at``
+    first_failure_at: datetime | None = None
+    locked_at: datetime | None = None
+    granted_until: datetime | None = None
+    granted_version: str | None = None
+
+
+RevealChange = Callable[[RevealState], tuple[RevealState, AuditRecord]]

@@ -1,0 +1,153 @@
+"""``Transactional``: ``atomic()`` makes several writes one, and nests with savepoints."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memvault import ConflictError, MemoryEntry, SQLiteStore, Store, StoreError
+from memvault.stores.protocols import Transactional
+from memvault.stores.values import Mutation, SearchDoc, VectorItem, View
+
+from .support import OWNER, audit_row, doc, entry, hit_ids, ids, put
+
+
+class Boom(Exception):
+    pass
+
+
+def _retitle(title: str) -> Mutation:
+    def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = current.replace(name=title)
+        return new, doc(new)
+
+    return mutate
+
+
+def test_every_backend_is_transactional(store: Store) -> None:
+    assert isinstance(store, Transactional)
+
+
+def test_writes_inside_atomic_are_committed_together(store: Store) -> None:
+    with store.atomic():
+        (e1,) = put(store, entry("e1", "walrus"))
+        store.update(OWNER, "e1", _retitle("tusks"))
+        store.append_audit(audit_row("alice", "inside"))
+        store.set_reveal_secret("alice", b"salt", b"digest")
+        assert store.get(OWNER, "e1") is not None  # the block reads its own writes
+    assert store.get(OWNER, "e1").name == "tusks"  # type: ignore[union-attr]
+    assert hit_ids(store, OWNER, "walrus") == ["e1"]
+    assert [r.action for r in store.audit_log("alice")] == ["inside"]
+    assert store.reveal_secret("alice") == (b"salt", b"digest")
+    assert e1.id == "e1"
+
+
+def test_an_exception_leaving_the_outer_block_rolls_everything_back(store: Store) -> None:
+    (kept,) = put(store, entry("kept", "walrus before"))
+    with pytest.raises(Boom), store.atomic():
+        put(store, entry("e1", "narwhal"))
+        store.update(OWNER, "kept", _retitle("changed"))
+        store.delete(OWNER, ["kept"])
+        store.put_vectors("alice", "m", [VectorItem("e1", kept.updated_at, np.ones(2, "f4"))])
+        store.append_audit(audit_row("alice", "inside"))
+        store.set_reveal_secret("alice", b"salt", b"digest")
+        raise Boom
+    assert ids(store.list_entries(OWNER)) == ["kept"]
+    assert store.get(OWNER, "kept") == kept
+    assert hit_ids(store, OWNER, "narwhal") == []
+    assert hit_ids(store, OWNER, "walrus") == ["kept"]
+    assert store.load_vectors("alice", "m").ids == []
+    assert store.audit_log("alice") == []
+    assert store.reveal_secret("alice") is None
+
+
+def test_a_failing_inner_block_rolls_back_only_its_own_writes(store: Store) -> None:
+    with store.atomic():
+        put(store, entry("outer1", "first"))
+        with pytest.raises(Boom), store.atomic():
+            put(store, entry("inner", "second"))
+            store.update(OWNER, "outer1", _retitle("from inner"))
+            raise Boom
+        assert store.get(OWNER, "inner") is None
+        put(store, entry("outer2", "third"))
+        with store.atomic():  # a nested block that succeeds joins the outer one
+            put(store, entry("inner2", "fourth"))
+    assert sorted(ids(store.list_entries(OWNER))) == ["inner2", "outer1", "outer2"]
+    assert store.get(OWNER, "outer1").name == ""  # type: ignore[union-attr]
+    assert hit_ids(store, OWNER, "second") == []
+
+
+def test_an_outer_failure_also_undoes_inner_blocks_that_succeeded(store: Store) -> None:
+    with pytest.raises(Boom), store.atomic():
+        with store.atomic():
+            put(store, entry("inner", "x"))
+            with store.atomic():
+                put(store, entry("deepest", "y"))
+        raise Boom
+    assert store.count(OWNER) == 0
+
+
+def test_a_failing_store_call_inside_a_block_undoes_only_that_call(store: Store) -> None:
+    put(store, entry("e1", "existing"))
+    with store.atomic():
+        put(store, entry("e2", "kept"))
+        with pytest.raises(ConflictError):
+            put(store, entry("e3", "lost"), entry("e1", "duplicate"))
+        put(store, entry("e4", "also kept"))
+    assert sorted(ids(store.list_entries(OWNER))) == ["e1", "e2", "e4"]
+    assert store.get(OWNER, "e1").content == "existing"  # type: ignore[union-attr]
+
+
+def test_another_thread_never_sees_a_half_written_block(store: Store) -> None:
+    # Another thread either waits for the block (a lock) or reads the last commit
+    # (SQLite's per-thread reader): it never sees the first write without the second.
+    seen: list[tuple[bool, bool]] = []
+
+    def look() -> None:
+        found = {e.id for e in store.get_many(OWNER, ["a", "b"])}
+        seen.append(("a" in found, "b" in found))
+
+    with store.atomic():
+        put(store, entry("a", "first half"))
+        other = threading.Thread(target=look)
+        other.start()
+        other.join(timeout=0.3)
+        assert seen in ([], [(False, False)])
+        put(store, entry("b", "second half"))
+    other.join(timeout=10)
+    assert seen in ([(False, False)], [(True, True)])
+    assert store.count(OWNER) == 2
+
+
+def test_atomic_on_a_closed_store_raises_store_error(store: Store) -> None:
+    store.close()
+    with pytest.raises(StoreError), store.atomic():
+        pass
+
+
+def test_another_connection_sees_nothing_before_the_outer_commit(tmp_path: Path) -> None:
+    writer, reader = SQLiteStore(tmp_path / "v.db"), SQLiteStore(tmp_path / "v.db")
+    try:
+        with writer.atomic():
+            put(writer, entry("e1", "pending"))
+            with writer.atomic():
+                put(writer, entry("e2", "pending too"))
+            assert reader.count(OWNER) == 0
+            assert hit_ids(reader, OWNER, "pending") == []
+        assert reader.count(OWNER) == 2
+        with pytest.raises(Boom), writer.atomic():
+            put(writer, entry("e3", "never"))
+            raise Boom
+        assert reader.count(OWNER) == 2 and writer.count(OWNER) == 2
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_the_deprecated_list_name_still_lists(store: Store) -> None:
+    put(store, entry("e1", "x", seconds=1), entry("e2", "y", seconds=2))
+    assert ids(store.list(OWNER)) == ids(store.list_entries(OWNER)) == ["e2", "e1"]
+    assert store.list(View("bob")) == []

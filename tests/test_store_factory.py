@@ -1,0 +1,96 @@
+"""``open_store``: which backend each URL or path opens, and the errors for the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memvault import ConfigError, MemoryStore, SQLiteStore
+from memvault.stores import open_store, sqlite_file
+
+
+def test_a_plain_path_opens_sqlite(tmp_path: Path) -> None:
+    for where in (tmp_path / "a.db", str(tmp_path / "b.db")):
+        store = open_store(where)
+        try:
+            assert isinstance(store, SQLiteStore)
+            assert Path(store.path) == Path(where)
+        finally:
+            store.close()
+    assert (tmp_path / "a.db").exists() and (tmp_path / "b.db").exists()
+
+
+def test_a_sqlite_url_names_an_absolute_path(tmp_path: Path) -> None:
+    target = tmp_path / "with space" / "v.db"
+    store = open_store("sqlite://" + str(target).replace(" ", "%20"), busy_timeout_ms=1234)
+    try:
+        assert isinstance(store, SQLiteStore)
+        assert Path(store.path) == target
+        assert store._busy_timeout_ms == 1234
+    finally:
+        store.close()
+    assert target.exists()
+
+
+def test_in_memory_sqlite_and_the_memory_store(tmp_path: Path) -> None:
+    for url in ("sqlite:///:memory:", "sqlite://:memory:", ":memory:"):
+        store = open_store(url)
+        assert isinstance(store, SQLiteStore) and store.path == ":memory:", url
+        store.close()
+    store = open_store("memory://")
+    assert isinstance(store, MemoryStore)
+    store.close()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://memvault:hunter2@db.internal:5432/memvault",
+        "postgres://memvault:hunter2@db/memvault",
+        "postgresql+psycopg://memvault:hunter2@db/memvault",
+        "mysql://memvault:hunter2@db/memvault",
+        "mysql+pymysql://memvault:hunter2@db/memvault",
+    ],
+)
+def test_server_backends_are_not_available_yet(url: str) -> None:
+    with pytest.raises(ConfigError, match="not available yet") as caught:
+        open_store(url)
+    assert "hunter2" not in str(caught.value)  # the URL may hold a password
+    assert "sqlite://" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("redis://localhost/0", "unknown store scheme 'redis'"),
+        ("sqlite://host/v.db", "no host"),
+        ("sqlite:///", "names no file"),
+        ("sqlite:///v.db?mode=ro", "no ?query"),
+        ("memory://somewhere", "takes no path"),
+        ("", "empty"),
+    ],
+)
+def test_bad_locations_are_config_errors(url: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says.replace("?", r"\?")):
+        open_store(url)
+
+
+def test_four_slashes_name_the_same_absolute_file(tmp_path: Path) -> None:
+    store = open_store("sqlite:///" + str(tmp_path / "v.db"))
+    try:
+        assert Path(store.path) == tmp_path / "v.db"  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+def test_sqlite_file_says_which_file_a_location_opens(tmp_path: Path) -> None:
+    assert sqlite_file(tmp_path / "a.db") == tmp_path / "a.db"
+    assert sqlite_file(str(tmp_path / "a.db")) == tmp_path / "a.db"
+    assert sqlite_file("~/x.db") == Path("~/x.db").expanduser()
+    assert sqlite_file("sqlite:///srv/v%20x.db") == Path("/srv/v x.db")
+    for other in (":memory:", "sqlite:///:memory:", "memory://", "postgresql://u:p@h/db"):
+        assert sqlite_file(other) is None, other
+    with pytest.raises(ConfigError):
+        sqlite_file("sqlite://host/v.db")
