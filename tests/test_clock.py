@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memvault import Vault, VaultConfig
+from memvault import Vault, VaultConfig, load_config
 
 T0 = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
 
@@ -80,7 +80,8 @@ def test_recency_and_expiry_use_the_clock(vault: Vault, clock: Clock) -> None:
     assert soon.id in {h.entry.id for h in vault.search("zebra", user_id="alice")}
     clock.now = T0 + timedelta(days=45)  # expiry is "at or before now"
     assert [h.entry.id for h in vault.search("zebra", user_id="alice")] == [entry.id]
-    assert vault.explain("zebra", user_id="alice").expired == (soon.id,)
+    explained = vault.explain("zebra", user_id="alice")
+    assert soon.id not in {c.entry.id for c in explained.candidates}  # not even a candidate
 
 
 def test_review_and_audit_use_the_clock(tmp_path: Path, config: VaultConfig) -> None:
@@ -95,3 +96,18 @@ def test_review_and_audit_use_the_clock(tmp_path: Path, config: VaultConfig) -> 
         clock.now = T0 + timedelta(minutes=9)
         assert vault.erase_user(user_id="alice") == 1
         assert [r.at for r in vault.audit_log(user_id="alice")] == [T0 + timedelta(minutes=9)]
+
+
+def test_expired_entries_take_no_candidate_slot(tmp_path: Path, clock: Clock) -> None:
+    # With a channel depth of 2, the two best keyword matches have expired: before the
+    # filter ran inside the channel's query they used up both slots and nothing came back.
+    config = load_config(
+        environ={}, home=tmp_path / "h", embedding={"provider": "none"}, retrieval={"candidates": 2}
+    )
+    with Vault(tmp_path / "x.db", config=config, embedder=None, clock=clock) as vault:
+        gone = T0 + timedelta(days=1)
+        for text in ("zebra zebra zebra stripes", "zebra zebra stripes"):
+            vault.add(text, user_id="alice", expires_at=gone)
+        valid = {vault.add(t, user_id="alice").id for t in ("a zebra", "zebra at the zoo")}
+        clock.now = T0 + timedelta(days=2)
+        assert {h.entry.id for h in vault.search("zebra", user_id="alice", limit=2)} == valid

@@ -127,7 +127,7 @@ def test_a_batch_clashing_on_its_third_item_leaves_no_row_and_no_index_entry(
         store.insert([(e, search_doc(e)) for e in batch])
 
     owner = View("alice", all_agents=True)
-    assert [e.id for e in store.list(owner)] == ["taken"]
+    assert [e.id for e in store.list_entries(owner)] == ["taken"]
     assert store.get(owner, "taken") == existing
     for word in ("quokka", "wombat", "numbat", "bilby"):
         assert store.keyword_search(owner, [word]) == []

@@ -48,7 +48,7 @@ class ReviewService:
         """The user's entries held for review, newest first (the review queue)."""
         scope = make_scope(user_id, agent_id)
         view = View(scope.user_id, scope.agent_id, all_agents=scope.agent_id is None)
-        return self.store.list(
+        return self.store.list_entries(
             view,
             EntryFilter(quarantined=True),
             limit=check_limit(limit, maximum=1000),

@@ -478,7 +478,7 @@ class Vault:
         """
         view = self._owner_view(user_id, agent_id)
         flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
-        return self.store.list(
+        return self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
         )
 

@@ -10,7 +10,7 @@ import pytest
 
 from memvault import ConflictError, MemoryEntry, SQLiteStore, Store, StoreError
 from memvault.stores.protocols import Transactional
-from memvault.stores.values import Mutation, SearchDoc, VectorItem, View
+from memvault.stores.values import Mutation, SearchDoc, VectorItem
 
 from .support import OWNER, audit_row, doc, entry, hit_ids, ids, put
 
@@ -145,9 +145,3 @@ def test_another_connection_sees_nothing_before_the_outer_commit(tmp_path: Path)
     finally:
         writer.close()
         reader.close()
-
-
-def test_the_deprecated_list_name_still_lists(store: Store) -> None:
-    put(store, entry("e1", "x", seconds=1), entry("e2", "y", seconds=2))
-    assert ids(store.list(OWNER)) == ids(store.list_entries(OWNER)) == ["e2", "e1"]
-    assert store.list(View("bob")) == []

@@ -11,7 +11,7 @@ channels know what earlier ones found.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..config import VaultConfig
@@ -107,7 +107,8 @@ class VectorChannel:
     ) -> list[tuple[str, float]]:
         vector = self.queries.embed(query.text)
         # A filter is checked after the vector search: look deeper so enough remain.
-        fetch = depth if flt == NO_FILTER else depth * 4
+        # Only filters other than expiry make the index over-fetch (expiry rarely bites).
+        fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
         similar = self.index.search(view, vector, fetch)
         pool.fetch([i for i, _ in similar])
         ranked: list[tuple[str, float]] = []

@@ -10,7 +10,7 @@ did. Packing the hits into a prompt block is ``memvault.render.pack``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..config import VaultConfig
@@ -130,6 +130,10 @@ class Recall:
         rc = self.config.retrieval
         depth = max(limit, rc.candidates)
         query = self.query(view.user_id, text)
+        now = self.clock()
+        # Expiry is part of the view: each channel leaves expired entries out in its own
+        # query, so they never take a candidate slot.
+        flt = replace(flt, valid_at=now)
         pool = Pool(self.store, view)
         found: dict[str, dict[str, ChannelScore]] = {}
         rankings: dict[str, list[str]] = {}
@@ -140,13 +144,11 @@ class Recall:
                 found.setdefault(entry_id, {})[channel.name] = ChannelScore(rank, score)
             pool.ranked.update(rankings[channel.name])
         fused = rrf(rankings, k=rc.rrf_k, weights=self.weights)
-        now = self.clock()
         candidates: list[Scored] = []
         expired: list[str] = []
         for entry_id, fused_score in fused.items():
             entry = pool.entries[entry_id]
-            # Expiry is checked after fusion for now, so an expired entry still takes a
-            # channel slot; the filter is handed to each channel to move it there later.
+            # A safety net: a channel that cannot filter by expiry still never recalls one.
             if entry.expires_at is not None and entry.expires_at <= now:
                 expired.append(entry_id)
                 continue

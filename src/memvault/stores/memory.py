@@ -404,7 +404,5 @@ class MemoryStore:
         with self._lock:
             self._closed = True
 
-    list = list_entries  # deprecated name (it shadowed the builtin): use list_entries
-
 
 __all__ = ["MemoryStore"]

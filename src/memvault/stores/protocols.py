@@ -14,7 +14,6 @@ joined to ``Store`` when a backend implements them; until then nothing asks for 
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
@@ -222,11 +221,6 @@ class Admin(Protocol):
 class Store(EntryStore, KeywordIndex, VectorStore, RevealStore, Transactional, Admin, Protocol):
     """A backend: every concern above. Each write is atomic: it fully happens or leaves
     no trace."""
-
-    def list(
-        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
-    ) -> builtins.list[MemoryEntry]:
-        """Deprecated name of ``list_entries`` (it shadowed the builtin); callers move over."""
 
 
 __all__ = [

@@ -196,5 +196,3 @@ class SQLiteEntries(SQLiteConnection):
                 (path, user_id, limit),
             ).fetchall()
         return [r[0] for r in rows]
-
-    list = list_entries  # deprecated name (it shadowed the builtin): use list_entries
