@@ -49,3 +49,10 @@ def test_the_screen_can_be_turned_off(tmp_path: Path, model: LocalEmbedder) -> N
 def test_auto_leaves_embedders_without_a_measured_threshold_alone(tmp_path: Path) -> None:
     with _vault(tmp_path, HashingEmbedder()) as vault:
         assert vault.add(PARAPHRASE, user_id="u").quarantine is None
+
+
+def test_the_screen_is_off_by_default(tmp_path: Path, model: LocalEmbedder) -> None:
+    config = load_config(environ={}, home=tmp_path / "home")
+    assert config.security.semantic_screen == "off"
+    with Vault(tmp_path / "d.db", config=config, embedder=model) as vault:
+        assert vault.add(PARAPHRASE, user_id="u").quarantine is None
