@@ -206,6 +206,11 @@ class VaultConfig(BaseModel):
         description="data directory (MEMVAULT_HOME)",
     )
     db_path: Path | None = Field(None, description="SQLite file; default <home>/memvault.db")
+    store_url: str | None = Field(
+        None,
+        description="the store as a URL (sqlite:///abs/path.db, memory://); overrides db_path. "
+        "MEMVAULT_DB takes either a path or a URL",
+    )
     max_content_bytes: int = Field(64 * 1024, ge=16, le=16 * 1024 * 1024)
     max_metadata_bytes: int = Field(64 * 1024, ge=16, le=16 * 1024 * 1024)
     max_query_bytes: int = Field(64 * 1024, ge=16, le=16 * 1024 * 1024)
@@ -223,7 +228,13 @@ class VaultConfig(BaseModel):
 
     @property
     def database(self) -> Path:
+        """The SQLite file for a path setting (for a ``store_url``, see ``store``)."""
         return self.db_path if self.db_path is not None else self.home / DEFAULT_DB_NAME
+
+    @property
+    def store(self) -> str | Path:
+        """What ``stores.open_store`` opens: the URL if one is set, else the SQLite file."""
+        return self.store_url if self.store_url is not None else self.database
 
 
 _ENV_FIELDS: dict[str, str] = {
@@ -254,8 +265,14 @@ def env_settings(environ: dict[str, str] | None = None) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for var, name in _ENV_FIELDS.items():
         raw = env.get(var)
-        if raw:
-            values[name] = Path(raw).expanduser() if name in ("home", "db_path") else raw
+        if not raw:
+            continue
+        if name == "db_path" and "://" in raw:
+            values["store_url"] = raw  # a store URL, not a file path
+        elif name in ("home", "db_path"):
+            values[name] = Path(raw).expanduser()
+        else:
+            values[name] = raw
     embedding = {name: env[var] for var, name in _ENV_EMBEDDING.items() if env.get(var)}
     if embedding:
         values["embedding"] = embedding
@@ -298,7 +315,7 @@ def export_worker_settings(config: VaultConfig, server: dict[str, Any]) -> None:
     ``worker_settings``.
     """
     os.environ["MEMVAULT_HOME"] = str(config.home)
-    os.environ["MEMVAULT_DB"] = str(config.database)
+    os.environ["MEMVAULT_DB"] = str(config.store)
     os.environ[_WORKER_ENV] = json.dumps(server)
 
 

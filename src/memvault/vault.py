@@ -35,8 +35,8 @@ from .retrieval.recall import Recall, check_query, relevant
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
+from .stores import open_store
 from .stores.base import AuditRecord, EntryFilter, Store, View
-from .stores.sqlite import SQLiteStore
 from .transfer import Transfer
 from .validation import check_entry_id, check_limit, check_offset, check_records, make_scope
 from .validation import check_optional_enum as _enum
@@ -49,8 +49,10 @@ _UNSET: Any = object()
 class Vault:
     """Long-term memory for agents, on one store (a SQLite file by default).
 
-    ``Vault(path)`` opens (and creates or upgrades) a SQLite file; ``Vault()`` uses
-    ``<MEMVAULT_HOME>/memvault.db``; ``Vault(store=...)`` runs on any ``Store``.
+    ``Vault(path_or_url)`` opens (and creates or upgrades) a SQLite file, or the store a
+    URL names (``sqlite:///abs/path.db``, ``memory://``; see ``stores.open_store``);
+    ``Vault()`` uses ``config.store`` (``MEMVAULT_DB``, default
+    ``<MEMVAULT_HOME>/memvault.db``); ``Vault(store=...)`` runs on any ``Store``.
     The embedder comes from ``config.embedding`` unless one is passed
     (``embedder=None`` means keyword search only). ``clock`` is the time every part
     of the engine reads (creation and update times, recency, expiry, reveal, review).
@@ -69,9 +71,10 @@ class Vault:
         if store is not None and path is not None:
             raise ValidationError("pass either a path or a store, not both")
         if store is None:
-            db = Path(path).expanduser() if path is not None else cfg.database
-            store = SQLiteStore(
-                db, busy_timeout_ms=cfg.busy_timeout_ms, synchronous=cfg.synchronous
+            store = open_store(
+                path if path is not None else cfg.store,
+                busy_timeout_ms=cfg.busy_timeout_ms,
+                synchronous=cfg.synchronous,
             )
         self.store: Store = store
         self._clock = clock or utcnow
