@@ -129,7 +129,7 @@ def test_the_graph_builder_sees_relative_and_nested_imports() -> None:
     graph = import_graph()
     assert "memvault.errors" in graph["memvault.vault"]
     assert "memvault.security.pii.base" in graph["memvault.security.pii.email"]
-    assert "memvault.stores.base" in graph["memvault.stores"]
+    assert "memvault.stores.protocols" in graph["memvault.stores"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
