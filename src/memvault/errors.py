@@ -127,7 +127,8 @@ class AuthorizationError(MemvaultError):
 
 
 class RevealLockedError(AuthorizationError):
-    """Too many wrong answers: revealing this entry is locked until an admin unlocks it."""
+    """Too many wrong answers: the user's reveals are locked until an admin unlocks them
+    or the cool-down (``sensitive.lockout_minutes``) passes."""
 
     code = "reveal_locked"
 
