@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
+from ..agent.external import ExternalMemory
 from ..config import VaultConfig, export_worker_settings, load_config, worker_settings
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
@@ -221,13 +222,24 @@ def _json_errors(send: Send) -> Send:
 
 
 def create_app(
-    vault: Vault, *, keys: KeyStore | None = None, settings: ServerSettings | None = None
+    vault: Vault,
+    *,
+    keys: KeyStore | None = None,
+    settings: ServerSettings | None = None,
+    external: ExternalMemory | None = None,
 ) -> FastAPI:
     """An app serving ``vault``; the caller owns the vault and closes it.
 
     ``keys`` turns authentication on; ``None`` serves everyone as a local admin.
+    ``external`` is the external memory behind ``/api/memory/v2`` search, reflect and
+    bank clearing; ``None`` builds the one ``memory.provider`` names (the vault by default).
     """
-    gw = Gateway(vault=vault, keys=keys, settings=settings or ServerSettings())
+    gw = Gateway(
+        vault=vault,
+        keys=keys,
+        settings=settings or ServerSettings(),
+        external_memory=external,
+    )
     mcp_endpoint = _mcp_endpoint(gw)
 
     @asynccontextmanager

@@ -234,9 +234,26 @@ class ReflectRequest(_Body):
     limit: int = Field(10, ge=1, le=MAX_SEARCH, strict=True)
 
 
+class RecalledMemory(BaseModel):
+    """A memory the external provider recalled; ``entry`` and ``sources`` are filled
+    when that provider is the vault."""
+
+    id: str
+    text: str
+    score: float | None
+    bank: str = Field(description="the bank it came from")
+    metadata: dict[str, Any] = {}
+    entry: Entry | None = None
+    sources: dict[str, float] = {}
+
+
+class V2SearchResponse(BaseModel):
+    results: list[RecalledMemory]
+
+
 class ReflectResponse(BaseModel):
     answer: str
-    memories: list[SearchHit]
+    memories: list[RecalledMemory]
 
 
 class BankClearRequest(_Body):
