@@ -82,6 +82,9 @@ class Recorder:
         self._called("clear_bank", bank=bank)
         return 7
 
+    def close(self) -> None:
+        self._called("close")
+
 
 @pytest.fixture
 def recorder() -> Recorder:
@@ -216,6 +219,14 @@ def test_provider_errors_map_to_status_codes(
         assert r.json()["error"]["code"] == (code or "unsupported_operation")
         assert r.json()["error"]["message"] == str(error)
     assert alice.get(f"{V2}/status").json()["external"]["last_recall_hits"] is None
+
+
+def test_an_external_memory_passed_in_is_the_callers_to_close(
+    config: VaultConfig, recorder: Recorder
+) -> None:
+    with live_gateway(config, external=recorder) as live, live.client(live.alice) as alice:
+        assert alice.get(f"{V2}/status").status_code == 200
+    assert ops(recorder) == ["status"]  # the gateway shut down without closing it
 
 
 # -- what memory.provider selects -----------------------------------------------------------

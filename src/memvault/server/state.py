@@ -55,11 +55,13 @@ class Gateway:
     _recall: LRUCache[str, RecallStats] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
     _llm: ChatClient | None = field(default=None, init=False)
+    _owns_external: bool = field(default=False, init=False)
 
     def __post_init__(self, external_memory: ExternalMemory | None) -> None:
         self.config_store = MemoryConfigStore(self.home, yaml_path=self.settings.yaml_path)
         admin = self.config_store.admin_config()
         self.bank_naming = BankNaming.from_config(admin)
+        self._owns_external = external_memory is None
         self.external = (
             external_memory
             if external_memory is not None
@@ -118,6 +120,12 @@ class Gateway:
         return deleted
 
     def close(self) -> None:
+        """Close the chat client, and the external memory if this gateway built it (one
+        passed in belongs to the caller); an external memory need not have ``close``."""
+        if self._owns_external:
+            close = getattr(self.external, "close", None)
+            if callable(close):
+                close()
         if self._llm is not None:
             self._llm.close()
 
