@@ -7,7 +7,7 @@ Four operations, each over named banks (section 5.2):
 * ``recall(query, banks=..., limit=...)`` -> ``list[ExternalHit]``, best first;
 * ``reflect(query, banks=..., ...)`` -> ``Reflection``: an answer and the memories it used;
 * ``status(banks)`` -> ``ExternalStatus``: name, reachable or not, the banks, a count;
-* ``clear_bank(bank)`` -> how many memories went.
+* ``clear_bank(bank)`` -> how many memories went (None if the provider does not say).
 
 Why a ``typing.Protocol`` and not an ABC like ``MemoryProvider``: a memory provider has a
 lifecycle with many optional hooks that an ABC fills with defaults, while an external
@@ -233,7 +233,8 @@ class ExternalMemory(Protocol):
     ) -> Reflection:
         """An answer to ``query`` from the memories of ``banks``; ``mission`` is the user's
         guidance on how to reflect (``hindsight.bank_mission``); ``limit`` bounds the
-        memories used where the provider has such a knob."""
+        memories used where the provider has such a knob. A provider that reflects within
+        one bank at a time (Hindsight) says in its docstring which of ``banks`` it uses."""
         ...
 
     def status(self, banks: Banks) -> ExternalStatus:
@@ -241,8 +242,9 @@ class ExternalMemory(Protocol):
         an unreachable provider: that is ``available=False`` with a ``detail``."""
         ...
 
-    def clear_bank(self, bank: Bank) -> int:
-        """Delete every memory of ``bank`` at once; returns how many were deleted."""
+    def clear_bank(self, bank: Bank) -> int | None:
+        """Delete every memory of ``bank`` at once; returns how many were deleted, or
+        None where the provider does not say (Hindsight's count is optional)."""
         ...
 
 
@@ -283,7 +285,7 @@ class NoExternalMemory:
     def status(self, banks: Banks) -> ExternalStatus:
         return ExternalStatus(self.name, False, banks, detail=self.reason)
 
-    def clear_bank(self, bank: Bank) -> int:
+    def clear_bank(self, bank: Bank) -> int | None:
         raise self._unsupported("clear")
 
 

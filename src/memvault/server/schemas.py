@@ -263,7 +263,7 @@ class BankClearRequest(_Body):
 
 class BankClearResponse(BaseModel):
     bank: str
-    deleted: int
+    deleted: int | None = Field(description="how many went; null if the provider does not say")
 
 
 # -- health -----------------------------------------------------------------------------
