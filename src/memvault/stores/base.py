@@ -15,7 +15,6 @@ from .bm25 import (
     bm25_part,
     doc_length,
     index_form,
-    plan_terms,
     query_forms,
     token_count,
 )
@@ -57,7 +56,6 @@ __all__ = [
     "bm25_part",
     "doc_length",
     "index_form",
-    "plan_terms",
     "query_forms",
     "token_count",
 ]
