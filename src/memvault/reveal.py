@@ -26,8 +26,9 @@ from .config import VaultConfig
 from .errors import AuthorizationError, RevealLockedError, ValidationError
 from .model import MemoryEntry
 from .security.protect import Protector, check_secret, grant_until, hash_secret
-from .stores.base import AuditRecord, RevealState, Store
+from .stores.protocols import Store
 from .stores.rows import format_time
+from .stores.values import AuditRecord, RevealState
 from .validation import check_entry_id, check_limit, check_offset, make_scope
 
 

@@ -16,7 +16,8 @@ from datetime import datetime
 
 from .errors import ConflictError
 from .model import MemoryEntry
-from .stores.base import AuditRecord, EntryFilter, SearchDoc, Store, View
+from .stores.protocols import Store
+from .stores.values import AuditRecord, EntryFilter, SearchDoc, View
 from .validation import check_entry_id, check_limit, check_offset, make_scope
 
 

@@ -36,7 +36,8 @@ from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
 from .stores import open_store
-from .stores.base import AuditRecord, EntryFilter, Store, View
+from .stores.protocols import Store
+from .stores.values import AuditRecord, EntryFilter, View
 from .transfer import Transfer
 from .validation import check_entry_id, check_limit, check_offset, check_records, make_scope
 from .validation import check_optional_enum as _enum

@@ -47,7 +47,8 @@ from .security.protect import Protector, higher
 from .security.quarantine import reason, screened_text, write_verdict
 from .security.scan import SemanticScreen, Verdict, assess
 from .security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
-from .stores.base import SearchDoc, Store, View
+from .stores.protocols import Store
+from .stores.values import SearchDoc, View
 from .validation import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,

@@ -16,7 +16,8 @@ from datetime import datetime
 from ..config import VaultConfig
 from ..errors import ValidationError
 from ..model import Hit, MemoryEntry
-from ..stores.base import EntryFilter, Store, View
+from ..stores.protocols import Store
+from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, query_terms
 from ..validation import check_encodable
 from .channels import Channel, Pool, Query
