@@ -13,10 +13,10 @@ import pytest
 
 from memvault import MemoryEntry, MigrationError, SQLiteStore, StoreError, Vault, VaultConfig
 from memvault.retrieval.keyword import search_doc
-from memvault.stores.base import SearchDoc
 from memvault.stores.rows import ENTRY_COLUMNS, entry_to_row
 from memvault.stores.sqlite import scope_tokens
 from memvault.stores.sqlite.schema import LATEST_VERSION, MIGRATIONS
+from memvault.stores.values import SearchDoc
 from memvault.text import index_text
 
 

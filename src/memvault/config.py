@@ -23,7 +23,9 @@ DEFAULT_DB_NAME = "memvault.db"
 
 
 class KeywordConfig(BaseModel):
-    """BM25 column weights: title/description count more than body, extra context less."""
+    """The keyword channel: BM25 column weights (title/description count more than body,
+    extra context less), which query terms run (``common_term_*``, the policy of
+    ``retrieval.terms``) and what gets indexed."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

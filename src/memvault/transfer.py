@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from .errors import ConflictError, ImportFormatError, ValidationError
 from .model import MemoryEntry
-from .stores.base import Store, View
+from .stores.protocols import Store
+from .stores.values import View
 from .validation import check_records, make_scope, parse_json
 from .write import RECORD_FIELDS, Built, Derived, Draft, Writer
 

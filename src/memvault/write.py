@@ -47,7 +47,8 @@ from .security.protect import Protector, higher
 from .security.quarantine import reason, screened_text, write_verdict
 from .security.scan import SemanticScreen, Verdict, assess
 from .security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
-from .stores.base import SearchDoc, Store, View
+from .stores.protocols import Store
+from .stores.values import SearchDoc, View
 from .validation import (
     MAX_DESCRIPTION_CHARS,
     MAX_NAME_CHARS,
@@ -63,6 +64,7 @@ from .validation import (
     check_short_text,
     check_unit_float,
 )
+from .views import not_found
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
 _TICK = timedelta(microseconds=1)
@@ -481,6 +483,20 @@ class Writer:
         entry = self.store.update(view, entry_id, mutate, original=original)
         self.derived.rewritten(entry, bool(old_text) and old_text[0] != self.embed_text(entry))
         return entry
+
+    def delete(self, view: View, entry_id: str) -> None:
+        """Delete one entry inside ``view``; ``NotFoundError`` if it is not there."""
+        check_entry_id(entry_id)
+        if not self.store.delete(view, [entry_id]):
+            raise not_found(entry_id, view.user_id)
+        self.derived.removed(view.user_id, [entry_id])
+
+    def delete_many(self, view: View, entry_ids: Iterable[str]) -> list[str]:
+        """Delete those of the entries inside ``view``; returns the ids deleted."""
+        check_records(entry_ids, "entry_ids")
+        deleted = self.store.delete(view, [check_entry_id(i) for i in entry_ids])
+        self.derived.removed(view.user_id, deleted)
+        return deleted
 
 
 __all__ = [

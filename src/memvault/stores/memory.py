@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
-from .bm25 import WeightsPlanner, bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
 from .protocols import TermPlanner
 from .values import (
     DEFAULT_WEIGHTS,
@@ -236,15 +236,14 @@ class MemoryStore:
         # whose full-text index cannot see expiry: so, as there, expired ones count.
         planned = [i for i, (e, _) in enumerate(everything) if for_planning.matches(e)]
 
-        policy = planner if planner is not None else WeightsPlanner(weights)
         # As in SQLite, the share rule counts the whole view, not just the filtered part.
-        cutoff = policy.cutoff_for(n)
+        cutoff = planner.cutoff_for(n) if planner is not None else 0
 
         def is_common(term: str) -> bool:
             return cutoff > 0 and sum(1 for i in planned if has(i, term)) > cutoff
 
         ranked: list[tuple[int, float]] = []
-        groups = policy.plan(terms, is_common)
+        groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
         for g, (joiner, group) in enumerate(groups):
             idfs = {t: bm25_idf(n, df(t)) for t in group}
             scored: list[tuple[int, float]] = []
