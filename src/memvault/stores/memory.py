@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConflictError, NotFoundError
+from ..fields import EMBEDDED
 from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
 from .protocols import TermPlanner
@@ -154,12 +155,8 @@ class MemoryStore:
                 self._originals.pop((view.user_id, entry_id), None)
                 if original is not None:
                     self._originals[(view.user_id, entry_id)] = bytes(original)
-            if (new.name, new.content, new.description, new.metadata) != (
-                current.name,
-                current.content,
-                current.description,
-                current.metadata,
-            ):
+            if any(getattr(new, f) != getattr(current, f) for f in EMBEDDED):
+                # What the embedder read changed: the vector is stale (as the SQL trigger does).
                 self._vectors.pop((view.user_id, entry_id), None)
             return new
 
