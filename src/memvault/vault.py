@@ -31,7 +31,8 @@ from .render import pack
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explanation
 from .retrieval.people import People
-from .retrieval.recall import Recall, check_query, relevant
+from .retrieval.recall import Recall, check_query
+from .retrieval.relevance import Relevance
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
@@ -102,6 +103,8 @@ class Vault:
         self._reveal = RevealService(store, cfg, protector, self._clock, owned)
         self._review = ReviewService(store, self._clock, get=owned, delete=delete, doc=writer.doc)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
+        shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
+        self._relevance = Relevance(cfg.context, self.embedder, shown)
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -346,8 +349,7 @@ class Vault:
             query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
         )
         recalled = self._recall.run(view, text, flt, limit)
-        min_sim = self.config.context.min_similarity
-        return explanation(recalled, text=text, limit=limit, min_similarity=min_sim)
+        return explanation(recalled, text=text, limit=limit, relevance=self._relevance)
 
     def _recall_args(
         self, query: str, user_id: str, agent_id: str | None, limit: int, *filters: Any
@@ -370,20 +372,23 @@ class Vault:
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
-        A hit counts as relevant when the keyword channel matched it or its cosine
-        similarity reaches ``context.min_similarity``; the best ones are packed
-        into ``max_tokens`` inside ``<memory-context>``. Entries held for review are
-        never part of it; the text of every memory is escaped as data.
+        The best ``limit`` hits (``search`` with ``quarantined=False``) pass a relevance
+        gate (``retrieval.relevance``): a hit goes in when the keyword channel found it
+        through a word of its own text, or by meaning when the query is nearer to this
+        vault than to everyday requests (``context.margin``, ``band``,
+        ``min_similarity``); ``explain`` shows the gate's reading. The relevant ones are
+        packed into ``max_tokens`` inside ``<memory-context>``; entries held for review
+        are never part of it, and the text of every memory is escaped as data.
         """
         cc = self.config.context
         budget = cc.max_tokens if max_tokens is None else max_tokens
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
-        limit = limit or cc.limit
-        hits = self.search(
-            query, user_id=user_id, agent_id=agent_id, limit=limit, quarantined=False
+        view, text, flt, limit = self._recall_args(
+            query, user_id, agent_id, limit or cc.limit, None, None, None, None, False
         )
-        return pack([h for h in hits if relevant(h.sources, cc.min_similarity)], budget)
+        recalled = self._recall.run(view, text, flt, limit)
+        return pack(self._relevance.select(recalled, limit), budget)
 
     # -- transfer ---------------------------------------------------------------------
 

@@ -9,11 +9,12 @@ did. Packing the hits into a prompt block is ``memvault.render.pack``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..config import VaultConfig
+from ..embed.base import Vectors
 from ..errors import ValidationError
 from ..model import Hit, MemoryEntry
 from ..stores.base import EntryFilter, Store, View
@@ -65,6 +66,7 @@ class Recalled:
     channels: tuple[str, ...]  # the channels that ran, in order
     candidates: list[Scored]
     expired: list[str]  # fused candidates left out because they had expired at ``now``
+    vector: Vectors | None = None  # the query's embedding (None: the vector channel did not run)
 
 
 def check_query(query: object, max_bytes: int) -> str:
@@ -80,12 +82,6 @@ def check_query(query: object, max_bytes: int) -> str:
             field="query",
         )
     return query
-
-
-def relevant(sources: Mapping[str, float], min_similarity: float) -> bool:
-    """Whether a hit is worth putting in a prompt: the keyword channel matched it, or
-    its cosine similarity reaches ``min_similarity`` (``context.min_similarity``)."""
-    return "keyword" in sources or sources.get("vector", -1.0) >= min_similarity
 
 
 class Recall:
@@ -155,7 +151,7 @@ class Recall:
             candidates.append(self._weigh(entry, found[entry_id], fused_score, query, now))
         candidates.sort(key=lambda c: c.score, reverse=True)
         names = tuple(channel.name for channel in self.channels)
-        return Recalled(query, depth, now, names, candidates, expired)
+        return Recalled(query, depth, now, names, candidates, expired, pool.query_vector)
 
     def _weigh(
         self,
@@ -175,4 +171,4 @@ class Recall:
         return Scored(entry, channels, fused, importance, recency, tier, person, score)
 
 
-__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "check_query", "relevant"]
+__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "check_query"]
