@@ -29,21 +29,23 @@ models better than an absolute cut; the defaults were measured with all-MiniLM-L
 on ``bench/paraphrase.py`` (README, configuration). That model reads English only:
 for a query with CJK characters its cosines say nothing (an unrelated Chinese
 question scores 0.8 against a Chinese vault), so such a query is judged by keyword
-evidence alone (:func:`reads`). The background bank is embedded once per model and
-process (one model call).
+evidence alone (:func:`reads`). The background bank ships embedded for the local
+models (:data:`SHIPPED`); another model embeds it once per process (one model call).
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..config import ContextConfig
-from ..embed.base import Embedder, Vectors
+from ..embed.base import Embedder, Vectors, normalize
 from ..model import Hit, MemoryEntry
 from ..stores.bm25 import index_form
 from ..text import has_cjk, tokenize
@@ -177,19 +179,45 @@ BACKGROUND: tuple[str, ...] = (
     "如何写一份工作总结？",
 )
 
+#: :data:`BACKGROUND` embedded by the local models ahead of time (float16, one array
+#: per model name, written by ``bench/background_vectors.py``), so no prompt waits for
+#: a model call of 120 texts; other models embed the bank on first use.
+SHIPPED = Path(__file__).with_name("background.npz")
+
 _banks: dict[tuple[str, int], Vectors] = {}
 _banks_lock = threading.Lock()
 
 
+def fingerprint() -> str:
+    """Identifies the text of :data:`BACKGROUND`: shipped vectors of another text are stale."""
+    return hashlib.sha256("\n".join(BACKGROUND).encode("utf-8")).hexdigest()[:16]
+
+
+def shipped(name: str, dim: int, path: Path = SHIPPED) -> Vectors | None:
+    """The shipped bank vectors of model ``name``, or None (none, stale, or another size)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if name not in data.files or str(data["fingerprint"]) != fingerprint():
+                return None
+            vectors = np.asarray(data[name], dtype=np.float32)
+    except (OSError, KeyError, ValueError):
+        return None
+    if vectors.shape != (len(BACKGROUND), dim):
+        return None
+    return normalize(vectors)
+
+
 def background(embedder: Embedder) -> Vectors:
-    """:data:`BACKGROUND` embedded by ``embedder``: once per model and process."""
+    """:data:`BACKGROUND` as ``embedder``'s vectors: shipped, or embedded once per process."""
     key = (embedder.name, embedder.dim)
     with _banks_lock:
         bank = _banks.get(key)
     if bank is None:
-        bank = np.asarray(embedder.embed(list(BACKGROUND)), dtype=np.float32)
+        bank = shipped(embedder.name, embedder.dim)
+        if bank is None:
+            bank = np.asarray(embedder.embed(list(BACKGROUND)), dtype=np.float32)
         with _banks_lock:
-            _banks.setdefault(key, bank)
+            bank = _banks.setdefault(key, bank)
     return bank
 
 
@@ -304,4 +332,14 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["BACKGROUND", "ENGLISH_ONLY", "Gate", "Relevance", "background", "reads"]
+__all__ = [
+    "BACKGROUND",
+    "ENGLISH_ONLY",
+    "SHIPPED",
+    "Gate",
+    "Relevance",
+    "background",
+    "fingerprint",
+    "reads",
+    "shipped",
+]
