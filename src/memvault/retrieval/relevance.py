@@ -14,8 +14,8 @@ knowledge, how-to, writing tasks, in English and Chinese; none about any user):
 
 * ``margin = best candidate cosine - best background cosine``. A query whose margin
   is under ``context.margin`` is about something else: nothing is injected, not even
-  a hit that shares a word with it ("Who invented the violin?" is not a question
-  about the user's daughter who plays it).
+  a hit that shares a word with it ("Write a limerick about a penguin" is not about
+  "Alice writes Go services").
 * Otherwise a hit goes in when the keyword channel found it through a word of its
   own text, or when its cosine reaches ``context.min_similarity`` and comes within
   ``context.band`` of the best one.
