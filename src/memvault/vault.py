@@ -25,6 +25,7 @@ from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
 from .retrieval.recall import Recall
+from .retrieval.relevance import Relevance
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
@@ -88,6 +89,8 @@ class Vault:
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
+        shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
+        self._relevance = Relevance(cfg.context, self.embedder, shown)
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -282,7 +285,7 @@ class Vault:
         asked = self._recall.ask(
             query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
         )
-        return explain(self._recall, asked)
+        return explain(self._recall, asked, self._relevance)
 
     def context(
         self,
@@ -295,12 +298,17 @@ class Vault:
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
-        A hit counts as relevant when the keyword channel matched it or its cosine
-        similarity reaches ``context.min_similarity``; the best ones are packed
-        into ``max_tokens`` inside ``<memory-context>``. Entries held for review are
-        never part of it; the text of every memory is escaped as data.
+        The best ``limit`` hits (``search`` with ``quarantined=False``) pass a relevance
+        gate (``retrieval.relevance``): a hit goes in when the keyword channel found it
+        through a word of its own text, or by meaning when the query is nearer to this
+        vault than to everyday requests (``context.margin``, ``band``,
+        ``min_similarity``); ``explain`` shows the gate's reading. The relevant ones are
+        packed into ``max_tokens`` inside ``<memory-context>``; entries held for review
+        are never part of it, and the text of every memory is escaped as data.
         """
-        return self._recall.context(query, user_id, agent_id, max_tokens, limit)
+        return self._recall.context(
+            query, user_id, agent_id, max_tokens, limit, self._relevance.select
+        )
 
     # -- transfer ---------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..config import VaultConfig
-from ..embed.base import Embedder
+from ..embed.base import Embedder, Vectors
 from ..embed.batching import QueryBatcher
 from ..model import MemoryEntry
 from ..stores.protocols import Store, TermPlanner
@@ -46,6 +46,7 @@ class Pool:
         self._view = view
         self.entries: dict[str, MemoryEntry] = {}
         self.ranked: set[str] = set()
+        self.query_vector: Vectors | None = None  # the query's embedding, once embedded
 
     def add(self, entries: Iterable[MemoryEntry]) -> None:
         for entry in entries:
@@ -130,6 +131,7 @@ class VectorChannel:
             ranked.append((entry_id, sim))
             if len(ranked) >= depth:
                 break
+        pool.query_vector = vector  # for context()'s relevance gate
         return ranked
 
 
