@@ -25,6 +25,7 @@ from typing import Any, Literal
 from .config import VaultConfig, load_config
 from .embed.base import Embedder
 from .embed.factory import make_embedder
+from .embed.guard import guarded
 from .errors import NotFoundError, ValidationError
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
 from .render import pack
@@ -87,10 +88,13 @@ class Vault:
             raise
         protector = Protector(cfg.sensitive, cfg.home)
         people = People(store, cfg.retrieval.person_key)
-        self._derived = derived = Derived.start(store, people, self.embedder, cfg.embedding)
-        semantic = semantic_screen(cfg.security.semantic_screen, self.embedder)
+        # The engine's own calls go through the exit guard: a script that ends without
+        # close() while a thread is embedding still exits cleanly (see embed.guard).
+        native = guarded(self.embedder)
+        self._derived = derived = Derived.start(store, people, native, cfg.embedding)
+        semantic = semantic_screen(cfg.security.semantic_screen, native)
         self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
-        channels = channels_for(store, cfg, derived.index, self.embedder)
+        channels = channels_for(store, cfg, derived.index, native)
         self._recall = Recall(store, cfg, channels, people, self._clock)
 
         def owned(entry_id: str, user_id: str) -> MemoryEntry:

@@ -3,8 +3,9 @@
 Entries are findable by keyword the moment they are committed; this worker
 embeds them in batches on one thread and writes the vectors, after which they
 are findable by meaning too. When idle it back-fills entries that have no
-vector for the current model (written by another process, or before the
-embedder changed), so switching models re-embeds lazily and loses nothing.
+vector for the current model (written by another process, before the embedder
+changed, or left queued by a process that exited), so switching models
+re-embeds lazily and loses nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..model import MemoryEntry
 from ..retrieval.vector import VectorIndex
 from ..stores.base import Store, VectorItem
 from .base import Embedder
+from .guard import EmbeddingStopped, exiting
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +61,9 @@ class EmbeddingWorker:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="memvault-embedder", daemon=True)
             self._thread.start()
-            # A script that never closes its Vault must still exit cleanly: a daemon
-            # thread killed inside the model's native code aborts the interpreter. At exit
-            # the thread only finishes its current batch (a model cannot even load then);
-            # the entries are stored, and the next open back-fills their vectors.
+            # A script that never closes its Vault must still exit cleanly: at exit the
+            # thread takes no new batch (``embed.guard`` makes the exit wait for a batch
+            # already running); what stays queued is back-filled on the next open.
             self._at_exit = partial(_close_at_exit, weakref.ref(self))
             atexit.register(self._at_exit)
 
@@ -145,15 +146,26 @@ class EmbeddingWorker:
                 return
             if not batch:
                 continue
+            stop = False
             try:
                 self._process(batch)
             except Exception as exc:  # keyword search still works; back-fill retries later
-                self.errors += 1
-                log.warning("embedding %d entries failed: %s", len(batch), exc)
+                # At exit (the guard refused the call, or a model loading while the
+                # interpreter exits failed) the thread just stops: what is left is
+                # back-filled on the next open.
+                stop = isinstance(exc, EmbeddingStopped) or exiting() or self._stopping
+                if stop:
+                    log.debug("embedding stopped at exit, %d entries left: %s", len(batch), exc)
+                else:
+                    self.errors += 1
+                    log.warning("embedding %d entries failed: %s", len(batch), exc)
             finally:
                 with self._cond:
                     self._in_flight = 0
+                    self._stopping = self._stopping or stop
                     self._cond.notify_all()
+            if stop:
+                return
 
     def _process(self, batch: list[MemoryEntry]) -> None:
         vectors = self.embedder.embed([self.text_of(e) for e in batch])

@@ -17,6 +17,7 @@ from typing import Protocol
 from ..config import VaultConfig
 from ..embed.base import Embedder
 from ..embed.batching import QueryBatcher
+from ..embed.guard import EmbeddingStopped
 from ..model import MemoryEntry
 from ..stores.base import NO_FILTER, EntryFilter, KeywordWeights, Store, View
 from .vector import VectorIndex
@@ -105,7 +106,10 @@ class VectorChannel:
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
-        vector = self.queries.embed(query.text)
+        try:
+            vector = self.queries.embed(query.text)
+        except EmbeddingStopped:  # a search running while the process exits: keyword only
+            return []
         # A filter is checked after the vector search: look deeper so enough remain.
         # Only filters other than expiry make the index over-fetch (expiry rarely bites).
         fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
