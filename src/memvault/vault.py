@@ -94,7 +94,7 @@ class Vault:
         self._derived = derived = Derived.start(store, people, native, cfg.embedding)
         semantic = semantic_screen(cfg.security.semantic_screen, native)
         self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
-        channels = channels_for(store, cfg, derived.index, native)
+        channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock)
 
         def owned(entry_id: str, user_id: str) -> MemoryEntry:
@@ -115,7 +115,10 @@ class Vault:
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
+        """Wait until every stored entry has its vector; False if ``timeout`` ran out.
+
+        For bulk loads and benchmarks: searches never need it, as each one waits
+        (bounded by ``embedding.search_wait``) for its user's entries added before it."""
         return self._derived.flush(timeout)
 
     def __enter__(self) -> Vault:
@@ -320,7 +323,9 @@ class Vault:
 
         Hybrid: BM25 over tokens and cosine over vectors (when an embedder is
         configured), merged by reciprocal rank fusion, then gently weighed by
-        importance, recency and tier. Expired entries are left out. Entries held
+        importance, recency and tier. It sees by meaning every entry this process
+        added before it (read-your-writes: it waits up to ``embedding.search_wait``
+        seconds for their vectors). Expired entries are left out. Entries held
         for review are included (marked by ``quarantine``) unless ``quarantined=False``;
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
         """

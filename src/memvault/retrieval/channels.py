@@ -10,7 +10,7 @@ channels know what earlier ones found.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -93,15 +93,25 @@ class VectorChannel:
 
     Matches weaker than ``min_similarity`` are kept only when an earlier channel
     ranked the entry; the first weak one it did not cuts the ranking off, as the
-    rest are weaker still.
+    rest are weaker still. ``settle(user_id)`` runs between embedding the query and
+    searching the vectors: the engine waits there, bounded, for the vectors of the
+    user's own recent writes (read-your-writes), while the query's embedding is done.
     """
 
     name = "vector"
 
-    def __init__(self, index: VectorIndex, queries: QueryBatcher, *, min_similarity: float) -> None:
+    def __init__(
+        self,
+        index: VectorIndex,
+        queries: QueryBatcher,
+        *,
+        min_similarity: float,
+        settle: Callable[[str], object] | None = None,
+    ) -> None:
         self.index = index
         self.queries = queries
         self.min_similarity = min_similarity
+        self.settle = settle
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
@@ -110,6 +120,8 @@ class VectorChannel:
             vector = self.queries.embed(query.text)
         except EmbeddingStopped:  # a search running while the process exits: keyword only
             return []
+        if self.settle is not None:
+            self.settle(view.user_id)
         # A filter is checked after the vector search: look deeper so enough remain.
         # Only filters other than expiry make the index over-fetch (expiry rarely bites).
         fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
@@ -129,10 +141,15 @@ class VectorChannel:
 
 
 def channels_for(
-    store: Store, config: VaultConfig, index: VectorIndex | None, embedder: Embedder | None
+    store: Store,
+    config: VaultConfig,
+    index: VectorIndex | None,
+    embedder: Embedder | None,
+    settle: Callable[[str], object] | None = None,
 ) -> list[Channel]:
     """The configured channels, in fusion order: keyword always (even at weight 0 its
-    matches let weak vector matches through), vector with an embedder and a weight."""
+    matches let weak vector matches through), vector with an embedder and a weight
+    (``settle``: see :class:`VectorChannel`)."""
     kw = config.keyword
     weights = KeywordWeights(
         kw.head_weight,
@@ -146,7 +163,9 @@ def channels_for(
     rc = config.retrieval
     if index is not None and embedder is not None and rc.vector_weight > 0:
         queries = QueryBatcher(embedder)
-        channels.append(VectorChannel(index, queries, min_similarity=rc.min_similarity))
+        channels.append(
+            VectorChannel(index, queries, min_similarity=rc.min_similarity, settle=settle)
+        )
     return channels
 
 
