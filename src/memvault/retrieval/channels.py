@@ -95,7 +95,8 @@ class VectorChannel:
     ranked the entry; the first weak one it did not cuts the ranking off, as the
     rest are weaker still. ``settle(user_id)`` runs between embedding the query and
     searching the vectors: the engine waits there, bounded, for the vectors of the
-    user's own recent writes (read-your-writes), while the query's embedding is done.
+    user's own recent writes (read-your-writes), which the background thread has been
+    embedding while this thread embedded the query.
     """
 
     name = "vector"
