@@ -131,6 +131,14 @@ class EmbeddingConfig(BaseModel):
         False, description="local model with int8 linear layers: about 2x faster on a CPU"
     )
     background: bool = Field(True, description="embed after add returns (False: before)")
+    search_wait: float = Field(
+        5.0,
+        ge=0,
+        le=600,
+        description="read-your-writes: a search waits up to this many seconds for the vectors "
+        "of entries this process added for its user; past it the search goes on and the rest "
+        "are found by keyword until embedded (0 = never wait)",
+    )
     metadata_prefix: tuple[str, ...] = Field(
         ("speaker",),
         description="metadata keys whose values prefix the embedded text ('Ann: text')",

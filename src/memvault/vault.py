@@ -19,6 +19,7 @@ from typing import Any, Literal
 from .config import VaultConfig, load_config
 from .embed.base import Embedder
 from .embed.factory import make_embedder
+from .embed.guard import guarded
 from .errors import ValidationError
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
 from .retrieval.channels import channels_for
@@ -81,16 +82,19 @@ class Vault:
             raise
         protector = Protector(cfg.sensitive, cfg.home)
         people = People(store, cfg.retrieval.person_key)
-        self._derived = derived = Derived.start(store, people, self.embedder, cfg.embedding)
-        semantic = semantic_screen(cfg.security.semantic_screen, self.embedder)
+        # The engine's own calls go through the exit guard: a script that ends without
+        # close() while a thread is embedding still exits cleanly (see embed.guard).
+        native = guarded(self.embedder)
+        self._derived = derived = Derived.start(store, people, native, cfg.embedding)
+        semantic = semantic_screen(cfg.security.semantic_screen, native)
         self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
-        channels = channels_for(store, cfg, derived.index, self.embedder)
+        channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
-        self._relevance = Relevance(cfg.context, self.embedder, shown)
+        self._relevance = Relevance(cfg.context, native, shown)
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -100,7 +104,10 @@ class Vault:
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
+        """Wait until every stored entry has its vector; False if ``timeout`` ran out.
+
+        For bulk loads and benchmarks: searches never need it, as each one waits
+        (bounded by ``embedding.search_wait``) for its user's entries added before it."""
         return self._derived.flush(timeout)
 
     def __enter__(self) -> Vault:
@@ -257,7 +264,9 @@ class Vault:
 
         Hybrid: BM25 over tokens and cosine over vectors (when an embedder is
         configured), merged by reciprocal rank fusion, then gently weighed by
-        importance, recency and tier. Expired entries are left out. Entries held
+        importance, recency and tier. It sees by meaning every entry this process
+        added before it (read-your-writes: it waits up to ``embedding.search_wait``
+        seconds for their vectors). Expired entries are left out. Entries held
         for review are included (marked by ``quarantine``) unless ``quarantined=False``;
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
         """
