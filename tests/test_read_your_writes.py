@@ -33,7 +33,10 @@ PARAPHRASES = [
     ("Grace is training for a marathon in October", "what race is she preparing for?"),
     ("The office wifi password changes every month", "how frequently is the network key rotated?"),
     ("Heidi speaks fluent Japanese", "which languages does she know?"),
-    ("Ivan's daughter started kindergarten this year", "how old is his child?"),
+    (
+        "Ivan's daughter started kindergarten this year",
+        "where does his little girl go during the day?",
+    ),
 ]
 
 
