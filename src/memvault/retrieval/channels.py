@@ -27,13 +27,16 @@ class Query:
     """A search text as the channels see it.
 
     ``terms`` are the keyword terms (stop and question words dropped, and the tokens
-    of a named person when other terms remain); ``person`` is the one known person
-    the text names, if any.
+    of a named person when other terms remain); ``phrases`` are the text's CJK runs as
+    phrases of bigram tokens, which the keyword channel searches beside the terms so
+    that an entry holding a run contiguously outranks one with its bigrams scattered;
+    ``person`` is the one known person the text names, if any.
     """
 
     text: str
     terms: tuple[str, ...]
     person: str | None = None
+    phrases: tuple[str, ...] = ()
 
 
 class Pool:
@@ -81,7 +84,7 @@ class KeywordChannel:
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
         found = self.store.keyword_search(
-            view, list(query.terms), flt=flt, limit=depth, weights=self.weights
+            view, [*query.terms, *query.phrases], flt=flt, limit=depth, weights=self.weights
         )
         pool.add(e for e, _ in found)
         return [(e.id, score) for e, score in found]
@@ -137,6 +140,7 @@ def channels_for(
         kw.common_term_cutoff,
         kw.common_term_share,
         kw.common_term_floor,
+        kw.phrase_weight,
     )
     channels: list[Channel] = [KeywordChannel(store, weights)]
     rc = config.retrieval

@@ -86,6 +86,7 @@ class Explanation:
     now: datetime  # the clock reading recency and expiry were computed at
     candidates: tuple[CandidateTrace, ...]  # best first, all of them (not just ``limit``)
     expired: tuple[str, ...]  # ids a channel found but expiry left out
+    phrases: tuple[str, ...] = ()  # the keyword channel's phrases (CJK runs as bigrams)
 
     @property
     def hits(self) -> list[Hit]:
@@ -96,6 +97,7 @@ class Explanation:
         return {
             "query": self.query,
             "terms": list(self.terms),
+            "phrases": list(self.phrases),
             "person": self.person,
             "channels": list(self.channels),
             "depth": self.depth,
@@ -124,6 +126,7 @@ class Explanation:
         sizes = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
         lines = [
             f"query {self.query!r} -> terms {' '.join(self.terms) or '-'}"
+            + (", phrases " + ", ".join(map(repr, self.phrases)) if self.phrases else "")
             + (f", person {self.person!r}" if self.person else "")
         ]
         lines += [
@@ -181,6 +184,7 @@ def explanation(recalled: Recalled, *, text: str, limit: int, min_similarity: fl
         now=recalled.now,
         candidates=tuple(traces),
         expired=tuple(recalled.expired),
+        phrases=recalled.query.phrases,
     )
 
 

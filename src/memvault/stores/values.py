@@ -94,6 +94,10 @@ class KeywordWeights:
     than ``common_term_share`` of the caller's entries, as with Lucene's
     fractional ``maxTermFrequency``; ``common_term_floor`` keeps small vaults,
     where scoring every term is cheap, out of that second rule.
+
+    ``phrase``: a phrase term of n tokens (``stores.phrases``) weighs ``phrase * n``
+    terms, so holding a query's run contiguously counts about as much again as
+    holding each of its bigrams.
     """
 
     head: float = 2.0
@@ -102,6 +106,7 @@ class KeywordWeights:
     common_term_cutoff: int = 0
     common_term_share: float = 0.0
     common_term_floor: int = 0
+    phrase: float = 1.0
 
     def cutoff_for(self, entries: int) -> int:
         """The document count above which a term is common, in a view of ``entries``."""
