@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
 from .bm25 import WeightsPlanner, bm25_idf, bm25_part, doc_length, index_form, query_forms
-from .phrases import count_phrase, is_phrase, phrase_weight
+from .phrases import is_phrase, phrase_counter, phrase_weight
 from .protocols import TermPlanner
 from .values import (
     DEFAULT_WEIGHTS,
@@ -46,13 +46,13 @@ def _count_phrases(
     columns: list[list[Counter[str]]],
 ) -> None:
     """Put each phrase term's occurrences in the column counters, as if it were a token."""
-    phrases = [t for t in terms if is_phrase(t)]
+    phrases = [(t, phrase_counter(t)) for t in terms if is_phrase(t)]
     if not phrases:
         return
     for (_, d), counters in zip(docs, columns, strict=True):
         for text, counter in zip((d.head, d.body, d.extra), counters, strict=True):
-            for term in phrases:
-                found = count_phrase(text, term)
+            for term, count in phrases:
+                found = count(text)
                 if found:
                     counter[term] = found
 

@@ -11,6 +11,8 @@ for, and how much they weigh, is the engine's choice (``memvault.text.query_phra
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..text import has_cjk
 from .bm25 import index_form
 from .values import KeywordWeights
@@ -26,22 +28,30 @@ def phrase_weight(term: str, weights: KeywordWeights) -> float:
     return weights.phrase * len(term.split())
 
 
-def count_phrase(column: str, phrase: str) -> int:
-    """How often ``phrase`` (index forms, one space apart) occurs in a stored column
-    (space-joined tokens) as consecutive whole tokens; overlapping occurrences count.
+def phrase_counter(phrase: str) -> Callable[[str], int]:
+    """A function that counts ``phrase`` (index forms, one space apart) in a stored
+    column (space-joined tokens), as consecutive whole tokens; overlaps count.
 
     The column's tokens are compared in index form; a phrase of CJK tokens only (the
     engine's phrases) is looked for in the column as stored, since index form changes
     no CJK token and makes none out of another token.
     """
-    if not (column.isascii() or all(has_cjk(t) for t in phrase.split())):
-        column = " ".join(map(index_form, column.split()))
-    hay, needle = f" {column} ", f" {phrase} "
-    count, at = 0, hay.find(needle)
-    while at >= 0:
-        count += 1
-        at = hay.find(needle, at + 1)
+    as_stored = all(has_cjk(t) for t in phrase.split())
+    needle = f" {phrase} "
+
+    def count(column: str) -> int:
+        if not (as_stored or column.isascii()):
+            column = " ".join(map(index_form, column.split()))
+        if phrase not in column:
+            return 0
+        hay = f" {column} "
+        found, at = 0, hay.find(needle)
+        while at >= 0:
+            found += 1
+            at = hay.find(needle, at + 1)
+        return found
+
     return count
 
 
-__all__ = ["count_phrase", "is_phrase", "phrase_weight"]
+__all__ = ["is_phrase", "phrase_counter", "phrase_weight"]

@@ -24,7 +24,7 @@ from ..bm25 import (
     index_form,
     query_forms,
 )
-from ..phrases import count_phrase, is_phrase, phrase_weight
+from ..phrases import is_phrase, phrase_counter, phrase_weight
 from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
@@ -318,10 +318,11 @@ def _phrase_rows(
         ") r CROSS JOIN memories m ON m.pk = r.pk WHERE +m.user_id = ?",
         (f"{scope} AND {{head body extra}} : {quote(phrase)}", view.user_id),
     ).fetchall()
+    count = phrase_counter(phrase)
     found: list[tuple[int, str, str, int]] = []
     for pk, *columns in rows:
         for col, text in zip(("head", "body", "extra"), columns, strict=True):
-            count = count_phrase(text, phrase)
-            if count:
-                found.append((int(pk), phrase, col, count))
+            n = count(text)
+            if n:
+                found.append((int(pk), phrase, col, n))
     return found
