@@ -108,14 +108,18 @@ def _latin_tokens(chunk: str, skip: frozenset[str]) -> Iterable[str]:
         yield _stem(word)
 
 
-def _cjk_words(run: str) -> list[str]:
-    """The words jieba finds in a CJK run (search mode), stop words left out."""
+@lru_cache(maxsize=8192)
+def _cjk_words(run: str) -> tuple[str, ...]:
+    """The words jieba finds in a CJK run (search mode), stop words left out.
+
+    Cached: jieba is the slow part of indexing, and a run recurs (a query and its
+    phrases, an entry's texts read twice by migration 11)."""
     words = []
     for piece in _segmenter().cut_for_search(run):
         piece = piece.strip()
         if piece and piece not in CHINESE_STOPWORDS and _WORD.fullmatch(piece):
             words.append(piece)
-    return words
+    return tuple(words)
 
 
 def cjk_bigrams(run: str) -> list[str]:
@@ -138,7 +142,7 @@ def cjk_bigrams(run: str) -> list[str]:
 
 def _cjk_tokens(run: str, bigrams: bool) -> list[str]:
     """jieba's words, then the bigrams (a lone character only once: jieba's word is it)."""
-    words = _cjk_words(run)
+    words = list(_cjk_words(run))
     if not bigrams:
         return words
     return words + [g for g in cjk_bigrams(run) if len(g) > 1 or g not in words]
