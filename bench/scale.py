@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from memvault import Vault, load_config
 from memvault.embed.local import LocalEmbedder
-from memvault.stores.base import VectorItem
+from memvault.stores.values import VectorItem
 from store_bench import COMMON, make_vocab, percentile, sentence, zipf_pick
 
 

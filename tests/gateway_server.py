@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from memvault import Vault, VaultConfig
+from memvault import ExternalMemory, Vault, VaultConfig
 from memvault.server.app import create_app
 from memvault.server.keys import KeyStore
 from memvault.server.state import ServerSettings
@@ -68,7 +68,11 @@ class Live:
 
 
 @contextmanager
-def live_gateway(config: VaultConfig, settings: ServerSettings | None = None) -> Iterator[Live]:
+def live_gateway(
+    config: VaultConfig,
+    settings: ServerSettings | None = None,
+    external: ExternalMemory | None = None,
+) -> Iterator[Live]:
     keys = KeyStore.in_home(config.home)
     admin = keys.ensure_admin()
     assert admin is not None
@@ -76,6 +80,6 @@ def live_gateway(config: VaultConfig, settings: ServerSettings | None = None) ->
     bob = keys.create(user_id="bob", label="bob")[1]
     with (
         Vault(config=config) as vault,
-        serving(create_app(vault, keys=keys, settings=settings)) as url,
+        serving(create_app(vault, keys=keys, settings=settings, external=external)) as url,
     ):
         yield Live(url, vault, keys, config.home, admin, alice, bob)

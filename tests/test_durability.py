@@ -23,7 +23,7 @@ from memvault import (
     VaultConfig,
 )
 from memvault.retrieval.keyword import search_doc
-from memvault.stores.base import SearchDoc, View
+from memvault.stores.values import SearchDoc, View
 
 PROCESSES = 4
 PER_PROCESS = 250

@@ -14,10 +14,11 @@ import pytest
 import memvault.text as memvault_text
 from memvault import MemoryEntry, MigrationError, SQLiteStore, StoreError, Vault, VaultConfig
 from memvault.retrieval.keyword import search_doc
-from memvault.stores.base import SearchDoc, View, doc_length
+from memvault.stores.bm25 import doc_length
 from memvault.stores.rows import ENTRY_COLUMNS, entry_to_row
 from memvault.stores.sqlite import scope_tokens
 from memvault.stores.sqlite.schema import LATEST_VERSION, MIGRATIONS
+from memvault.stores.values import SearchDoc, View
 from memvault.text import index_text, query_terms
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
-from memvault.stores.base import EntryFilter, SearchDoc, View, doc_length
+from memvault.stores.bm25 import doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
+from memvault.stores.values import EntryFilter, SearchDoc, View
 from memvault.text import index_text, query_phrases, query_terms
 
 from .store_conformance.support import alice_data, doc, entry, put, scores_of

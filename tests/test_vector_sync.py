@@ -15,8 +15,8 @@ from memvault import MemoryEntry, SQLiteStore, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.retrieval.keyword import search_doc
 from memvault.retrieval.vector import VectorIndex
-from memvault.stores.base import SearchDoc, VectorItem, View
 from memvault.stores.sqlite import vectors as sqlite_vectors
+from memvault.stores.values import SearchDoc, VectorItem, View
 
 OWNER = View("alice", all_agents=True)
 

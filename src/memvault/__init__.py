@@ -5,6 +5,7 @@ The public surface is re-exported here; everything else is internal.
 
 from ._version import __version__
 from .agent.builtin import BuiltinFileProvider
+from .agent.external import ExternalMemory
 from .agent.manager import MemoryManager
 from .agent.provider import MemoryProvider
 from .agent.vault_provider import VaultProvider
@@ -26,6 +27,7 @@ from .errors import (
     RevealLockedError,
     SecurityError,
     StoreError,
+    UnsupportedOperationError,
     UpstreamError,
     ValidationError,
 )
@@ -60,6 +62,7 @@ __all__ = [
     "Domain",
     "EmbeddingError",
     "Explanation",
+    "ExternalMemory",
     "FileDriftError",
     "Hit",
     "ImportFormatError",
@@ -84,6 +87,7 @@ __all__ = [
     "StoreError",
     "StreamingContextScrubber",
     "Tier",
+    "UnsupportedOperationError",
     "UpstreamError",
     "ValidationError",
     "Vault",

@@ -3,6 +3,23 @@
 ``VaultConfig`` holds every knob with a documented default. ``load_config`` layers
 defaults < environment (``MEMVAULT_*``) < explicit keyword overrides; nothing else
 in the package looks at ``os.environ``.
+
+Which config owns what:
+
+* ``VaultConfig`` (here) is the engine's, one per ``Vault`` and the same for every user:
+  where the store is (``home``, ``db_path`` / ``store_url``), size limits, keyword
+  indexing, embeddings, retrieval and fusion, the context block, the threat scan
+  (``security``), sensitive-data protection and reveal (``sensitive``), the LLM client
+  the gateway's reflect uses (``llm``), and the lifecycle windows (tiers, decay) when
+  they land.
+* ``agent.config.MemoryConfig`` is the agent layer's, layered per user (defaults <
+  ``config.yaml`` < global overrides < user overrides): whether memory is on, the
+  provider (builtin files, Hindsight), the builtin files' quotas, the Hindsight
+  connection and banks, prompt injection, and the scan of the builtin files.
+
+A new engine setting goes into a section here; a setting a user may change for
+themselves goes into ``MemoryConfig`` (and ``USER_WRITABLE_FIELDS`` there).
+Entry fields are neither: they are described by ``memvault.fields``.
 """
 
 from __future__ import annotations
@@ -23,7 +40,9 @@ DEFAULT_DB_NAME = "memvault.db"
 
 
 class KeywordConfig(BaseModel):
-    """BM25 column weights: title/description count more than body, extra context less."""
+    """The keyword channel: BM25 column weights (title/description count more than body,
+    extra context less), which query terms run (``common_term_*``, the policy of
+    ``retrieval.terms``) and what gets indexed."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

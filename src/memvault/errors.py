@@ -17,10 +17,15 @@ subclasses say what went wrong, and each message says what to do about it::
     ├── AuthorizationError       a reveal was not authorised (wrong answer, no grant)
     │   └── RevealLockedError    too many wrong answers: reveal is locked for the entry
     ├── ConfigError              a setting is invalid
+    ├── UnsupportedOperationError  the configured provider does not offer this operation
     └── UpstreamError            a service memvault relies on but does not run failed
         ├── LLMError             the chat model endpoint failed or answered in an unknown shape
         ├── LLMUnavailableError  no chat model is configured
         └── EmbeddingError       the embedder failed or is not installed
+
+``UnsupportedOperationError`` is a fact about the set-up, not the request: the external
+memory provider that is configured (or the lack of one) cannot do what was asked, and
+no retry will change that; the gateway answers it with 501.
 
 ``UpstreamError`` is the branch for LLMs and other external providers (the embedding
 model, local or behind an API, is one), so a caller can tell "their side failed, retry
@@ -139,6 +144,13 @@ class ConfigError(MemvaultError):
     code = "config_error"
 
 
+class UnsupportedOperationError(MemvaultError):
+    """The configured external memory provider does not offer this operation (or no
+    external provider is configured); ``context["provider"]`` names it."""
+
+    code = "unsupported_operation"
+
+
 class UpstreamError(MemvaultError):
     """An external provider (chat model, embedder, memory service) failed or is missing."""
 
@@ -180,6 +192,7 @@ __all__ = [
     "RevealLockedError",
     "SecurityError",
     "StoreError",
+    "UnsupportedOperationError",
     "UpstreamError",
     "ValidationError",
 ]

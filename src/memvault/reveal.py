@@ -26,9 +26,11 @@ from .config import VaultConfig
 from .errors import AuthorizationError, RevealLockedError, ValidationError
 from .model import MemoryEntry
 from .security.protect import Protector, check_secret, grant_until, hash_secret
-from .stores.base import AuditRecord, RevealState, Store
+from .stores.protocols import Store
 from .stores.rows import format_time
+from .stores.values import AuditRecord, RevealState
 from .validation import check_entry_id, check_limit, check_offset, make_scope
+from .views import owner_view, read_entry
 
 
 def _check_new_secret(secret: object) -> str:
@@ -40,10 +42,7 @@ def _check_new_secret(secret: object) -> str:
 
 
 class RevealService:
-    """Reveal secrets, grants, the per-user lock and the audit log, over one store.
-
-    ``get`` reads one of the user's entries as its owner, raising ``NotFoundError``.
-    """
+    """Reveal secrets, grants, the per-user lock and the audit log, over one store."""
 
     def __init__(
         self,
@@ -51,13 +50,11 @@ class RevealService:
         config: VaultConfig,
         protector: Protector,
         clock: Callable[[], datetime],
-        get: Callable[[str, str], MemoryEntry],
     ) -> None:
         self.store = store
         self.config = config
         self._protector = protector
         self._clock = clock
-        self._get = get
 
     # -- the secret -------------------------------------------------------------------
 
@@ -196,7 +193,7 @@ class RevealService:
         return record
 
     def _sealed_original(self, entry_id: str, user_id: str) -> tuple[MemoryEntry, bytes]:
-        entry = self._get(entry_id, user_id)
+        entry = read_entry(self.store, owner_view(user_id), entry_id)
         sealed = self.store.get_original(user_id, entry_id)
         if sealed is None:
             raise ValidationError(

@@ -16,40 +16,28 @@ from datetime import datetime
 
 from .errors import ConflictError
 from .model import MemoryEntry
-from .stores.base import AuditRecord, EntryFilter, SearchDoc, Store, View
+from .stores.protocols import Store
+from .stores.values import AuditRecord, EntryFilter, SearchDoc, View
 from .validation import check_entry_id, check_limit, check_offset, make_scope
+from .views import owner_view, read_entry
+from .write import Writer
 
 
 class ReviewService:
-    """The review queue of held entries, over one store.
+    """The review queue of held entries, over one store; ``writer`` is the write path
+    (its index document, and deletes that the derived state follows)."""
 
-    ``get`` reads one of the user's entries as its owner and ``delete`` deletes one
-    (both raising ``NotFoundError``); ``doc`` is the write path's index document.
-    """
-
-    def __init__(
-        self,
-        store: Store,
-        clock: Callable[[], datetime],
-        *,
-        get: Callable[[str, str], MemoryEntry],
-        delete: Callable[[str, str], None],
-        doc: Callable[[MemoryEntry], SearchDoc],
-    ) -> None:
+    def __init__(self, store: Store, clock: Callable[[], datetime], writer: Writer) -> None:
         self.store = store
         self._clock = clock
-        self._get = get
-        self._delete = delete
-        self._doc = doc
+        self._writer = writer
 
     def quarantined(
         self, *, user_id: str, agent_id: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[MemoryEntry]:
         """The user's entries held for review, newest first (the review queue)."""
-        scope = make_scope(user_id, agent_id)
-        view = View(scope.user_id, scope.agent_id, all_agents=scope.agent_id is None)
         return self.store.list_entries(
-            view,
+            owner_view(user_id, agent_id),
             EntryFilter(quarantined=True),
             limit=check_limit(limit, maximum=1000),
             offset=check_offset(offset),
@@ -69,7 +57,7 @@ class ReviewService:
         def release(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
             previous.append(current.quarantine)
             new = current.replace(quarantine=None, approved_at=now)
-            return new, self._doc(new)
+            return new, self._writer.doc(new)
 
         entry = self.store.update(View(scope.user_id, all_agents=True), entry_id, release)
         self._review_audit(scope.user_id, entry_id, actor, "approve", previous[0] or "")
@@ -82,7 +70,8 @@ class ReviewService:
         (delete an ordinary entry with ``delete``).
         """
         scope = make_scope(user_id)
-        entry = self._get(entry_id, scope.user_id)
+        owner = View(scope.user_id, all_agents=True)
+        entry = read_entry(self.store, owner, entry_id)
         if entry.quarantine is None:
             raise ConflictError(
                 f"memory {entry_id!r} is not quarantined, so there is nothing to reject: "
@@ -90,7 +79,7 @@ class ReviewService:
                 entry_id=entry_id,
                 user_id=scope.user_id,
             )
-        self._delete(entry_id, scope.user_id)
+        self._writer.delete(owner, entry_id)
         self._review_audit(scope.user_id, entry_id, actor, "reject", entry.quarantine)
 
     def _review_audit(

@@ -12,15 +12,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from .errors import ConflictError, ImportFormatError, ValidationError
+from .fields import RECORD_NAMES
 from .model import MemoryEntry
-from .stores.base import Store, View
+from .stores.protocols import Store
+from .stores.values import View
 from .validation import check_records, make_scope, parse_json
-from .write import RECORD_FIELDS, Built, Derived, Draft, Writer
+from .write import Built, Derived, Draft, Writer
 
-#: Fields an import record may carry (those of ``MemoryEntry.to_dict()`` the write path
-#: takes, plus the exported review state: a held record stays held; an approval is not
-#: imported). Anything else is rejected so typos surface.
-IMPORT_FIELDS = RECORD_FIELDS
+#: Fields an import record may carry: every key of ``MemoryEntry.to_dict()``, by the field
+#: table. Those it marks ``Imported.DROP`` are ignored (the owner is the importer; an
+#: approval is not imported); a held record stays held. Anything else is rejected so
+#: typos surface.
+IMPORT_FIELDS = RECORD_NAMES
 
 #: Records an audit line: (user_id, entry_id, actor, action, outcome).
 Audit = Callable[[str, str | None, str, str, str], object]

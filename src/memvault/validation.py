@@ -1,5 +1,8 @@
 """Input checks shared by every entry point.
 
+``check_field`` applies the rule that ``memvault.fields`` gives an entry field; the
+rules themselves are the ``check_*`` functions below.
+
 Each check raises ``ValidationError`` with a message that says what to send
 instead, before anything touches the store.
 """
@@ -14,12 +17,11 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from .errors import ValidationError
+from .fields import MAX_NAME_CHARS, Check, FieldSpec
 from .model import Scope
 
 IDENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$")
 ENTRY_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
-MAX_NAME_CHARS = 255
-MAX_DESCRIPTION_CHARS = 500
 # SQLite stores integers as 64-bit signed: anything larger cannot be bound.
 MAX_SQL_INT = 2**63 - 1
 # The shape of metadata (and of any JSON a caller hands in to be stored): deeper or
@@ -185,28 +187,28 @@ def check_json_shape(value: object, field: str) -> None:
             stack.extend((child, f"{path}[{i}]", depth + 1) for i, child in enumerate(node))
 
 
-def check_metadata(value: object, max_bytes: int) -> dict[str, Any]:
+def check_metadata(value: object, max_bytes: int, field: str = "metadata") -> dict[str, Any]:
     """Metadata must be a JSON object of bounded shape and size; it is copied through
     JSON so nothing mutable leaks in."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise ValidationError(
-            f"metadata must be a JSON object (dict), got {type(value).__name__}", field="metadata"
+            f"{field} must be a JSON object (dict), got {type(value).__name__}", field=field
         )
-    check_json_shape(value, "metadata")
+    check_json_shape(value, field)
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ValidationError(
-            f"metadata is not JSON-serialisable ({exc}): use strings, numbers, booleans, "
+            f"{field} is not JSON-serialisable ({exc}): use strings, numbers, booleans, "
             "lists and objects only",
-            field="metadata",
+            field=field,
         ) from None
-    if len(check_encodable(text, "metadata").encode("utf-8")) > max_bytes:
+    if len(check_encodable(text, field).encode("utf-8")) > max_bytes:
         raise ValidationError(
-            f"metadata is over the limit of {max_bytes} bytes as JSON: store less",
-            field="metadata",
+            f"{field} is over the limit of {max_bytes} bytes as JSON: store less",
+            field=field,
         )
     result: dict[str, Any] = json.loads(text)
     return result
@@ -298,6 +300,40 @@ def check_count(value: object, field: str) -> int:
             f"{field} must be an integer from 0 to {MAX_SQL_INT} (2**63 - 1)", field=field
         )
     return value
+
+
+def check_field(
+    spec: FieldSpec, value: object, *, max_content_bytes: int, max_metadata_bytes: int
+) -> object:
+    """``value`` checked by the rule the field table gives ``spec`` (``fields.Check``),
+    in the form it is stored in; the two size limits are the configured ones."""
+    name = spec.name
+    check = spec.check
+    if check is Check.ENTRY_ID:
+        return check_entry_id(value)
+    if check is Check.IDENT:
+        return check_optional_ident(value, name) if spec.optional else check_ident(value, name)
+    if check is Check.CONTENT:
+        return check_content(value, max_content_bytes, name)
+    if check is Check.TEXT:
+        text = check_short_text(value, name, spec.max_chars or MAX_NAME_CHARS)
+        return (text or None) if spec.blank_is_none else text
+    if check is Check.ENUM:
+        cls = spec.enum
+        if cls is None:
+            raise TypeError(f"field {name} is checked as an enum but its type is not one")
+        return (
+            check_optional_enum(cls, value, name) if spec.optional else check_enum(cls, value, name)
+        )
+    if check is Check.UNIT:
+        return check_unit_float(value, name, optional=spec.optional)
+    if check is Check.COUNT:
+        return check_count(value, name)
+    if check is Check.TIME:
+        return check_datetime(value, name, optional=spec.optional)
+    if check is Check.JSON:
+        return check_metadata(value, max_metadata_bytes, name)
+    raise TypeError(f"field {name} has no rule for check {check!r}")
 
 
 def check_records(value: object, field: str) -> None:

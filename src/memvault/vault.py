@@ -3,15 +3,9 @@
 It wires the engine's parts and delegates to them: the write path (``write``), recall
 and its inspectable twin (``retrieval.recall``, ``retrieval.explain``), transfer
 (``transfer``), reveal (``reveal``) and review (``review``); storage is a ``Store``.
-Every part reads time from the one clock passed in. Scope rules live here and in the
-store:
-
-* every call names a ``user_id``; nothing ever crosses to another user;
-* management calls (get, update, delete, list, count, export) with
-  ``agent_id=None`` act as the owner and see all of the user's entries; with an
-  agent id they see the user's shared entries plus that agent's private ones;
-* ``search`` is recall for an agent context: with ``agent_id=None`` it sees the
-  user's shared entries, with an agent id the shared ones plus that agent's.
+Every part reads time from the one clock passed in. Every call names a ``user_id``
+and nothing crosses to another user; which of the user's entries a call sees is
+written down in ``views`` (management calls: the owner's view; recall: the agent's).
 """
 
 from __future__ import annotations
@@ -25,22 +19,21 @@ from typing import Any, Literal
 from .config import VaultConfig, load_config
 from .embed.base import Embedder
 from .embed.factory import make_embedder
-from .errors import NotFoundError, ValidationError
+from .errors import ValidationError
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
-from .render import pack
 from .retrieval.channels import channels_for
-from .retrieval.explain import Explanation, explanation
+from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
-from .retrieval.recall import Recall, check_query, relevant
+from .retrieval.recall import Recall
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
 from .stores import open_store
-from .stores.base import AuditRecord, EntryFilter, Store, View
+from .stores.protocols import Store
+from .stores.values import AuditRecord
 from .transfer import Transfer
-from .validation import check_entry_id, check_limit, check_offset, check_records, make_scope
-from .validation import check_optional_enum as _enum
-from .validation import check_optional_ident as _ident
+from .validation import check_limit, check_offset, make_scope
+from .views import entry_filter, owner_view, read_entry
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
 _UNSET: Any = object()
@@ -92,15 +85,8 @@ class Vault:
         self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
         channels = channels_for(store, cfg, derived.index, self.embedder)
         self._recall = Recall(store, cfg, channels, people, self._clock)
-
-        def owned(entry_id: str, user_id: str) -> MemoryEntry:
-            return self.get(entry_id, user_id=user_id)
-
-        def delete(entry_id: str, user_id: str) -> None:
-            self.delete(entry_id, user_id=user_id)
-
-        self._reveal = RevealService(store, cfg, protector, self._clock, owned)
-        self._review = ReviewService(store, self._clock, get=owned, delete=delete, doc=writer.doc)
+        self._reveal = RevealService(store, cfg, protector, self._clock)
+        self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
 
     # -- lifecycle ------------------------------------------------------------------
@@ -125,43 +111,9 @@ class Vault:
     ) -> None:
         self.close()
 
-    # -- helpers --------------------------------------------------------------------
-
     def embed_text(self, entry: MemoryEntry) -> str:
         """What the embedder sees: 'speaker: title. description. content'."""
         return self._writer.embed_text(entry)
-
-    @staticmethod
-    def _owner_view(user_id: str, agent_id: str | None) -> View:
-        scope = make_scope(user_id, agent_id)
-        return View(scope.user_id, scope.agent_id, all_agents=scope.agent_id is None)
-
-    @staticmethod
-    def _filter(
-        kind: Any = None,
-        mem_class: Any = None,
-        domain: Any = None,
-        tier: Any = None,
-        session_id: Any = None,
-        quarantined: bool | None = None,
-    ) -> EntryFilter:
-        if quarantined is not None and not isinstance(quarantined, bool):
-            raise ValidationError("quarantined must be true, false or omitted", field="quarantined")
-        return EntryFilter(
-            quarantined=quarantined,
-            kind=_enum(Kind, kind, "kind"),
-            mem_class=_enum(MemClass, mem_class, "mem_class"),
-            domain=_enum(Domain, domain, "domain"),
-            tier=_enum(Tier, tier, "tier"),
-            session_id=_ident(session_id, "session_id"),
-        )
-
-    def _not_found(self, entry_id: str, user_id: str) -> NotFoundError:
-        return NotFoundError(
-            f"no memory {entry_id!r} for user {user_id!r}: list or search to find valid ids",
-            entry_id=entry_id,
-            user_id=user_id,
-        )
 
     # -- writes ---------------------------------------------------------------------
 
@@ -237,7 +189,7 @@ class Vault:
         expires_at: Any = KEEP,
     ) -> MemoryEntry:
         """Change the given fields of one entry (None = keep) and return the new entry."""
-        view = self._owner_view(user_id, agent_id)
+        view = owner_view(user_id, agent_id)
         patch = Patch(
             content=content,
             name=name,
@@ -256,32 +208,18 @@ class Vault:
 
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""
-        view = self._owner_view(user_id, agent_id)
-        check_entry_id(entry_id)
-        if not self.store.delete(view, [entry_id]):
-            raise self._not_found(entry_id, view.user_id)
-        self._derived.removed(view.user_id, [entry_id])
+        self._writer.delete(owner_view(user_id, agent_id), entry_id)
 
     def delete_many(
         self, entry_ids: Iterable[str], *, user_id: str, agent_id: str | None = None
     ) -> list[str]:
         """Delete the given entries that are the caller's; returns the ids deleted."""
-        view = self._owner_view(user_id, agent_id)
-        check_records(entry_ids, "entry_ids")
-        ids = [check_entry_id(i) for i in entry_ids]
-        deleted = self.store.delete(view, ids)
-        self._derived.removed(view.user_id, deleted)
-        return deleted
+        return self._writer.delete_many(owner_view(user_id, agent_id), entry_ids)
 
     # -- reads ----------------------------------------------------------------------
 
     def get(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> MemoryEntry:
-        view = self._owner_view(user_id, agent_id)
-        check_entry_id(entry_id)
-        entry = self.store.get(view, entry_id)
-        if entry is None:
-            raise self._not_found(entry_id, view.user_id)
-        return entry
+        return read_entry(self.store, owner_view(user_id, agent_id), entry_id)
 
     def count(
         self,
@@ -295,8 +233,8 @@ class Vault:
         session_id: str | None = None,
         quarantined: bool | None = None,
     ) -> int:
-        view = self._owner_view(user_id, agent_id)
-        flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
+        view = owner_view(user_id, agent_id)
+        flt = entry_filter(kind, mem_class, domain, tier, session_id, quarantined)
         return self.store.count(view, flt)
 
     def search(
@@ -320,11 +258,10 @@ class Vault:
         for review are included (marked by ``quarantine``) unless ``quarantined=False``;
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
         """
-        view, text, flt, limit = self._recall_args(
+        asked = self._recall.ask(
             query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
         )
-        recalled = self._recall.run(view, text, flt, limit)
-        return [c.hit() for c in recalled.candidates[:limit]]
+        return self._recall.hits(asked)
 
     def explain(
         self,
@@ -342,22 +279,10 @@ class Vault:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
         and what ``context`` would do with it. Its ``hits`` are what ``search`` returns."""
-        view, text, flt, limit = self._recall_args(
+        asked = self._recall.ask(
             query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
         )
-        recalled = self._recall.run(view, text, flt, limit)
-        min_sim = self.config.context.min_similarity
-        return explanation(recalled, text=text, limit=limit, min_similarity=min_sim)
-
-    def _recall_args(
-        self, query: str, user_id: str, agent_id: str | None, limit: int, *filters: Any
-    ) -> tuple[View, str, EntryFilter, int]:
-        scope = make_scope(user_id, agent_id)
-        text = check_query(query, self.config.max_query_bytes)
-        limit = check_limit(limit, maximum=1000)
-        kind, mem_class, domain, tier, quarantined = filters
-        flt = self._filter(kind, mem_class, domain, tier, quarantined=quarantined)
-        return View(scope.user_id, scope.agent_id), text, flt, limit
+        return explain(self._recall, asked)
 
     def context(
         self,
@@ -375,21 +300,13 @@ class Vault:
         into ``max_tokens`` inside ``<memory-context>``. Entries held for review are
         never part of it; the text of every memory is escaped as data.
         """
-        cc = self.config.context
-        budget = cc.max_tokens if max_tokens is None else max_tokens
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
-            raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
-        limit = limit or cc.limit
-        hits = self.search(
-            query, user_id=user_id, agent_id=agent_id, limit=limit, quarantined=False
-        )
-        return pack([h for h in hits if relevant(h.sources, cc.min_similarity)], budget)
+        return self._recall.context(query, user_id, agent_id, max_tokens, limit)
 
     # -- transfer ---------------------------------------------------------------------
 
     def export(self, *, user_id: str, agent_id: str | None = None) -> Iterator[dict[str, Any]]:
         """Every entry of the caller's as a JSON-ready dict, oldest first (JSONL lines)."""
-        yield from self._transfer.export(self._owner_view(user_id, agent_id))
+        yield from self._transfer.export(owner_view(user_id, agent_id))
 
     def import_(
         self,
@@ -479,8 +396,8 @@ class Vault:
 
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
         """
-        view = self._owner_view(user_id, agent_id)
-        flt = self._filter(kind, mem_class, domain, tier, session_id, quarantined)
+        view = owner_view(user_id, agent_id)
+        flt = entry_filter(kind, mem_class, domain, tier, session_id, quarantined)
         return self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
         )

@@ -4,7 +4,9 @@ A write starts as a :class:`Draft` (``add``, a record of ``add_many`` or an impo
 line; nothing is checked yet) or a :class:`Patch` (``update``). :class:`Writer`
 turns it into a stored entry in this order:
 
-1. validate every field once (``memvault.validation``), stamping times from the clock;
+1. validate every field once, by the rule the field table (``memvault.fields``) gives it,
+   stamping times from the clock; which fields a draft carries and a patch may change
+   come from that table too (``Draft`` and ``Patch`` mirror it, typed; a test keeps them equal);
 2. protect: redact sensitive data in every free-text field and metadata, sealing the
    originals apart (on update, merged with the originals of unchanged fields);
 3. screen the kept text for threats: refuse (``SecurityError``), hold for review, or
@@ -17,7 +19,6 @@ vectors) is kept current through :class:`Derived`.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,6 +30,7 @@ from .config import EmbeddingConfig, VaultConfig
 from .embed.base import Embedder
 from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
+from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
 from .model import (
     DecisionStatus,
     Domain,
@@ -47,22 +49,10 @@ from .security.protect import Protector, higher
 from .security.quarantine import reason, screened_text, write_verdict
 from .security.scan import SemanticScreen, Verdict, assess
 from .security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
-from .stores.base import SearchDoc, Store, View
-from .validation import (
-    MAX_DESCRIPTION_CHARS,
-    MAX_NAME_CHARS,
-    check_content,
-    check_count,
-    check_datetime,
-    check_entry_id,
-    check_enum,
-    check_metadata,
-    check_optional_enum,
-    check_optional_ident,
-    check_records,
-    check_short_text,
-    check_unit_float,
-)
+from .stores.protocols import Store
+from .stores.values import SearchDoc, View
+from .validation import check_entry_id, check_field, check_records
+from .views import not_found
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
 _TICK = timedelta(microseconds=1)
@@ -81,7 +71,8 @@ class Draft:
     """The fields of one new memory as the caller gave them (None: the default).
 
     Unchecked: the writer validates each field once. ``quarantine`` is an imported
-    record's hold, which stays; no record can say it was approved.
+    record's hold, which stays; no record can say it was approved. The typed mirror of
+    ``fields.KEPT``: a field the table says a record keeps is a field here.
     """
 
     content: str
@@ -118,17 +109,21 @@ class Draft:
         return cls(**{"content": None, **picked})
 
 
-_DRAFT_FIELDS = frozenset(f.name for f in dataclasses.fields(Draft))
+_DRAFT_FIELDS = frozenset(spec.name for spec in KEPT)
 
-#: Fields a record (of ``add_many`` or an import) may carry; anything else is rejected so
-#: typos surface. ``user_id`` and ``approved_at`` are accepted and ignored: a record
+#: Fields a record (of ``add_many`` or an import) may carry: every entry field
+#: (``fields.RECORD_NAMES``); anything else is rejected so typos surface. Those the table
+#: marks ``Imported.DROP`` (``user_id``, ``approved_at``) are accepted and ignored: a record
 #: always becomes the caller's, and an approval is not carried over.
-RECORD_FIELDS = _DRAFT_FIELDS | {"user_id", "approved_at"}
+RECORD_FIELDS = RECORD_NAMES
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Patch:
-    """The fields ``update`` changes (None: keep; ``expires_at``: :data:`KEEP` keeps)."""
+    """The fields ``update`` changes (None: keep; ``expires_at``: :data:`KEEP` keeps).
+
+    The typed mirror of ``fields.PATCHABLE``; a field None clears there defaults to ``KEEP``.
+    """
 
     content: str | None = None
     name: str | None = None
@@ -295,61 +290,58 @@ class Writer:
             category=threat.category if threat else "unknown",
         )
 
-    def validate(self, draft: Draft, *, user_id: str) -> MemoryEntry:
-        """The draft as an entry owned by ``user_id``, every field checked; times the
-        draft leaves out are the clock's."""
+    def check(self, spec: FieldSpec, value: object) -> object:
+        """One field's value checked by its rule in the field table."""
         cfg = self.config
-        created = check_datetime(draft.created_at, "created_at") or self.clock()
-        return MemoryEntry(
-            id=check_entry_id(draft.id) if draft.id is not None else new_id(),
-            user_id=user_id,
-            agent_id=check_optional_ident(draft.agent_id, "agent_id"),
-            session_id=check_optional_ident(draft.session_id, "session_id"),
-            workspace_id=check_optional_ident(draft.workspace_id, "workspace_id"),
-            name=check_short_text(draft.name, "name", MAX_NAME_CHARS),
-            content=check_content(draft.content, cfg.max_content_bytes),
-            description=check_short_text(draft.description, "description", MAX_DESCRIPTION_CHARS),
-            kind=check_enum(Kind, draft.kind or Kind.USER, "kind"),
-            mem_class=check_enum(MemClass, draft.mem_class or MemClass.SEMANTIC, "mem_class"),
-            domain=check_optional_enum(Domain, draft.domain, "domain"),
-            category=check_short_text(draft.category, "category", MAX_NAME_CHARS) or None,
-            confidence=check_unit_float(draft.confidence, "confidence", optional=True),
-            importance=check_unit_float(
-                0.5 if draft.importance is None else draft.importance, "importance"
-            )
-            or 0.0,
-            tier=check_enum(Tier, draft.tier or Tier.ACTIVE, "tier"),
-            created_at=created,
-            updated_at=check_datetime(draft.updated_at, "updated_at") or created,
-            last_accessed_at=check_datetime(draft.last_accessed_at, "last_accessed_at"),
-            access_count=check_count(draft.access_count or 0, "access_count"),
-            expires_at=check_datetime(draft.expires_at, "expires_at"),
-            status=check_optional_enum(DecisionStatus, draft.status, "status"),
-            sensitivity=check_enum(
-                Sensitivity, draft.sensitivity or Sensitivity.NORMAL, "sensitivity"
-            ),
-            metadata=check_metadata(draft.metadata, cfg.max_metadata_bytes),
-            source=check_enum(Source, draft.source or Source.API, "source"),
+        return check_field(
+            spec,
+            value,
+            max_content_bytes=cfg.max_content_bytes,
+            max_metadata_bytes=cfg.max_metadata_bytes,
         )
+
+    def validate(self, draft: Draft, *, user_id: str) -> MemoryEntry:
+        """The draft as an entry owned by ``user_id``, every field checked by its rule in
+        ``memvault.fields``. A field the draft leaves out (None; for an enum with a default
+        also "") takes the table's default; times left out are the clock's."""
+        values: dict[str, Any] = {"user_id": user_id}
+        for spec in KEPT:
+            raw = getattr(draft, spec.name)
+            blank = raw == "" if isinstance(raw, str) else False
+            blank = blank and spec.check is Check.ENUM and spec.default is not None
+            if raw is None or blank:
+                values[spec.name] = self._default(spec, values)
+            else:
+                values[spec.name] = self.check(spec, raw)
+        return MemoryEntry(**values)
+
+    def _default(self, spec: FieldSpec, values: Mapping[str, Any]) -> object:
+        """The value of a field a draft leaves out (``values``: the fields before it)."""
+        made = spec.default
+        if made is Made.REQUIRED:
+            return self.check(spec, None)  # refused with the field's own message
+        if made is Made.NEW_ID:
+            return new_id()
+        if made is Made.CLOCK:
+            return self.clock()
+        if made is Made.CREATED:
+            return values["created_at"]
+        if made is Made.EMPTY:
+            return {}
+        return made
 
     def build(self, draft: Draft, *, user_id: str, batch: bool = False) -> Built:
         """Validate, then redact (sealing the originals apart), then screen what is kept.
         A draft that says it is held stays held; none can say it was approved."""
         entry = self.validate(draft, user_id=user_id)
-        protected = self.protector.protect(
-            name=entry.name,
-            description=entry.description,
-            content=entry.content,
-            category=entry.category,
-            metadata=entry.metadata,
-        )
+        protected = self.protector.protect(**{f: getattr(entry, f) for f in PROTECTED})
         if protected.sealed is not None:
             entry = entry.replace(
                 **protected.fields, sensitivity=higher(entry.sensitivity, protected.sensitivity)
             )
-        held = draft.quarantine
+        held = entry.quarantine
         if held is not None:
-            held = check_short_text(held, "quarantine", MAX_NAME_CHARS) or "imported"
+            held = held or "imported"  # an imported hold stays, with or without its reason
         entry = entry.replace(quarantine=self.screen(entry, batch=batch) or held)
         return Built(entry, protected.sealed)
 
@@ -386,37 +378,15 @@ class Writer:
         return self.insert(built)
 
     def changes(self, patch: Patch) -> dict[str, Any]:
-        """The patch's fields, each checked; ``ValidationError`` when it changes nothing."""
-        cfg = self.config
+        """The patch's fields (``fields.PATCHABLE``), each checked by its rule; None keeps a
+        field, except one that None clears (``OnUpdate.SET_OR_CLEAR``: ``KEEP`` keeps it).
+        ``ValidationError`` when the patch changes nothing."""
         changes: dict[str, Any] = {}
-        if patch.content is not None:
-            changes["content"] = check_content(patch.content, cfg.max_content_bytes)
-        if patch.name is not None:
-            changes["name"] = check_short_text(patch.name, "name", MAX_NAME_CHARS)
-        if patch.description is not None:
-            changes["description"] = check_short_text(
-                patch.description, "description", MAX_DESCRIPTION_CHARS
-            )
-        if patch.kind is not None:
-            changes["kind"] = check_enum(Kind, patch.kind, "kind")
-        if patch.metadata is not None:
-            changes["metadata"] = check_metadata(patch.metadata, cfg.max_metadata_bytes)
-        if patch.mem_class is not None:
-            changes["mem_class"] = check_enum(MemClass, patch.mem_class, "mem_class")
-        if patch.domain is not None:
-            changes["domain"] = check_enum(Domain, patch.domain, "domain")
-        if patch.category is not None:
-            changes["category"] = (
-                check_short_text(patch.category, "category", MAX_NAME_CHARS) or None
-            )
-        if patch.importance is not None:
-            changes["importance"] = check_unit_float(patch.importance, "importance")
-        if patch.tier is not None:
-            changes["tier"] = check_enum(Tier, patch.tier, "tier")
-        if patch.status is not None:
-            changes["status"] = check_enum(DecisionStatus, patch.status, "status")
-        if patch.expires_at is not KEEP:
-            changes["expires_at"] = check_datetime(patch.expires_at, "expires_at")
+        for spec in PATCHABLE:
+            raw = getattr(patch, spec.name)
+            if raw is KEEP or (raw is None and spec.on_update is not OnUpdate.SET_OR_CLEAR):
+                continue
+            changes[spec.name] = self.check(spec, raw)
         if not changes:
             raise ValidationError(
                 "nothing to update: pass at least one field such as content or name"
@@ -438,11 +408,7 @@ class Writer:
         """
         check_entry_id(entry_id)
         changes = self.changes(patch)
-        text_changes = {
-            k: changes[k]
-            for k in ("name", "description", "content", "category", "metadata")
-            if k in changes
-        }
+        text_changes = {k: changes[k] for k in PROTECTED if k in changes}
         original: Any = ...  # the store's "keep what is sealed"
         level = Sensitivity.NORMAL
         carried: dict[str, Any] = {}
@@ -470,7 +436,7 @@ class Writer:
                 # carried-over originals held.
                 extra["sensitivity"] = higher(level, current.sensitivity) if carried else level
             new = current.replace(**changes, **extra, updated_at=self._next_version(current))
-            if text_changes or "category" in changes:
+            if text_changes:
                 # New text: assessed as a whole again; an earlier approval was for the old text.
                 # With the scan off nothing is assessed, and only a person releases a hold.
                 scanned = self.config.security.scan_writes
@@ -481,6 +447,20 @@ class Writer:
         entry = self.store.update(view, entry_id, mutate, original=original)
         self.derived.rewritten(entry, bool(old_text) and old_text[0] != self.embed_text(entry))
         return entry
+
+    def delete(self, view: View, entry_id: str) -> None:
+        """Delete one entry inside ``view``; ``NotFoundError`` if it is not there."""
+        check_entry_id(entry_id)
+        if not self.store.delete(view, [entry_id]):
+            raise not_found(entry_id, view.user_id)
+        self.derived.removed(view.user_id, [entry_id])
+
+    def delete_many(self, view: View, entry_ids: Iterable[str]) -> list[str]:
+        """Delete those of the entries inside ``view``; returns the ids deleted."""
+        check_records(entry_ids, "entry_ids")
+        deleted = self.store.delete(view, [check_entry_id(i) for i in entry_ids])
+        self.derived.removed(view.user_id, deleted)
+        return deleted
 
 
 __all__ = [

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from memvault import Domain, Kind, MemClass, MemoryEntry, Store, Tier
-from memvault.stores.bm25 import WeightsPlanner
+from memvault.retrieval.terms import CommonTermPlanner
 from memvault.stores.protocols import KeywordIndex
 from memvault.stores.values import EntryFilter, KeywordWeights, SearchDoc, View
 from memvault.text import index_text
@@ -76,14 +76,14 @@ def test_common_terms_are_dropped_when_the_query_has_rarer_ones(store: Store) ->
         entry("plain", "an unrelated line"),
     )
     # 6 of 8 entries say coffee: over a 50% share it is common, and left out.
-    by_share = KeywordWeights(common_term_cutoff=1000, common_term_share=0.5)
-    assert sorted(hit_ids(store, OWNER, "coffee lisbon", weights=by_share)) == ["other", "rare"]
+    by_share = CommonTermPlanner(cutoff=1000, share=0.5)
+    assert sorted(hit_ids(store, OWNER, "coffee lisbon", planner=by_share)) == ["other", "rare"]
     # The share rule alone decides here; the absolute cutoff is far away.
-    plain = KeywordWeights(common_term_cutoff=1000)
-    assert len(hit_ids(store, OWNER, "coffee lisbon", weights=plain, limit=20)) == 7
+    plain = CommonTermPlanner(cutoff=1000)
+    assert len(hit_ids(store, OWNER, "coffee lisbon", planner=plain, limit=20)) == 7
     # A floor above the view's size keeps the share rule out of small vaults.
-    floored = KeywordWeights(common_term_cutoff=1000, common_term_share=0.5, common_term_floor=8)
-    assert len(hit_ids(store, OWNER, "coffee lisbon", weights=floored, limit=20)) == 7
+    floored = CommonTermPlanner(cutoff=1000, share=0.5, floor=8)
+    assert len(hit_ids(store, OWNER, "coffee lisbon", planner=floored, limit=20)) == 7
 
 
 def test_common_term_share_counts_only_the_callers_view(store: Store) -> None:
@@ -97,8 +97,8 @@ def test_common_term_share_counts_only_the_callers_view(store: Store) -> None:
     )
     # Counted over everyone, coffee (11 of 14 entries) would be common and dropped;
     # for alice it is in 1 of 4, so both words are searched.
-    weights = KeywordWeights(common_term_cutoff=1000, common_term_share=0.6)
-    found = sorted(hit_ids(store, OWNER, "coffee lisbon", weights=weights))
+    planner = CommonTermPlanner(cutoff=1000, share=0.6)
+    found = sorted(hit_ids(store, OWNER, "coffee lisbon", planner=planner))
     assert found == ["a-coffee", "a-lisbon"]
 
 
@@ -109,11 +109,11 @@ def test_common_only_queries_ask_for_all_terms_first(store: Store) -> None:
         *[entry(f"c{i}", f"coffee {i}") for i in range(3)],
         *[entry(f"t{i}", f"tea {i}") for i in range(3)],
     )
-    weights = KeywordWeights(common_term_cutoff=1000, common_term_share=0.3)
-    assert hit_ids(store, OWNER, "coffee tea", weights=weights, limit=20) == ["both"]
+    planner = CommonTermPlanner(cutoff=1000, share=0.3)
+    assert hit_ids(store, OWNER, "coffee tea", planner=planner, limit=20) == ["both"]
     # Nothing holds every word: any of them will do.
     store.delete(OWNER, ["both"])
-    assert len(hit_ids(store, OWNER, "coffee tea", weights=weights, limit=20)) == 6
+    assert len(hit_ids(store, OWNER, "coffee tea", planner=planner, limit=20)) == 6
 
 
 def test_keyword_search_respects_the_view(store: Store) -> None:
@@ -323,11 +323,16 @@ def test_a_planner_passed_in_decides_which_terms_run(store: Store) -> None:
     assert len(hit_ids(store, OWNER, "coffee tea", planner=none_common)) == 5
     assert none_common.common == {coffee: False, tea: False}
     assert store.keyword_search(OWNER, terms, planner=_Planner(2, [])) == []
-    # The default planner is the one KeywordWeights configures.
-    weights = KeywordWeights(common_term_cutoff=2)
-    assert hit_ids(store, OWNER, "coffee tea", weights=weights) == hit_ids(
-        store, OWNER, "coffee tea", planner=WeightsPlanner(weights)
+    # Without a planner every term runs, as with a policy that calls no term common.
+    assert hit_ids(store, OWNER, "coffee tea") == hit_ids(
+        store, OWNER, "coffee tea", planner=CommonTermPlanner()
     )
+    assert len(hit_ids(store, OWNER, "coffee tea")) == 5
+    # The engine's policy object runs in the store like any planner.
+    assert sorted(hit_ids(store, OWNER, "coffee tea", planner=CommonTermPlanner(cutoff=2))) == [
+        "both",
+        "tea",
+    ]
 
 
 # -- phrase terms ---------------------------------------------------------------------

@@ -216,9 +216,14 @@ class MemoryConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     enabled: bool = Field(True, description="master switch of the memory subsystem")
-    provider: Literal["builtin", "hindsight"] = Field(
-        "hindsight",
-        description="external provider to use; 'builtin' means none (builtin is always on)",
+    # The seed offers 'builtin' | 'hindsight' and defaults to Hindsight, its only external
+    # provider; memvault's own engine is one too ('vault'), and the default, since it needs
+    # no service running beside it.
+    provider: Literal["builtin", "vault", "hindsight"] = Field(
+        "vault",
+        description="external provider behind /api/memory/v2 search, reflect and bank "
+        "clearing: 'vault' (memvault's engine), 'hindsight', or 'builtin' for none "
+        "(the builtin files are always on)",
     )
     builtin: BuiltinSection = Field(default_factory=BuiltinSection)
     hindsight: HindsightSection = Field(default_factory=HindsightSection)
@@ -489,6 +494,11 @@ class MemoryConfigStore:
     def user_overrides(self, user_id: str) -> dict[str, Any]:
         """One user's overrides on disk, as ``{dotted: value}``."""
         return _read_overrides(self.user_overrides_path(user_id))
+
+    def admin_config(self) -> MemoryConfig:
+        """Defaults < YAML only: what holds for every user. The settings no runtime layer
+        may change (the provider, its endpoint, the bank templates) are read from here."""
+        return self._merge(None, {}, {}).config
 
     def get_effective_memory_config(self, user_id: str) -> EffectiveConfig:
         """Defaults < YAML < global overrides < this user's overrides, with each field's source."""

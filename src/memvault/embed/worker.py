@@ -19,7 +19,8 @@ from functools import partial
 
 from ..model import MemoryEntry
 from ..retrieval.vector import VectorIndex
-from ..stores.base import Store, VectorItem
+from ..stores.protocols import Store
+from ..stores.values import VectorItem
 from .base import Embedder
 
 log = logging.getLogger(__name__)

@@ -75,9 +75,10 @@ from langgraph.store.base import (
 )
 
 from ..errors import ConflictError, NotFoundError, SecurityError, ValidationError
+from ..fields import MAX_NAME_CHARS
 from ..model import MemoryEntry, utcnow
 from ..security.scan import Verdict, assess
-from ..validation import MAX_NAME_CHARS, check_ident
+from ..validation import check_ident
 from ..vault import Vault
 
 METADATA_KEY = "langgraph"

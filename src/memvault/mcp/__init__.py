@@ -3,24 +3,23 @@
 ``server`` holds the tools, the transports and the server itself; ``graph`` is the
 reference MCP knowledge graph (entities and relations kept as vault entries), which only
 these tools use. This package re-exports what the single ``memvault.mcp`` module did, so
-``from memvault.mcp import build_server`` keeps working.
+``from memvault.mcp import build_server`` keeps working; the identity headers and
+``request_scope`` live in ``memvault.auth_headers``, shared with the gateway.
 """
 
 from __future__ import annotations
 
+from ..auth_headers import AGENT_HEADER, USER_HEADER, request_scope
 from .graph import KnowledgeGraph
 from .server import (
-    AGENT_HEADER,
     GRAPH_SCHEMAS,
     SERVER_INSTRUCTIONS,
     TOOL_NAMES,
     TOOLS,
-    USER_HEADER,
     HttpEndpoint,
     ToolOutcome,
     UserTools,
     build_server,
-    request_scope,
     run_stdio,
     serve_stdio,
 )

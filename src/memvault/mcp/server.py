@@ -42,7 +42,7 @@ ID``). ``HttpEndpoint`` serves streamable HTTP at ``/mcp`` of the FastAPI app
 (stateless: every POST stands alone). Whose memory a request reaches is decided by the
 ``resolve`` callable the endpoint is given. The gateway's takes the user from the
 request's API key (``server.keys``; a user key that names another user gets 404) and
-lets an admin key name the user, as the default :func:`request_scope` does: the
+lets an admin key name the user, as the default (``auth_headers.request_scope``) does: the
 ``X-Memvault-User`` header or the ``user_id`` query parameter (the agent from
 ``X-Memvault-Agent`` / ``agent_id``). With authentication off the server binds only
 loopback addresses (``server.app.check_bind``), and the endpoint always refuses
@@ -62,7 +62,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 import anyio
 import anyio.to_thread
@@ -84,6 +83,7 @@ from ..agent.vault_tools import (
     VaultTools,
     brief,
 )
+from ..auth_headers import request_scope
 from ..errors import MemvaultError, NotFoundError, ValidationError
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..validation import check_ident, check_optional_ident
@@ -93,8 +93,6 @@ from .graph import KnowledgeGraph
 logger = logging.getLogger(__name__)
 
 SERVER_NAME = "memvault"
-USER_HEADER = "x-memvault-user"
-AGENT_HEADER = "x-memvault-agent"
 # How many vault hits search_nodes looks at before keeping the graph entries among them.
 
 SERVER_INSTRUCTIONS = (
@@ -542,24 +540,6 @@ _LOOPBACK_ONLY = TransportSecuritySettings(
 )
 
 
-def request_scope(scope: Scope) -> tuple[str, str | None]:
-    """The (user, agent) an HTTP request names, validated; the header wins over the query.
-
-    The default resolver: with no keys (the endpoint outside the gateway, or an admin
-    key) the request itself says whose memory it reaches.
-    """
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    user = headers.get(USER_HEADER) or (query.get("user_id") or [None])[0]
-    agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
-    if not user:
-        raise ValidationError(
-            "no user: send the X-Memvault-User header (or ?user_id=) naming whose memory this is",
-            field="user_id",
-        )
-    return check_ident(user, "user_id"), check_optional_ident(agent or None, "agent_id")
-
-
 class HttpEndpoint:
     """The MCP streamable-HTTP endpoint for ``vault``, serving the user each request names.
 
@@ -651,7 +631,6 @@ __all__ = [
     "ToolOutcome",
     "UserTools",
     "build_server",
-    "request_scope",
     "run_stdio",
     "serve_stdio",
 ]

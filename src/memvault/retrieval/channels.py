@@ -18,7 +18,9 @@ from ..config import VaultConfig
 from ..embed.base import Embedder
 from ..embed.batching import QueryBatcher
 from ..model import MemoryEntry
-from ..stores.base import NO_FILTER, EntryFilter, KeywordWeights, Store, View
+from ..stores.protocols import Store, TermPlanner
+from ..stores.values import NO_FILTER, EntryFilter, KeywordWeights, View
+from .terms import planner_for
 from .vector import VectorIndex
 
 
@@ -72,19 +74,26 @@ class Channel(Protocol):
 
 
 class KeywordChannel:
-    """BM25 over the engine-made tokens, in the store, with the caller's statistics."""
+    """BM25 over the engine-made tokens, in the store, with the caller's statistics;
+    ``planner`` decides which of a query's terms run (``terms.CommonTermPlanner``)."""
 
     name = "keyword"
 
-    def __init__(self, store: Store, weights: KeywordWeights) -> None:
+    def __init__(self, store: Store, weights: KeywordWeights, planner: TermPlanner) -> None:
         self.store = store
         self.weights = weights
+        self.planner = planner
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
         found = self.store.keyword_search(
-            view, [*query.terms, *query.phrases], flt=flt, limit=depth, weights=self.weights
+            view,
+            [*query.terms, *query.phrases],
+            flt=flt,
+            limit=depth,
+            weights=self.weights,
+            planner=self.planner,
         )
         pool.add(e for e, _ in found)
         return [(e.id, score) for e, score in found]
@@ -133,16 +142,8 @@ def channels_for(
     """The configured channels, in fusion order: keyword always (even at weight 0 its
     matches let weak vector matches through), vector with an embedder and a weight."""
     kw = config.keyword
-    weights = KeywordWeights(
-        kw.head_weight,
-        kw.body_weight,
-        kw.extra_weight,
-        kw.common_term_cutoff,
-        kw.common_term_share,
-        kw.common_term_floor,
-        kw.phrase_weight,
-    )
-    channels: list[Channel] = [KeywordChannel(store, weights)]
+    weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight, kw.phrase_weight)
+    channels: list[Channel] = [KeywordChannel(store, weights, planner_for(kw))]
     rc = config.retrieval
     if index is not None and embedder is not None and rc.vector_weight > 0:
         queries = QueryBatcher(embedder)

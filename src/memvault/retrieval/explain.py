@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from ..model import Hit, MemoryEntry
 from ..security.quarantine import injectable
-from .recall import ChannelScore, Recalled, relevant
+from .recall import ChannelScore, Recall, Recalled, Search, relevant
 
 #: What ``context()`` does with a candidate among its hits (before the token budget).
 ContextUse = Literal["injected", "placeholder", "held", "not relevant"]
@@ -188,4 +188,18 @@ def explanation(recalled: Recalled, *, text: str, limit: int, min_similarity: fl
     )
 
 
-__all__ = ["CandidateTrace", "ChannelScore", "ContextUse", "Explanation", "explanation"]
+def explain(recall: Recall, search: Search) -> Explanation:
+    """``search``'s own computation as data: the run ``Recall.hits`` makes, kept whole."""
+    min_sim = recall.config.context.min_similarity
+    recalled = recall.run(search)
+    return explanation(recalled, text=search.text, limit=search.limit, min_similarity=min_sim)
+
+
+__all__ = [
+    "CandidateTrace",
+    "ChannelScore",
+    "ContextUse",
+    "Explanation",
+    "explain",
+    "explanation",
+]

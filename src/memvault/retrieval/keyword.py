@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model import MemoryEntry
-from ..stores.base import SearchDoc
+from ..stores.values import SearchDoc
 from ..text import index_text
 
 # Metadata keys whose values are indexed (at the lower "extra" weight) by default.

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from ..model import MemoryEntry
-from ..stores.base import Store
+from ..stores.protocols import Store
 from ..text import tokenize
 
 #: Seconds between re-reads of a user's names after another process wrote.

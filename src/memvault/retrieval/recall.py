@@ -1,10 +1,12 @@
 """The read path: channels -> fusion -> weighing, as one computation with two faces.
 
-``Recall.run`` ranks a view's entries for a query and keeps, for every candidate,
-what each step made of it (its rank and raw score in each channel, the fused score,
-each boost factor). ``Vault.search`` turns that into hits; ``Vault.explain`` returns
+``Recall.ask`` checks what a caller asked for (a :class:`Search`); ``Recall.run``
+ranks the view's entries for it and keeps, for every candidate, what each step made
+of it (its rank and raw score in each channel, the fused score, each boost factor).
+``Recall.hits`` turns that into ``Vault.search``'s hits; ``explain.explain`` returns
 it as data. Both call the same code, so what ``explain`` shows is what ``search``
-did. Packing the hits into a prompt block is ``memvault.render.pack``.
+did. ``Recall.context`` packs the relevant hits into a prompt block
+(``memvault.render.pack``).
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from datetime import datetime
 from ..config import VaultConfig
 from ..errors import ValidationError
 from ..model import Hit, MemoryEntry
-from ..stores.base import EntryFilter, Store, View
+from ..render import pack
+from ..stores.protocols import Store
+from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, query_phrases, query_terms
-from ..validation import check_encodable
+from ..validation import check_encodable, check_limit
+from ..views import entry_filter, recall_view
 from .channels import Channel, Pool, Query
 from .fusion import Boosts, rrf
 from .people import People
@@ -65,6 +70,16 @@ class Recalled:
     channels: tuple[str, ...]  # the channels that ran, in order
     candidates: list[Scored]
     expired: list[str]  # fused candidates left out because they had expired at ``now``
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """One search as its caller asked for it, every argument checked."""
+
+    view: View
+    text: str
+    flt: EntryFilter
+    limit: int
 
 
 def check_query(query: object, max_bytes: int) -> str:
@@ -126,15 +141,51 @@ class Recall:
         phrases = tuple(query_phrases(text)) if kw.phrase_weight > 0 else ()
         return Query(text, tuple(terms), person, phrases)
 
-    def run(self, view: View, text: str, flt: EntryFilter, limit: int) -> Recalled:
-        """Every candidate for ``text`` in ``view``, best first (``search`` keeps ``limit``)."""
+    def ask(
+        self,
+        query: object,
+        user_id: object,
+        agent_id: object,
+        limit: object,
+        kind: object = None,
+        mem_class: object = None,
+        domain: object = None,
+        tier: object = None,
+        quarantined: object = None,
+    ) -> Search:
+        """A search in the caller's recall view (``views.recall_view``), checked."""
+        view = recall_view(user_id, agent_id)
+        text = check_query(query, self.config.max_query_bytes)
+        checked = check_limit(limit, maximum=1000)
+        flt = entry_filter(kind, mem_class, domain, tier, quarantined=quarantined)
+        return Search(view, text, flt, checked)
+
+    def hits(self, search: Search) -> list[Hit]:
+        """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns)."""
+        return [c.hit() for c in self.run(search).candidates[: search.limit]]
+
+    def context(
+        self, query: object, user_id: object, agent_id: object, max_tokens: object, limit: object
+    ) -> str:
+        """The relevant hits (``relevant``) that are not held for review, packed into
+        ``max_tokens`` (default ``context.max_tokens``) as a ``<memory-context>`` block."""
+        cc = self.config.context
+        budget = cc.max_tokens if max_tokens is None else max_tokens
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
+            raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
+        hits = self.hits(self.ask(query, user_id, agent_id, limit or cc.limit, quarantined=False))
+        return pack([h for h in hits if relevant(h.sources, cc.min_similarity)], budget)
+
+    def run(self, search: Search) -> Recalled:
+        """Every candidate for the search, best first (``hits`` keeps ``search.limit``)."""
         rc = self.config.retrieval
-        depth = max(limit, rc.candidates)
-        query = self.query(view.user_id, text)
+        view = search.view
+        depth = max(search.limit, rc.candidates)
+        query = self.query(view.user_id, search.text)
         now = self.clock()
         # Expiry is part of the view: each channel leaves expired entries out in its own
         # query, so they never take a candidate slot.
-        flt = replace(flt, valid_at=now)
+        flt = replace(search.flt, valid_at=now)
         pool = Pool(self.store, view)
         found: dict[str, dict[str, ChannelScore]] = {}
         rankings: dict[str, list[str]] = {}
@@ -176,4 +227,4 @@ class Recall:
         return Scored(entry, channels, fused, importance, recency, tier, person, score)
 
 
-__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "check_query", "relevant"]
+__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "Search", "check_query", "relevant"]

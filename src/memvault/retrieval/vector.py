@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..stores.base import Store, View
+from ..stores.protocols import Store
+from ..stores.values import View
 
 Matrix = npt.NDArray[np.float32]
 

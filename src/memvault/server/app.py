@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import parse_qs
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -23,6 +22,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .._version import __version__
+from ..agent.external import ExternalMemory
+from ..auth_headers import USER_HEADER, named_agent, request_scope, scope_headers, scope_query
 from ..config import VaultConfig, export_worker_settings, load_config, worker_settings
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
@@ -110,7 +111,7 @@ def _mcp_endpoint(gw: Gateway) -> Any:
     """The ``/mcp`` endpoint taking its user from the request's key, or None without
     the ``mcp`` extra."""
     try:
-        from ..mcp import AGENT_HEADER, HttpEndpoint, request_scope
+        from ..mcp.server import HttpEndpoint
     except ImportError as exc:
         if exc.name is None or not exc.name.startswith("mcp"):
             raise
@@ -121,12 +122,11 @@ def _mcp_endpoint(gw: Gateway) -> Any:
         if who is None or who.admin:
             return request_scope(scope)  # an admin names the user, as without auth
         assert who.user_id is not None
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        query = scope_query(scope)
         for named in query.get("user_id", []):  # as act_as: another user "does not exist"
             if named != who.user_id:
                 raise NotFoundError(f"no user {named!r}", user_id=named)
-        agent = headers.get(AGENT_HEADER) or (query.get("agent_id") or [None])[0]
+        agent = named_agent(scope_headers(scope), query)
         return who.user_id, check_optional_ident(agent or None, "agent_id")
 
     return HttpEndpoint(
@@ -156,20 +156,17 @@ class _McpGuard:
     handler."""
 
     def __init__(self, gw: Gateway, endpoint: ASGIApp) -> None:
-        from ..mcp import USER_HEADER
-
         self.gw = gw
         self.endpoint = endpoint
-        self.user_header = USER_HEADER
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.endpoint(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        headers = scope_headers(scope)
         try:
             who = authenticate(self.gw, headers.get("authorization"))
-            named = headers.get(self.user_header)
+            named = headers.get(USER_HEADER)
             if not who.admin and named is not None and named != who.user_id:
                 raise NotFoundError(f"no user {named!r}")
         except MemvaultError as exc:
@@ -221,13 +218,24 @@ def _json_errors(send: Send) -> Send:
 
 
 def create_app(
-    vault: Vault, *, keys: KeyStore | None = None, settings: ServerSettings | None = None
+    vault: Vault,
+    *,
+    keys: KeyStore | None = None,
+    settings: ServerSettings | None = None,
+    external: ExternalMemory | None = None,
 ) -> FastAPI:
     """An app serving ``vault``; the caller owns the vault and closes it.
 
     ``keys`` turns authentication on; ``None`` serves everyone as a local admin.
+    ``external`` is the external memory behind ``/api/memory/v2`` search, reflect and
+    bank clearing; ``None`` builds the one ``memory.provider`` names (the vault by default).
     """
-    gw = Gateway(vault=vault, keys=keys, settings=settings or ServerSettings())
+    gw = Gateway(
+        vault=vault,
+        keys=keys,
+        settings=settings or ServerSettings(),
+        external_memory=external,
+    )
     mcp_endpoint = _mcp_endpoint(gw)
 
     @asynccontextmanager

@@ -33,6 +33,7 @@ from ..errors import (
     MemvaultError,
     NotFoundError,
     StoreError,
+    UnsupportedOperationError,
     UpstreamError,
     ValidationError,
 )
@@ -75,6 +76,7 @@ STATUS: list[tuple[type[MemvaultError], int]] = [
     (ValidationError, 422),
     (NotFoundError, 404),
     (ConflictError, 409),
+    (UnsupportedOperationError, 501),  # the configured external provider cannot do this
     (LLMUnavailableError, 503),
     (LLMError, 502),
     (StoreError, 503),
@@ -100,6 +102,13 @@ FORBIDDEN: dict[int | str, dict[str, Any]] = {
 }
 UNAVAILABLE: dict[int | str, dict[str, Any]] = {
     503: {"model": ErrorResponse, "description": "a backing service is unavailable"},
+}
+EXTERNAL: dict[int | str, dict[str, Any]] = {
+    501: {
+        "model": ErrorResponse,
+        "description": "the configured external memory provider (or none) cannot do this",
+    },
+    502: {"model": ErrorResponse, "description": "the external memory provider failed"},
 }
 
 
@@ -181,6 +190,7 @@ def install_handlers(app: FastAPI) -> None:
 __all__ = [
     "COMMON_ERRORS",
     "CONFLICT",
+    "EXTERNAL",
     "FORBIDDEN",
     "NOT_FOUND",
     "STATUS",

@@ -12,6 +12,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import ValidationError
+from ..model import Domain, Kind, MemClass, Tier
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
@@ -42,7 +43,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         description=body.description,
         metadata=body.metadata,
         session_id=body.session_id,
-        mem_class=body.mem_class or "semantic",
+        mem_class=body.mem_class or MemClass.SEMANTIC,
         domain=body.domain,
         category=body.category,
         importance=body.importance,
@@ -72,10 +73,10 @@ def list_memories(
     gw: GatewayDep,
     user_id: UserQuery = None,
     agent_id: AgentQuery = None,
-    kind: str | None = None,
-    mem_class: str | None = None,
-    domain: str | None = None,
-    tier: str | None = None,
+    kind: Kind | None = None,
+    mem_class: MemClass | None = None,
+    domain: Domain | None = None,
+    tier: Tier | None = None,
     session_id: str | None = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,

@@ -3,7 +3,12 @@
 They only shape the wire format; the engine validates the values themselves, so
 the rules live in one place. ``user_id`` in a body is optional: a user key acts for
 its own user, an admin key names one. Numbers are strict: ``true`` or ``"0.5"`` is
-not a number (an integer still is a valid float).
+not a number (an integer still is a valid float). Enum-valued fields use the enums, so
+the OpenAPI document lists the allowed values and an unknown one is a 422 naming them.
+
+The memory bodies (``AddRequest``, ``UpdateRequest``, ``Entry``) mirror the field table
+(``memvault.fields``: ``HTTP_CREATE``, ``HTTP_UPDATE``, every field) and are written out
+so type checkers see them; ``tests/test_fields.py`` checks that they match it.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Source, Tier
 
 MAX_PAGE = 100
 MAX_SEARCH = 50
@@ -36,16 +43,18 @@ class ErrorResponse(BaseModel):
 
 
 class AddRequest(_Body):
+    """A new memory: ``ADDRESS`` plus the fields the table marks ``http_create``."""
+
     content: str
     user_id: str | None = None
     agent_id: str | None = None
-    kind: str = "user"
+    kind: Kind = Kind.USER
     name: str | None = None
     description: str | None = None
     metadata: dict[str, Any] | None = None
     session_id: str | None = None
-    mem_class: str | None = None
-    domain: str | None = None
+    mem_class: MemClass | None = None
+    domain: Domain | None = None
     category: str | None = None
     importance: Importance = 0.5
 
@@ -55,41 +64,61 @@ class SearchRequest(_Body):
     user_id: str | None = None
     agent_id: str | None = None
     limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
-    kind: str | None = None
-    mem_class: str | None = None
-    domain: str | None = None
-    tier: str | None = None
+    kind: Kind | None = None
+    mem_class: MemClass | None = None
+    domain: Domain | None = None
+    tier: Tier | None = None
 
 
 class UpdateRequest(_Body):
+    """Changes to one memory (None: keep): ``ADDRESS`` plus the ``http_update`` fields."""
+
     user_id: str | None = None
     agent_id: str | None = None
     content: str | None = None
     name: str | None = None
     description: str | None = None
-    kind: str | None = None
+    kind: Kind | None = None
     metadata: dict[str, Any] | None = None
-    mem_class: str | None = None
-    domain: str | None = None
+    mem_class: MemClass | None = None
+    domain: Domain | None = None
     category: str | None = None
     importance: Importance | None = None
-    tier: str | None = None
+    tier: Tier | None = None
 
 
 class Entry(BaseModel):
-    """A memory as the API returns it (``MemoryEntry.to_dict``)."""
+    """A memory as the API returns it (``MemoryEntry.to_dict``): every field of the
+    table, times as ISO 8601 text."""
 
     model_config = ConfigDict(extra="allow")
 
     id: str
     user_id: str
     content: str
-    agent_id: str | None = None
-    kind: str
+    agent_id: str | None
+    session_id: str | None
+    workspace_id: str | None
+    name: str
+    description: str
+    kind: Kind
+    mem_class: MemClass
+    domain: Domain | None
+    category: str | None
+    confidence: float | None
+    importance: float
+    tier: Tier
     created_at: str
     updated_at: str
-    quarantine: str | None = None  # held for review (why), or None
-    approved_at: str | None = None
+    last_accessed_at: str | None
+    access_count: int
+    expires_at: str | None
+    status: DecisionStatus | None
+    sensitivity: Sensitivity
+    metadata: dict[str, Any]
+    source: Source
+    quarantine: str | None = Field(description="held for review: why; None: clear")
+    approved_at: str | None = Field(description="when a person approved its current text")
 
 
 class SearchHit(BaseModel):
@@ -234,9 +263,26 @@ class ReflectRequest(_Body):
     limit: int = Field(10, ge=1, le=MAX_SEARCH, strict=True)
 
 
+class RecalledMemory(BaseModel):
+    """A memory the external provider recalled; ``entry`` and ``sources`` are filled
+    when that provider is the vault."""
+
+    id: str
+    text: str
+    score: float | None
+    bank: str = Field(description="the bank it came from")
+    metadata: dict[str, Any] = {}
+    entry: Entry | None = None
+    sources: dict[str, float] = {}
+
+
+class V2SearchResponse(BaseModel):
+    results: list[RecalledMemory]
+
+
 class ReflectResponse(BaseModel):
     answer: str
-    memories: list[SearchHit]
+    memories: list[RecalledMemory]
 
 
 class BankClearRequest(_Body):
@@ -246,7 +292,7 @@ class BankClearRequest(_Body):
 
 class BankClearResponse(BaseModel):
     bank: str
-    deleted: int
+    deleted: int | None = Field(description="how many went; null if the provider does not say")
 
 
 # -- health -----------------------------------------------------------------------------

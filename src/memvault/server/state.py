@@ -1,5 +1,6 @@
 """``Gateway``: what the routers share — the vault, the keys, the config store, the
-builtin memory files of each (user, agent), and the chat model when one is set.
+builtin memory files of each (user, agent), the external memory ``memory.provider``
+selects (with the bank naming), and the chat model when one is set.
 
 It holds no HTTP types; routers get it through ``deps.gateway``.
 """
@@ -8,11 +9,13 @@ from __future__ import annotations
 
 import shutil
 import threading
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
 from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
+from ..agent.external import BankNaming, Banks, ExternalMemory
+from ..agent.external_factory import make_external_memory
 from ..llm import ChatClient
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..vault import Vault
@@ -38,17 +41,32 @@ class RecallStats:
 
 @dataclass
 class Gateway:
+    """``external_memory``, when given, replaces the external memory that
+    ``memory.provider`` selects (tests; an app that brings its own)."""
+
     vault: Vault
     keys: KeyStore | None
     settings: ServerSettings
+    external_memory: InitVar[ExternalMemory | None] = None
     config_store: MemoryConfigStore = field(init=False)
+    external: ExternalMemory = field(init=False)
+    bank_naming: BankNaming = field(init=False)
     _builtin: LRUCache[tuple[str, str | None], BuiltinFileProvider] = field(init=False)
     _recall: LRUCache[str, RecallStats] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
     _llm: ChatClient | None = field(default=None, init=False)
+    _owns_external: bool = field(default=False, init=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, external_memory: ExternalMemory | None) -> None:
         self.config_store = MemoryConfigStore(self.home, yaml_path=self.settings.yaml_path)
+        admin = self.config_store.admin_config()
+        self.bank_naming = BankNaming.from_config(admin)
+        self._owns_external = external_memory is None
+        self.external = (
+            external_memory
+            if external_memory is not None
+            else make_external_memory(admin, vault=self.vault, llm=self.llm)
+        )
         self._builtin = LRUCache(self.settings.agent_cache_size)
         self._recall = LRUCache(max(self.settings.agent_cache_size, 1024))
 
@@ -73,6 +91,10 @@ class Gateway:
         provider.initialize(user_id=user_id, agent_id=agent_id, base_dir=str(self.home))
         return self._builtin.setdefault(key, provider)
 
+    def banks(self, user_id: str, agent_id: str | None) -> Banks:
+        """The banks of ``user_id`` as ``agent_id`` sees them."""
+        return self.bank_naming.banks(user_id, agent_id)
+
     def note_recall(self, user_id: str, hits: int) -> None:
         self._recall.get_or_create(user_id, RecallStats).last_hits = hits
 
@@ -87,18 +109,6 @@ class Gateway:
                 self._llm = ChatClient(self.vault.config.llm)
             return self._llm
 
-    # Clearing a bank is list-then-delete; the delete is one transaction.
-    def clear_entries(self, user_id: str, agent_id: str | None, *, private: bool) -> int:
-        """Delete the user's shared entries (``private`` False) or one agent's private
-        ones; returns how many were deleted."""
-        doomed = [
-            record["id"]
-            for record in self.vault.export(user_id=user_id, agent_id=agent_id)
-            if (record["agent_id"] is not None) == private
-        ]
-        # One call, one transaction: all of them go, or none.
-        return len(self.vault.delete_many(doomed, user_id=user_id))
-
     def erase_user(self, user_id: str, *, actor: str = "local") -> int:
         """Every trace of a user: entries, reveal secret and state, audit records and
         index tokens (``Vault.erase_user``), the memory files and the config overrides."""
@@ -110,6 +120,12 @@ class Gateway:
         return deleted
 
     def close(self) -> None:
+        """Close the chat client, and the external memory if this gateway built it (one
+        passed in belongs to the caller); an external memory need not have ``close``."""
+        if self._owns_external:
+            close = getattr(self.external, "close", None)
+            if callable(close):
+                close()
         if self._llm is not None:
             self._llm.close()
 

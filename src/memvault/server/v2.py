@@ -1,9 +1,12 @@
 """``/api/memory/v2``: the DeerFlow memory routes (seed 000, section 11).
 
-The builtin files (USER.md, MEMORY.md) come from ``BuiltinFileProvider``; the
-external provider is the vault itself, whose "banks" are the user's shared entries
-(``bank_id_template``) and one agent's private entries (``work_bank_id_template``).
-Every route takes ``agent_id`` to pick the agent whose MEMORY.md and work bank it means.
+The builtin files (USER.md, MEMORY.md) come from ``BuiltinFileProvider``. Search,
+reflect, bank clearing and the external part of the status go through the external
+memory that ``memory.provider`` selects (``Gateway.external``, an ``ExternalMemory``):
+the vault by default, whose banks are the user's shared entries (``bank_id_template``)
+and one agent's private entries (``work_bank_id_template``). These routes only render
+what the protocol returns; they never touch the vault themselves. Every route takes
+``agent_id`` to pick the agent whose MEMORY.md and work bank it means.
 """
 
 from __future__ import annotations
@@ -15,13 +18,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 from fastapi import Path as PathParam
 
+from ..agent.external import ExternalHit, ExternalStatus
 from ..agent.files import join_entries
-from ..errors import MemvaultError, NotFoundError, ValidationError
-from ..llm import reflect_messages
-from ..model import Hit
-from ..security.quarantine import injectable
+from ..errors import MemvaultError, ValidationError
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
-from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, UNAVAILABLE, public_message
+from .errors import COMMON_ERRORS, CONFLICT, EXTERNAL, NOT_FOUND, UNAVAILABLE, public_message
 from .schemas import (
     BankClearRequest,
     BankClearResponse,
@@ -34,10 +35,10 @@ from .schemas import (
     ReflectRequest,
     ReflectResponse,
     ReloadResponse,
-    SearchResponse,
     StatusResponse,
     Target,
     V2SearchRequest,
+    V2SearchResponse,
 )
 from .state import Gateway
 
@@ -58,32 +59,25 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def _banks(gw: Gateway, user_id: str, agent_id: str | None) -> tuple[str, str | None]:
-    hindsight = gw.config_store.get_effective_memory_config(user_id).config.hindsight
-    bank = hindsight.bank_id_template.format(user_id=user_id)
-    work = (
-        None
-        if agent_id is None
-        else hindsight.work_bank_id_template.format(user_id=user_id, agent_id=agent_id)
-    )
-    return bank, work
-
-
 def _external(gw: Gateway, user_id: str, agent_id: str | None) -> dict[str, Any]:
-    bank, work = _banks(gw, user_id, agent_id)
-    status: dict[str, Any] = {
-        "provider": "memvault",
-        "bank": bank,
-        "work_bank": work,
-        "last_recall_hits": gw.last_recall(user_id),
-    }
+    """The external provider's status for one (user, agent), as the schema has it."""
+    banks = gw.banks(user_id, agent_id)
+    external = gw.external
     try:
-        status.update(connected=True, entries=gw.vault.count(user_id=user_id, agent_id=agent_id))
-    except MemvaultError as exc:
-        status.update(
-            connected=False, entries=None, error=public_message(exc.message, (str(gw.home),))
-        )
-    return status
+        status = external.status(banks)
+    except MemvaultError as exc:  # the contract says status reports, but a page must render
+        status = ExternalStatus(external.name, False, banks, detail=exc.message)
+    shown: dict[str, Any] = {
+        "provider": status.name,
+        "bank": banks.user.id,  # the gateway names the banks, whatever the provider says
+        "work_bank": banks.work.id if banks.work is not None else None,
+        "last_recall_hits": gw.last_recall(user_id),
+        "connected": status.available,
+        "entries": status.entries,
+    }
+    if not status.available and status.detail:
+        shown["error"] = public_message(status.detail, (str(gw.home),))
+    return shown
 
 
 def _usage(gw: Gateway, user_id: str, agent_id: str | None) -> dict[str, Any]:
@@ -232,14 +226,19 @@ def remove_entry(
     return _entries(target, files.remove_at(target, idx, expected=expected))
 
 
-def _recall(gw: Gateway, user: str, agent_id: str | None, query: str, limit: int) -> list[Hit]:
-    """Search the vault for ``user`` and record the hit count for the status page."""
-    hits = gw.vault.search(query, user_id=user, agent_id=agent_id, limit=limit)
-    gw.note_recall(user, len(hits))
-    return hits
+def _hit(hit: ExternalHit) -> dict[str, Any]:
+    return {
+        "id": hit.id,
+        "text": hit.text,
+        "score": hit.score,
+        "bank": hit.bank,
+        "metadata": dict(hit.metadata),
+        "entry": hit.entry.to_dict() if hit.entry is not None else None,
+        "sources": dict(hit.sources),
+    }
 
 
-@router.post("/search", response_model=SearchResponse)
+@router.post("/search", response_model=V2SearchResponse, responses=EXTERNAL)
 def search(
     body: V2SearchRequest,
     who: Who,
@@ -247,9 +246,14 @@ def search(
     user_id: UserQuery = None,
     agent_id: AgentQuery = None,
 ) -> dict[str, Any]:
-    """Recall from the vault (the external provider)."""
-    hits = _recall(gw, act_as(who, user_id), agent_id, body.query, body.limit)
-    return {"results": [h.to_dict() for h in hits]}
+    """Recall from the external provider; the hit count shows in the status."""
+    user = act_as(who, user_id)
+    budget = gw.config_store.get_effective_memory_config(user).config.hindsight.recall_budget
+    hits = gw.external.recall(
+        body.query, banks=gw.banks(user, agent_id), limit=body.limit, budget=budget
+    )
+    gw.note_recall(user, len(hits))
+    return {"results": [_hit(h) for h in hits]}
 
 
 @router.post(
@@ -257,7 +261,8 @@ def search(
     response_model=ReflectResponse,
     responses={
         **UNAVAILABLE,
-        502: {"model": ErrorResponse, "description": "the LLM failed"},
+        **EXTERNAL,
+        502: {"model": ErrorResponse, "description": "the LLM or the external provider failed"},
     },
 )
 def reflect(
@@ -267,17 +272,22 @@ def reflect(
     user_id: UserQuery = None,
     agent_id: AgentQuery = None,
 ) -> dict[str, Any]:
-    """Answer a question from recalled memories through the configured LLM (503 if none)."""
+    """Answer a question from the external provider's memories (the vault: through the
+    configured LLM, 503 if none)."""
     user = act_as(who, user_id)
-    client = gw.llm()
-    # Held entries never reach the model: the answer is built from clear ones only.
-    hits = [h for h in _recall(gw, user, agent_id, body.query, body.limit) if injectable(h.entry)]
-    mission = gw.config_store.get_effective_memory_config(user).config.hindsight.bank_mission
-    answer = client.complete(reflect_messages(body.query, hits, mission=mission))
-    return {"answer": answer, "memories": [h.to_dict() for h in hits]}
+    hindsight = gw.config_store.get_effective_memory_config(user).config.hindsight
+    reflection = gw.external.reflect(
+        body.query,
+        banks=gw.banks(user, agent_id),
+        limit=body.limit,
+        budget=hindsight.recall_budget,
+        mission=hindsight.bank_mission,
+    )
+    gw.note_recall(user, len(reflection.memories))
+    return {"answer": reflection.answer, "memories": [_hit(h) for h in reflection.memories]}
 
 
-@router.post("/bank/clear", response_model=BankClearResponse)
+@router.post("/bank/clear", response_model=BankClearResponse, responses=EXTERNAL)
 def clear_bank(
     body: BankClearRequest,
     who: Who,
@@ -285,16 +295,12 @@ def clear_bank(
     user_id: UserQuery = None,
     agent_id: AgentQuery = None,
 ) -> dict[str, Any]:
-    """Delete every entry of one bank. ``confirm`` must repeat the bank's name."""
+    """Delete every memory of one bank. ``confirm`` must repeat the bank's name."""
     user = act_as(who, user_id)
-    bank, work = _banks(gw, user, agent_id)
-    if body.bank not in (bank, work):
-        names = bank if work is None else f"{bank} or {work}"
-        raise NotFoundError(f"no bank {body.bank!r} here: this user's banks are {names}")
+    bank = gw.banks(user, agent_id).named(body.bank)
     if body.confirm != body.bank:
         raise ValidationError(
             "confirm must repeat the bank name exactly: clearing a bank cannot be undone",
             field="confirm",
         )
-    deleted = gw.clear_entries(user, agent_id, private=body.bank == work)
-    return {"bank": body.bank, "deleted": deleted}
+    return {"bank": bank.id, "deleted": gw.external.clear_bank(bank)}

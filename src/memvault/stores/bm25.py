@@ -1,19 +1,18 @@
 """BM25 with the caller's own statistics, as every backend computes it.
 
-These are the formulas, not the policy: which terms a query searches for is decided
-by ``plan_terms`` with the cutoff of ``KeywordWeights``.
+These are the formulas, not the policy: which terms a query searches for is the
+engine's choice (a ``protocols.TermPlanner``, see ``memvault.retrieval.terms``).
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..text import has_cjk
-from .values import KeywordWeights, SearchDoc
+from .values import SearchDoc
 
 # -- ranking: BM25 with the caller's own statistics ------------------------------------
 # Every backend scores with these, over the caller's view only: how many entries the
@@ -66,52 +65,3 @@ def bm25_part(idf: float, freq: float, length: int, avg_length: float) -> float:
     The SQLite backend runs this same formula in SQL, in this order of operations."""
     norm = BM25_K1 * (1 - BM25_B + BM25_B * length / avg_length)
     return idf * freq * (BM25_K1 + 1) / (freq + norm)
-
-
-TermGroup = tuple[str, list[str]]  # (" OR " or " AND ", terms)
-
-
-def plan_terms(terms: Sequence[str], view_df: Callable[[str], int], cutoff: int) -> list[TermGroup]:
-    """Term groups to try in order, as (joiner, terms).
-
-    A backend runs the first group, and the next only if the previous one found
-    nothing. With a cutoff, a term found in more than
-    ``cutoff`` of the caller's entries is "common", as in Lucene's common-terms
-    query: when rarer terms exist, common ones are left out (their BM25 weight
-    is small, their cost large), so entries holding only common terms are not
-    returned; a query of common terms only first asks for entries holding all
-    of them, then for any. Only the caller's own entries decide which terms are
-    common, so other users' data cannot change which entries a search returns.
-    ``view_df`` may cap its count at ``cutoff + 1``.
-    """
-    if cutoff <= 0:
-        return [(" OR ", list(terms))]
-    return plan_common_terms(terms, lambda term: view_df(term) > cutoff)
-
-
-def plan_common_terms(terms: Sequence[str], is_common: Callable[[str], bool]) -> list[TermGroup]:
-    """``plan_terms`` once the store has said which terms are common in the view."""
-    full = (" OR ", list(terms))
-    if len(terms) < 2:
-        return [full]
-    common = [t for t in terms if is_common(t)]
-    if not common:
-        return [full]
-    rare = [t for t in terms if t not in common]
-    if rare:
-        return [(" OR ", rare)]
-    return [(" AND ", common), full]
-
-
-@dataclass(frozen=True, slots=True)
-class WeightsPlanner:
-    """The common-term policy as ``KeywordWeights`` configures it: what a keyword
-    search does when the engine passes no ``TermPlanner`` of its own."""
-
-    weights: KeywordWeights
-
-    def cutoff_for(self, entries: int) -> int:
-        return self.weights.cutoff_for(entries)
-
-    def plan(self, terms: Sequence[str], is_common: Callable[[str], bool]) -> list[TermGroup]:
-        return plan_common_terms(terms, is_common)

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConflictError, NotFoundError
+from ..fields import EMBEDDED
 from ..model import MemoryEntry
-from .bm25 import WeightsPlanner, bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
 from .phrases import is_phrase, phrase_counter, phrase_weight
 from .protocols import TermPlanner
 from .values import (
@@ -172,12 +173,8 @@ class MemoryStore:
                 self._originals.pop((view.user_id, entry_id), None)
                 if original is not None:
                     self._originals[(view.user_id, entry_id)] = bytes(original)
-            if (new.name, new.content, new.description, new.metadata) != (
-                current.name,
-                current.content,
-                current.description,
-                current.metadata,
-            ):
+            if any(getattr(new, f) != getattr(current, f) for f in EMBEDDED):
+                # What the embedder read changed: the vector is stale (as the SQL trigger does).
                 self._vectors.pop((view.user_id, entry_id), None)
             return new
 
@@ -255,15 +252,14 @@ class MemoryStore:
         # whose full-text index cannot see expiry: so, as there, expired ones count.
         planned = [i for i, (e, _) in enumerate(everything) if for_planning.matches(e)]
 
-        policy = planner if planner is not None else WeightsPlanner(weights)
         # As in SQLite, the share rule counts the whole view, not just the filtered part.
-        cutoff = policy.cutoff_for(n)
+        cutoff = planner.cutoff_for(n) if planner is not None else 0
 
         def is_common(term: str) -> bool:
             return cutoff > 0 and sum(1 for i in planned if has(i, term)) > cutoff
 
         ranked: list[tuple[int, float]] = []
-        groups = policy.plan(terms, is_common)
+        groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
         for g, (joiner, group) in enumerate(groups):
             idfs = {t: bm25_idf(n, df(t)) for t in group}
             for t in filter(is_phrase, group):

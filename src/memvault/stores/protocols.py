@@ -19,7 +19,6 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from ..model import MemoryEntry
-from .bm25 import TermGroup
 from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
@@ -31,6 +30,7 @@ from .values import (
     RevealState,
     SearchDoc,
     StoredVectors,
+    TermGroup,
     VectorChanges,
     VectorItem,
     View,
@@ -108,7 +108,7 @@ class EntryStore(Protocol):
 
 class TermPlanner(Protocol):
     """Which of a query's terms a keyword search runs: ranking policy, which the engine
-    decides and the store carries out (``bm25.WeightsPlanner`` is today's policy).
+    decides (``memvault.retrieval.terms``) and the store carries out.
 
     ``cutoff_for(entries)``: the document count above which a term is common in a
     view of ``entries`` (0: no term is). ``plan(terms, is_common)``: the groups of
@@ -142,7 +142,7 @@ class KeywordIndex(Protocol):
         filter, so a filtered search scores an entry as the unfiltered one does; ties go
         to the entry stored first. The filter runs inside the query, so entries it
         leaves out never take one of the ``limit`` places. Which terms run is the
-        ``planner``'s choice (default: ``bm25.WeightsPlanner(weights)``).
+        ``planner``'s choice; without one, every term runs (one ``" OR "`` group).
         """
 
 

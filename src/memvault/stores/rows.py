@@ -1,51 +1,23 @@
-"""Converting entries to and from flat database rows (shared by the SQL backends)."""
+"""Converting entries to and from flat database rows (shared by the SQL backends).
+
+The columns and their encoding come from the field table (``memvault.fields``): one
+column per stored field, in table order; an enum is stored as its value, a time as
+fixed-width UTC text, metadata as JSON with sorted keys.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
-from ..model import (
-    DecisionStatus,
-    Domain,
-    Kind,
-    MemClass,
-    MemoryEntry,
-    Sensitivity,
-    Source,
-    Tier,
-)
+from ..fields import STORED, Column, FieldSpec
+from ..model import MemoryEntry
 
 # Column order used by every SELECT of an entry.
-ENTRY_COLUMNS: tuple[str, ...] = (
-    "id",
-    "user_id",
-    "agent_id",
-    "session_id",
-    "workspace_id",
-    "name",
-    "content",
-    "description",
-    "kind",
-    "mem_class",
-    "domain",
-    "category",
-    "confidence",
-    "importance",
-    "tier",
-    "created_at",
-    "updated_at",
-    "last_accessed_at",
-    "access_count",
-    "expires_at",
-    "status",
-    "sensitivity",
-    "metadata",
-    "source",
-    "quarantine",
-    "approved_at",
-)
+ENTRY_COLUMNS: tuple[str, ...] = tuple(f.name for f in STORED)
 
 
 def format_time(value: datetime | None) -> str | None:
@@ -65,91 +37,61 @@ def parse_time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value).astimezone(UTC)
 
 
+def _json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _json_object(text: str | None) -> Any:
+    return json.loads(text) if text else {}
+
+
+def _enum_value(value: StrEnum | None) -> str | None:
+    return None if value is None else value.value
+
+
+def _encoder(spec: FieldSpec) -> Callable[[Any], Any] | None:
+    """How a field's value becomes its column value (None: as it is)."""
+    if spec.column is Column.ENUM:
+        return _enum_value
+    if spec.column is Column.TIME:
+        return format_time
+    if spec.column is Column.JSON:
+        return _json_text
+    return None
+
+
+def _decoder(spec: FieldSpec) -> Callable[[Any], Any] | None:
+    """How a column value becomes the field's value (None: as it is)."""
+    if spec.column is Column.ENUM:
+        cls = spec.enum
+        if cls is None:
+            raise TypeError(f"field {spec.name} is stored as an enum but its type is not one")
+        return (lambda raw: cls(raw) if raw else None) if spec.optional else cls
+    if spec.column is Column.TIME:
+        return parse_time
+    if spec.column is Column.JSON:
+        return _json_object
+    return None
+
+
+# Per column: its field name and converters, made once from the table.
+_CODECS: tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any], Any] | None], ...] = tuple(
+    (f.name, _encoder(f), _decoder(f)) for f in STORED
+)
+
+
 def entry_to_row(entry: MemoryEntry) -> tuple[Any, ...]:
-    return (
-        entry.id,
-        entry.user_id,
-        entry.agent_id,
-        entry.session_id,
-        entry.workspace_id,
-        entry.name,
-        entry.content,
-        entry.description,
-        entry.kind.value,
-        entry.mem_class.value,
-        entry.domain.value if entry.domain else None,
-        entry.category,
-        entry.confidence,
-        entry.importance,
-        entry.tier.value,
-        format_time(entry.created_at),
-        format_time(entry.updated_at),
-        format_time(entry.last_accessed_at),
-        entry.access_count,
-        format_time(entry.expires_at),
-        entry.status.value if entry.status else None,
-        entry.sensitivity.value,
-        json.dumps(entry.metadata, ensure_ascii=False, sort_keys=True),
-        entry.source.value,
-        entry.quarantine,
-        format_time(entry.approved_at),
+    """The entry's column values, in ``ENTRY_COLUMNS`` order."""
+    return tuple(
+        getattr(entry, name) if encode is None else encode(getattr(entry, name))
+        for name, encode, _ in _CODECS
     )
 
 
 def row_to_entry(row: tuple[Any, ...] | Any) -> MemoryEntry:
-    (
-        id_,
-        user_id,
-        agent_id,
-        session_id,
-        workspace_id,
-        name,
-        content,
-        description,
-        kind,
-        mem_class,
-        domain,
-        category,
-        confidence,
-        importance,
-        tier,
-        created_at,
-        updated_at,
-        last_accessed_at,
-        access_count,
-        expires_at,
-        status,
-        sensitivity,
-        metadata,
-        source,
-        quarantine,
-        approved_at,
-    ) = tuple(row)[: len(ENTRY_COLUMNS)]
-    return MemoryEntry(
-        id=id_,
-        user_id=user_id,
-        agent_id=agent_id,
-        session_id=session_id,
-        workspace_id=workspace_id,
-        name=name,
-        content=content,
-        description=description,
-        kind=Kind(kind),
-        mem_class=MemClass(mem_class),
-        domain=Domain(domain) if domain else None,
-        category=category,
-        confidence=confidence,
-        importance=importance,
-        tier=Tier(tier),
-        created_at=parse_time(created_at),  # type: ignore[arg-type]
-        updated_at=parse_time(updated_at),  # type: ignore[arg-type]
-        last_accessed_at=parse_time(last_accessed_at),
-        access_count=access_count,
-        expires_at=parse_time(expires_at),
-        status=DecisionStatus(status) if status else None,
-        sensitivity=Sensitivity(sensitivity),
-        metadata=json.loads(metadata) if metadata else {},
-        source=Source(source),
-        quarantine=quarantine,
-        approved_at=parse_time(approved_at),
-    )
+    """The entry of a row whose first columns are ``ENTRY_COLUMNS`` (more may follow)."""
+    values = {
+        name: raw if decode is None else decode(raw)
+        for (name, _, decode), raw in zip(_CODECS, tuple(row), strict=False)
+    }
+    return MemoryEntry(**values)

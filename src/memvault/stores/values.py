@@ -85,15 +85,7 @@ class SearchDoc:
 
 @dataclass(frozen=True, slots=True)
 class KeywordWeights:
-    """BM25 column weights, and when a term counts as "common".
-
-    A backend may leave common terms out of a query that has rarer ones (their
-    BM25 weight is small, their cost large). A term is common when it is found in
-    more of the caller's entries than ``cutoff_for(entries)``: at most
-    ``common_term_cutoff`` (0 disables the rule), and less when the term is in more
-    than ``common_term_share`` of the caller's entries, as with Lucene's
-    fractional ``maxTermFrequency``; ``common_term_floor`` keeps small vaults,
-    where scoring every term is cheap, out of that second rule.
+    """BM25 column weights: how much a term found in each of ``SearchDoc``'s columns counts.
 
     ``phrase``: a phrase term of n tokens (``stores.phrases``) weighs ``phrase * n``
     terms, so holding a query's run contiguously counts about as much again as
@@ -103,21 +95,14 @@ class KeywordWeights:
     head: float = 2.0
     body: float = 1.0
     extra: float = 0.5
-    common_term_cutoff: int = 0
-    common_term_share: float = 0.0
-    common_term_floor: int = 0
     phrase: float = 1.0
-
-    def cutoff_for(self, entries: int) -> int:
-        """The document count above which a term is common, in a view of ``entries``."""
-        cutoff = self.common_term_cutoff
-        if cutoff > 0 and self.common_term_share > 0:
-            share = int(self.common_term_share * entries)
-            cutoff = max(1, min(cutoff, max(self.common_term_floor, share)))
-        return cutoff
 
 
 DEFAULT_WEIGHTS = KeywordWeights()
+
+# A group of query terms a keyword search runs: (" OR " or " AND ", terms). Which
+# groups run is the engine's choice (``protocols.TermPlanner``).
+TermGroup = tuple[str, list[str]]
 
 
 @dataclass(frozen=True, slots=True)

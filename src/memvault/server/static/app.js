@@ -624,7 +624,7 @@ async function loadStatus() {
     ["External provider", `${ext.provider} (${ext.connected ? "connected" : "not connected"})`],
     ["Bank", ext.bank],
     ["Work bank", ext.work_bank ?? "—"],
-    ["Entries in the vault", ext.entries ?? "—"],
+    ["Entries in its banks", ext.entries ?? "—"],
     ["Last recall hits", ext.last_recall_hits ?? "—"],
     ["Prompt snapshot taken", data.snapshot_taken_at ? when(data.snapshot_taken_at) : "not yet"],
   ];

@@ -2,7 +2,7 @@
 
 It does not use FTS5's ``bm25()``, whose statistics span the whole table (a user's
 scores would move when another user stores a word): it computes BM25
-(``base.bm25_part``) from the index's instance table, with the entries, lengths and
+(``bm25.bm25_part``) from the index's instance table, with the entries, lengths and
 document frequencies of the caller's view only (``keyword_docs`` and
 ``keyword_stats``, kept by triggers; migration 10).
 """
@@ -18,7 +18,6 @@ from ...model import MemoryEntry
 from ..bm25 import (
     BM25_B,
     BM25_K1,
-    WeightsPlanner,
     bm25_idf,
     bm25_part,
     index_form,
@@ -58,8 +57,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
             entries, tokens = self._view_stats(conn, view)
             if entries == 0:
                 return []
-            policy = planner if planner is not None else WeightsPlanner(weights)
-            cutoff = policy.cutoff_for(entries)
+            cutoff = planner.cutoff_for(entries) if planner is not None else 0
             global_df: dict[str, int] | None = None
 
             def is_common(term: str) -> bool:
@@ -85,7 +83,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 ).fetchone()
                 return int(row[0]) > cutoff
 
-            groups = policy.plan(terms, is_common)
+            groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
             if not groups:
                 return []
             avg = tokens / entries if tokens else 1.0
@@ -127,7 +125,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
         each term's document frequency from a count inside the view (unfiltered),
         entries and average length from ``keyword_stats``, lengths from
         ``keyword_docs``: nothing of another user enters a score. The score is
-        ``base.bm25_part`` summed over the terms.
+        ``bm25.bm25_part`` summed over the terms.
         """
         scope = scope_match(view, NO_FILTER)
         idf: list[Any] = []

@@ -295,7 +295,7 @@ def _quarantine(conn: sqlite3.Connection) -> None:
     )
 
 
-# An entry's token count in its three full-text columns, as base.doc_length counts them.
+# An entry's token count in its three full-text columns, as bm25.doc_length counts them.
 _TOKENS = "(length({c}) - length(replace({c}, ' ', '')) + ({c} <> ''))"
 _LENGTH = " + ".join(
     _TOKENS.format(c=f"{{row}}.{c}") for c in ("fts_head", "fts_body", "fts_extra")

@@ -1,0 +1,41 @@
+"""``make_external_memory``: the external memory that ``memory.provider`` names.
+
+* ``vault`` (the default): ``VaultExternalMemory`` over the given vault;
+* ``builtin``: ``NoExternalMemory``, i.e. none; status says so, operations answer 501;
+* ``hindsight``: not built yet (issue 18), so ``ConfigError`` at start-up rather than a
+  silent stand-in that answers from somewhere else.
+
+The choice is made once, from the admin's settings (defaults and config.yaml; no runtime
+override may change the provider), by whoever serves the routes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..errors import ConfigError
+from ..llm import ChatClient
+from ..vault import Vault
+from .config import MemoryConfig
+from .external import ExternalMemory, NoExternalMemory
+from .vault_external import VaultExternalMemory
+
+
+def make_external_memory(
+    config: MemoryConfig, *, vault: Vault, llm: Callable[[], ChatClient] | None = None
+) -> ExternalMemory:
+    """The external memory for ``config.provider``; ``llm`` is the chat client factory
+    a provider that reflects through memvault's model uses."""
+    if config.provider == "vault":
+        return VaultExternalMemory(vault, llm=llm)
+    if config.provider == "builtin":
+        return NoExternalMemory()
+    raise ConfigError(
+        f"memory.provider is {config.provider!r}, but this memvault has no adapter for it "
+        "yet; set memory.provider in config.yaml to 'vault' (memvault's own engine, the "
+        "default) or 'builtin' (no external provider)",
+        field="memory.provider",
+    )
+
+
+__all__ = ["make_external_memory"]

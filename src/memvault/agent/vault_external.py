@@ -1,0 +1,119 @@
+"""``VaultExternalMemory``: memvault's own engine behind the external-memory protocol.
+
+A bank is a scope of the vault: the user bank is the user's shared entries
+(``agent_id`` None), a work bank one agent's private entries. Recall is a vault search
+over the session's view (the shared entries plus the agent's), reflect asks the
+configured chat model to answer from that recall, and clearing a bank deletes its
+entries in one store transaction.
+
+It is a class of its own rather than more methods on ``VaultProvider``: a provider is
+bound to one session (``initialize`` with a user and an agent), while the gateway serves
+every user from one external memory, naming the banks on each call.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from ..errors import MemvaultError
+from ..llm import ChatClient, reflect_messages
+from ..model import Hit
+from ..security.quarantine import injectable
+from ..vault import Vault
+from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+
+
+class VaultExternalMemory:
+    """The vault as the external memory (``memory.provider: vault``, the default).
+
+    ``llm`` returns the chat client reflect uses (the gateway passes its shared one);
+    without it a client for ``vault.config.llm`` is made on first use, and ``close``
+    closes it. With no chat model configured, reflect raises ``LLMUnavailableError``
+    before it recalls anything. ``budget`` is accepted and ignored: the vault's recall
+    has one depth.
+    """
+
+    name = "memvault"
+
+    def __init__(self, vault: Vault, *, llm: Callable[[], ChatClient] | None = None) -> None:
+        self.vault = vault
+        self._llm = llm
+        self._own_client: ChatClient | None = None
+        self._lock = threading.Lock()
+
+    def _client(self) -> ChatClient:
+        if self._llm is not None:
+            return self._llm()
+        with self._lock:
+            if self._own_client is None:
+                self._own_client = ChatClient(self.vault.config.llm)
+            return self._own_client
+
+    def close(self) -> None:
+        """Close the chat client this object made itself (not one passed in)."""
+        with self._lock:
+            client, self._own_client = self._own_client, None
+        if client is not None:
+            client.close()
+
+    def _search(self, query: str, banks: Banks, limit: int) -> list[Hit]:
+        return self.vault.search(query, user_id=banks.user_id, agent_id=banks.agent_id, limit=limit)
+
+    @staticmethod
+    def _hit(hit: Hit, banks: Banks) -> ExternalHit:
+        entry = hit.entry
+        return ExternalHit(
+            id=entry.id,
+            text=entry.content,
+            score=hit.score,
+            bank=banks.holding(entry.agent_id).id,
+            metadata=dict(entry.metadata),
+            sources=dict(hit.sources),
+            entry=entry,
+        )
+
+    def recall(
+        self, query: str, *, banks: Banks, limit: int = 5, budget: RecallBudget = "mid"
+    ) -> list[ExternalHit]:
+        """A vault search in the banks' view; held entries are included, marked by
+        ``entry.quarantine``, as ``Vault.search`` returns them."""
+        return [self._hit(h, banks) for h in self._search(query, banks, limit)]
+
+    def reflect(
+        self,
+        query: str,
+        *,
+        banks: Banks,
+        limit: int = 10,
+        budget: RecallBudget = "mid",
+        mission: str = "",
+    ) -> Reflection:
+        """The chat model's answer from up to ``limit`` recalled entries. Held entries
+        never reach the model: the answer is built from clear ones only, and those are
+        the memories returned."""
+        client = self._client()
+        hits = [h for h in self._search(query, banks, limit) if injectable(h.entry)]
+        answer = client.complete(reflect_messages(query, hits, mission=mission))
+        return Reflection(answer, tuple(self._hit(h, banks) for h in hits))
+
+    def status(self, banks: Banks) -> ExternalStatus:
+        """Available when the store answers; ``entries`` counts the banks' view."""
+        try:
+            entries = self.vault.count(user_id=banks.user_id, agent_id=banks.agent_id)
+        except MemvaultError as exc:
+            return ExternalStatus(self.name, False, banks, detail=exc.message)
+        return ExternalStatus(self.name, True, banks, entries=entries)
+
+    def clear_bank(self, bank: Bank) -> int:
+        """Delete the bank's entries: listed first, then deleted in one call, which is
+        one store transaction (all of them go, or none)."""
+        doomed = [
+            record["id"]
+            for record in self.vault.export(user_id=bank.user_id, agent_id=bank.agent_id)
+            if record["agent_id"] == bank.agent_id
+        ]
+        return len(self.vault.delete_many(doomed, user_id=bank.user_id))
+
+
+__all__ = ["VaultExternalMemory"]

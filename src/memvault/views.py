@@ -1,0 +1,81 @@
+"""What a call names, checked: whose entries it may see (a ``View``) and which of them
+(an ``EntryFilter``), and the error for an entry that is not there.
+
+The scope rules of every engine call:
+
+* every call names a ``user_id``; nothing ever crosses to another user;
+* management calls (get, update, delete, list, count, export, the review queue) with
+  ``agent_id=None`` act as the owner and see all of the user's entries; with an agent
+  id they see the user's shared entries plus that agent's private ones
+  (:func:`owner_view`);
+* recall (search, explain, context) is for an agent context: with ``agent_id=None``
+  it sees the user's shared entries, with an agent id the shared ones plus that
+  agent's (:func:`recall_view`).
+
+The store enforces the view on every read and write; this module only turns what a
+caller passed into one, validated.
+"""
+
+from __future__ import annotations
+
+from .errors import NotFoundError, ValidationError
+from .model import Domain, Kind, MemClass, MemoryEntry, Tier
+from .stores.protocols import EntryStore
+from .stores.values import EntryFilter, View
+from .validation import check_entry_id, make_scope
+from .validation import check_optional_enum as _enum
+from .validation import check_optional_ident as _ident
+
+
+def owner_view(user_id: object, agent_id: object = None) -> View:
+    """A management call's view: the owner's (every entry of the user) without an agent."""
+    scope = make_scope(user_id, agent_id)
+    return View(scope.user_id, scope.agent_id, all_agents=scope.agent_id is None)
+
+
+def recall_view(user_id: object, agent_id: object = None) -> View:
+    """Recall's view: the user's shared entries, plus the agent's private ones."""
+    scope = make_scope(user_id, agent_id)
+    return View(scope.user_id, scope.agent_id)
+
+
+def entry_filter(
+    kind: object = None,
+    mem_class: object = None,
+    domain: object = None,
+    tier: object = None,
+    session_id: object = None,
+    quarantined: object = None,
+) -> EntryFilter:
+    """The classification filter a call names (None = any), each field checked."""
+    if quarantined is not None and not isinstance(quarantined, bool):
+        raise ValidationError("quarantined must be true, false or omitted", field="quarantined")
+    return EntryFilter(
+        quarantined=quarantined,
+        kind=_enum(Kind, kind, "kind"),
+        mem_class=_enum(MemClass, mem_class, "mem_class"),
+        domain=_enum(Domain, domain, "domain"),
+        tier=_enum(Tier, tier, "tier"),
+        session_id=_ident(session_id, "session_id"),
+    )
+
+
+def not_found(entry_id: str, user_id: str) -> NotFoundError:
+    """The error for an id that is not one of the caller's entries, saying what to do."""
+    return NotFoundError(
+        f"no memory {entry_id!r} for user {user_id!r}: list or search to find valid ids",
+        entry_id=entry_id,
+        user_id=user_id,
+    )
+
+
+def read_entry(store: EntryStore, view: View, entry_id: object) -> MemoryEntry:
+    """One entry inside ``view``, or ``NotFoundError``."""
+    checked = check_entry_id(entry_id)
+    entry = store.get(view, checked)
+    if entry is None:
+        raise not_found(checked, view.user_id)
+    return entry
+
+
+__all__ = ["entry_filter", "not_found", "owner_view", "read_entry", "recall_view"]
