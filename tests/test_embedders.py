@@ -138,6 +138,7 @@ def test_a_script_that_never_closes_its_vault_exits_cleanly(tmp_path: Path) -> N
         "print('ok')"
     )
     env = {"PATH": "/usr/bin:/bin", "MEMVAULT_HOME": str(tmp_path), "MEMVAULT_EMBEDDER": "local"}
+    env["PYTHONPATH"] = str(Path(__file__).parents[1] / "src")  # this checkout's code
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
     )

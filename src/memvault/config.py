@@ -137,6 +137,14 @@ class EmbeddingConfig(BaseModel):
         False, description="local model with int8 linear layers: about 2x faster on a CPU"
     )
     background: bool = Field(True, description="embed after add returns (False: before)")
+    search_wait: float = Field(
+        5.0,
+        ge=0,
+        le=600,
+        description="read-your-writes: a search waits up to this many seconds for the vectors "
+        "of entries this process added for its user; past it the search goes on and the rest "
+        "are found by keyword until embedded (0 = never wait)",
+    )
     metadata_prefix: tuple[str, ...] = Field(
         ("speaker",),
         description="metadata keys whose values prefix the embedded text ('Ann: text')",
@@ -150,8 +158,25 @@ class ContextConfig(BaseModel):
 
     max_tokens: int = Field(2000, ge=16, description="token budget of the block")
     limit: int = Field(10, ge=1, le=100, description="most entries considered")
+    # The relevance gate (memvault.retrieval.relevance), measured with all-MiniLM-L6-v2
+    # on bench/paraphrase.py; the README's configuration section has the trade-off.
     min_similarity: float = Field(
-        0.3, ge=-1, le=1, description="a vector-only hit below this cosine is left out"
+        0.2, ge=-1, le=1, description="a hit found only by meaning needs at least this cosine"
+    )
+    margin: float = Field(
+        -0.06,
+        ge=-2,
+        le=2,
+        description="nothing goes in unless the query's best cosine among the candidates, "
+        "minus its best cosine to a bank of everyday requests, reaches this (a query the "
+        "model cannot judge, with no embedder or CJK with an English model, goes by "
+        "keyword matches alone)",
+    )
+    band: float = Field(
+        0.3,
+        ge=0,
+        le=2,
+        description="a hit found by meaning must come within this of the best cosine",
     )
 
 

@@ -19,12 +19,14 @@ from typing import Any, Literal
 from .config import VaultConfig, load_config
 from .embed.base import Embedder
 from .embed.factory import make_embedder
+from .embed.guard import guarded
 from .errors import ValidationError
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
 from .retrieval.recall import Recall
+from .retrieval.relevance import Relevance
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
@@ -80,14 +82,19 @@ class Vault:
             raise
         protector = Protector(cfg.sensitive, cfg.home)
         people = People(store, cfg.retrieval.person_key)
-        self._derived = derived = Derived.start(store, people, self.embedder, cfg.embedding)
-        semantic = semantic_screen(cfg.security.semantic_screen, self.embedder)
+        # The engine's own calls go through the exit guard: a script that ends without
+        # close() while a thread is embedding still exits cleanly (see embed.guard).
+        native = guarded(self.embedder)
+        self._derived = derived = Derived.start(store, people, native, cfg.embedding)
+        semantic = semantic_screen(cfg.security.semantic_screen, native)
         self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
-        channels = channels_for(store, cfg, derived.index, self.embedder)
+        channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
+        shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
+        self._relevance = Relevance(cfg.context, native, shown)
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -97,7 +104,10 @@ class Vault:
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
+        """Wait until every stored entry has its vector; False if ``timeout`` ran out.
+
+        For bulk loads and benchmarks: searches never need it, as each one waits
+        (bounded by ``embedding.search_wait``) for its user's entries added before it."""
         return self._derived.flush(timeout)
 
     def __enter__(self) -> Vault:
@@ -254,7 +264,9 @@ class Vault:
 
         Hybrid: BM25 over tokens and cosine over vectors (when an embedder is
         configured), merged by reciprocal rank fusion, then gently weighed by
-        importance, recency and tier. Expired entries are left out. Entries held
+        importance, recency and tier. It sees by meaning every entry this process
+        added before it (read-your-writes: it waits up to ``embedding.search_wait``
+        seconds for their vectors). Expired entries are left out. Entries held
         for review are included (marked by ``quarantine``) unless ``quarantined=False``;
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
         """
@@ -282,7 +294,7 @@ class Vault:
         asked = self._recall.ask(
             query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
         )
-        return explain(self._recall, asked)
+        return explain(self._recall, asked, self._relevance)
 
     def context(
         self,
@@ -295,12 +307,17 @@ class Vault:
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
-        A hit counts as relevant when the keyword channel matched it or its cosine
-        similarity reaches ``context.min_similarity``; the best ones are packed
-        into ``max_tokens`` inside ``<memory-context>``. Entries held for review are
-        never part of it; the text of every memory is escaped as data.
+        The best ``limit`` hits (``search`` with ``quarantined=False``) pass a relevance
+        gate (``retrieval.relevance``): a hit goes in when the keyword channel found it
+        through a word of its own text, or by meaning when the query is nearer to this
+        vault than to everyday requests (``context.margin``, ``band``,
+        ``min_similarity``); ``explain`` shows the gate's reading. The relevant ones are
+        packed into ``max_tokens`` inside ``<memory-context>``; entries held for review
+        are never part of it, and the text of every memory is escaped as data.
         """
-        return self._recall.context(query, user_id, agent_id, max_tokens, limit)
+        return self._recall.context(
+            query, user_id, agent_id, max_tokens, limit, self._relevance.select
+        )
 
     # -- transfer ---------------------------------------------------------------------
 

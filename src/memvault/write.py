@@ -179,17 +179,20 @@ class Derived:
         worker: EmbeddingWorker | None = None,
         *,
         background: bool = True,
+        search_wait: float = 0.0,
     ) -> None:
         self.people = people
         self.index = index
         self.worker = worker
         self.background = background
+        self.search_wait = search_wait
 
     @classmethod
     def start(
         cls, store: Store, people: People, embedder: Embedder | None, config: EmbeddingConfig
     ) -> Derived:
-        """With an embedder: a vector index and the worker that fills it."""
+        """With an embedder: a vector index and the worker that fills it. Pass the
+        embedder behind ``embed.guard``, so a process that exits mid-batch stays whole."""
         if embedder is None:
             return cls(people, background=config.background)
         index = VectorIndex(store, embedder.name)
@@ -201,11 +204,21 @@ class Derived:
             batch_size=config.batch_size,
             backfill=config.background,
         )
-        return cls(people, index, worker, background=config.background)
+        return cls(
+            people, index, worker, background=config.background, search_wait=config.search_wait
+        )
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
         return True if self.worker is None else self.worker.flush(timeout)
+
+    def settle(self, user_id: str) -> bool:
+        """Read-your-writes, before a search ranks by meaning: wait (up to
+        ``embedding.search_wait`` seconds) until the entries this process added for
+        ``user_id`` have their vectors. False when the wait ran out."""
+        if self.worker is None or not self.background:
+            return True
+        return self.worker.wait_for(user_id, self.search_wait)
 
     def close(self) -> None:
         """Finish queued embeddings."""

@@ -3,8 +3,16 @@
 Entries are findable by keyword the moment they are committed; this worker
 embeds them in batches on one thread and writes the vectors, after which they
 are findable by meaning too. When idle it back-fills entries that have no
-vector for the current model (written by another process, or before the
-embedder changed), so switching models re-embeds lazily and loses nothing.
+vector for the current model (written by another process, before the embedder
+changed, or left queued by a process that exited), so switching models
+re-embeds lazily and loses nothing.
+
+Read-your-writes: a search waits (bounded) in :meth:`EmbeddingWorker.wait_for` until
+the entries its user added in this process have their vectors. Queued entries are
+kept per user; a user someone is waiting for is served first, newest entries first,
+so one user's bulk load does not hold up another user's search. A wait that runs out
+marks that user's backlog as given up on: later searches do not wait for it again,
+only for entries added after it (the backlog keeps keyword recall until embedded).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from ..retrieval.vector import VectorIndex
 from ..stores.protocols import Store
 from ..stores.values import VectorItem
 from .base import Embedder
+from .guard import EmbeddingStopped, exiting
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +53,14 @@ class EmbeddingWorker:
         self.index = index
         self.text_of = text_of
         self.batch_size = max(1, batch_size)
-        self._queue: deque[MemoryEntry] = deque()
+        # Per user, oldest first (dict order is the round-robin order of users); each
+        # entry carries its submission number, which only grows.
+        self._queues: dict[str, deque[tuple[int, MemoryEntry]]] = {}
+        self._queued = 0
+        self._seq = 0
+        self._batch: list[tuple[str, int]] = []  # (user, number) of the queued batch in flight
+        self._waiters: dict[str, int] = defaultdict(int)
+        self._given_up: dict[str, int] = {}  # a wait ran out: entries up to here are not awaited
         self._cond = threading.Condition()
         self._in_flight = 0
         self._backfill = backfill
@@ -60,10 +76,9 @@ class EmbeddingWorker:
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="memvault-embedder", daemon=True)
             self._thread.start()
-            # A script that never closes its Vault must still exit cleanly: a daemon
-            # thread killed inside the model's native code aborts the interpreter. At exit
-            # the thread only finishes its current batch (a model cannot even load then);
-            # the entries are stored, and the next open back-fills their vectors.
+            # A script that never closes its Vault must still exit cleanly: at exit the
+            # thread takes no new batch (``embed.guard`` makes the exit wait for a batch
+            # already running); what stays queued is back-filled on the next open.
             self._at_exit = partial(_close_at_exit, weakref.ref(self))
             atexit.register(self._at_exit)
 
@@ -73,7 +88,10 @@ class EmbeddingWorker:
         if not entries:
             return
         with self._cond:
-            self._queue.extend(entries)
+            for entry in entries:
+                self._seq += 1
+                self._queues.setdefault(entry.user_id, deque()).append((self._seq, entry))
+            self._queued += len(entries)
             self._ensure_thread()
             self._cond.notify_all()
 
@@ -83,15 +101,49 @@ class EmbeddingWorker:
 
     def idle(self) -> bool:
         with self._cond:
-            return not self._queue and self._in_flight == 0 and not self._backfill
+            return not self._queued and self._in_flight == 0 and not self._backfill
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every queued entry (and the back-fill) is done; False on timeout."""
         with self._cond:
             return self._cond.wait_for(
-                lambda: not self._queue and self._in_flight == 0 and not self._backfill,
+                lambda: not self._queued and self._in_flight == 0 and not self._backfill,
                 timeout=timeout,
             )
+
+    def wait_for(self, user_id: str, timeout: float) -> bool:
+        """Wait until the entries queued for ``user_id`` are embedded (their vectors
+        written, or the call failed and left them to the back-fill). False when
+        ``timeout`` seconds ran out first: what is queued then is not waited for again."""
+        with self._cond:
+            floor = self._given_up.get(user_id, 0)
+            if not self._pending(user_id, floor):
+                return True
+            if timeout <= 0 or self._stopping:
+                return False
+            self._waiters[user_id] += 1
+            self._cond.notify_all()
+            try:
+                done = self._cond.wait_for(
+                    lambda: self._stopping or not self._pending(user_id, floor), timeout
+                )
+            finally:
+                self._waiters[user_id] -= 1
+                if not self._waiters[user_id]:
+                    del self._waiters[user_id]
+            if not done or self._stopping:
+                self._given_up[user_id] = max(self._given_up.get(user_id, 0), self._seq)
+                return False
+            return True
+
+    def _pending(self, user_id: str, floor: int) -> bool:
+        """Whether an entry of ``user_id`` numbered above ``floor`` is queued or in flight.
+        A user's queue stays in number order (taken from either end), so its last is its
+        highest."""
+        queue = self._queues.get(user_id)
+        if queue and queue[-1][0] > floor:
+            return True
+        return any(user == user_id and seq > floor for user, seq in self._batch)
 
     def close(self, *, drain: bool = True, timeout: float | None = 60.0) -> None:
         if drain and self._thread is not None:
@@ -109,16 +161,35 @@ class EmbeddingWorker:
 
     # -- the thread -------------------------------------------------------------
 
+    def _take_queued(self) -> list[tuple[str, int, MemoryEntry]]:
+        """The next batch from the queues (lock held). While a search waits for users,
+        only their entries, newest first, so the batch it waits for is no bigger than
+        it needs; otherwise every user in turn, oldest first."""
+        taken: list[tuple[str, int, MemoryEntry]] = []
+        users = [u for u in self._waiters if u in self._queues] or list(self._queues)
+        for user_id in users:
+            queue = self._queues.pop(user_id)
+            take = queue.pop if user_id in self._waiters else queue.popleft
+            while queue and len(taken) < self.batch_size:
+                seq, entry = take()
+                taken.append((user_id, seq, entry))
+            if queue:  # to the back of the turn
+                self._queues[user_id] = queue
+            if len(taken) >= self.batch_size:
+                break
+        self._queued -= len(taken)
+        return taken
+
     def _next_batch(self) -> list[MemoryEntry] | None:
         with self._cond:
             while True:
                 if self._stopping:
                     return None
-                if self._queue:
-                    n = min(self.batch_size, len(self._queue))
-                    batch = [self._queue.popleft() for _ in range(n)]
-                    self._in_flight = len(batch)
-                    return batch
+                if self._queued:
+                    taken = self._take_queued()
+                    self._batch = [(user_id, seq) for user_id, seq, _ in taken]
+                    self._in_flight = len(taken)
+                    return [entry for _, _, entry in taken]
                 if self._backfill:
                     break
                 self._cond.wait()
@@ -146,15 +217,27 @@ class EmbeddingWorker:
                 return
             if not batch:
                 continue
+            stop = False
             try:
                 self._process(batch)
             except Exception as exc:  # keyword search still works; back-fill retries later
-                self.errors += 1
-                log.warning("embedding %d entries failed: %s", len(batch), exc)
+                # At exit (the guard refused the call, or a model loading while the
+                # interpreter exits failed) the thread just stops: what is left is
+                # back-filled on the next open.
+                stop = isinstance(exc, EmbeddingStopped) or exiting() or self._stopping
+                if stop:
+                    log.debug("embedding stopped at exit, %d entries left: %s", len(batch), exc)
+                else:
+                    self.errors += 1
+                    log.warning("embedding %d entries failed: %s", len(batch), exc)
             finally:
                 with self._cond:
                     self._in_flight = 0
+                    self._batch = []
+                    self._stopping = self._stopping or stop
                     self._cond.notify_all()
+            if stop:
+                return
 
     def _process(self, batch: list[MemoryEntry]) -> None:
         vectors = self.embedder.embed([self.text_of(e) for e in batch])

@@ -10,13 +10,14 @@ channels know what earlier ones found.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..config import VaultConfig
-from ..embed.base import Embedder
+from ..embed.base import Embedder, Vectors
 from ..embed.batching import QueryBatcher
+from ..embed.guard import EmbeddingStopped
 from ..model import MemoryEntry
 from ..stores.protocols import Store, TermPlanner
 from ..stores.values import NO_FILTER, EntryFilter, KeywordWeights, View
@@ -49,6 +50,7 @@ class Pool:
         self._view = view
         self.entries: dict[str, MemoryEntry] = {}
         self.ranked: set[str] = set()
+        self.query_vector: Vectors | None = None  # the query's embedding, once embedded
 
     def add(self, entries: Iterable[MemoryEntry]) -> None:
         for entry in entries:
@@ -104,20 +106,36 @@ class VectorChannel:
 
     Matches weaker than ``min_similarity`` are kept only when an earlier channel
     ranked the entry; the first weak one it did not cuts the ranking off, as the
-    rest are weaker still.
+    rest are weaker still. ``settle(user_id)`` runs between embedding the query and
+    searching the vectors: the engine waits there, bounded, for the vectors of the
+    user's own recent writes (read-your-writes), which the background thread has been
+    embedding while this thread embedded the query.
     """
 
     name = "vector"
 
-    def __init__(self, index: VectorIndex, queries: QueryBatcher, *, min_similarity: float) -> None:
+    def __init__(
+        self,
+        index: VectorIndex,
+        queries: QueryBatcher,
+        *,
+        min_similarity: float,
+        settle: Callable[[str], object] | None = None,
+    ) -> None:
         self.index = index
         self.queries = queries
         self.min_similarity = min_similarity
+        self.settle = settle
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
-        vector = self.queries.embed(query.text)
+        try:
+            vector = self.queries.embed(query.text)
+        except EmbeddingStopped:  # a search running while the process exits: keyword only
+            return []
+        if self.settle is not None:
+            self.settle(view.user_id)
         # A filter is checked after the vector search: look deeper so enough remain.
         # Only filters other than expiry make the index over-fetch (expiry rarely bites).
         fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
@@ -133,21 +151,29 @@ class VectorChannel:
             ranked.append((entry_id, sim))
             if len(ranked) >= depth:
                 break
+        pool.query_vector = vector  # for context()'s relevance gate
         return ranked
 
 
 def channels_for(
-    store: Store, config: VaultConfig, index: VectorIndex | None, embedder: Embedder | None
+    store: Store,
+    config: VaultConfig,
+    index: VectorIndex | None,
+    embedder: Embedder | None,
+    settle: Callable[[str], object] | None = None,
 ) -> list[Channel]:
     """The configured channels, in fusion order: keyword always (even at weight 0 its
-    matches let weak vector matches through), vector with an embedder and a weight."""
+    matches let weak vector matches through), vector with an embedder and a weight
+    (``settle``: see :class:`VectorChannel`)."""
     kw = config.keyword
     weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight, kw.phrase_weight)
     channels: list[Channel] = [KeywordChannel(store, weights, planner_for(kw))]
     rc = config.retrieval
     if index is not None and embedder is not None and rc.vector_weight > 0:
         queries = QueryBatcher(embedder)
-        channels.append(VectorChannel(index, queries, min_similarity=rc.min_similarity))
+        channels.append(
+            VectorChannel(index, queries, min_similarity=rc.min_similarity, settle=settle)
+        )
     return channels
 
 

@@ -4,7 +4,8 @@ An :class:`Explanation` is the search's own computation (``retrieval.recall``) k
 as data — every candidate's rank and raw score per channel, the fused score, each
 boost factor, the final score and order — plus what ``Vault.context`` would do with
 the candidate: inject it, show a placeholder (the scan flags it now and no person
-approved it), leave it out as held for review, or leave it out as not relevant.
+approved it), leave it out as held for review, or leave it out as not relevant — and
+the relevance gate's reading of the query (``retrieval.relevance``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any, Literal
 
 from ..model import Hit, MemoryEntry
 from ..security.quarantine import injectable
-from .recall import ChannelScore, Recall, Recalled, Search, relevant
+from .recall import ChannelScore, Recall, Recalled, Search
+from .relevance import Gate, Relevance
 
 #: What ``context()`` does with a candidate among its hits (before the token budget).
 ContextUse = Literal["injected", "placeholder", "held", "not relevant"]
@@ -42,6 +44,8 @@ class CandidateTrace:
     relevant: bool
     injectable: bool
     context: ContextUse
+    evidence: str | None = None  # why it is relevant: "keyword", "meaning" or None
+    word_match: bool = False  # the keyword channel found it through a word of its own text
 
     @property
     def sources(self) -> dict[str, float]:
@@ -66,6 +70,8 @@ class CandidateTrace:
             "score": self.score,
             "returned": self.returned,
             "relevant": self.relevant,
+            "evidence": self.evidence,
+            "word_match": self.word_match,
             "injectable": self.injectable,
             "quarantine": self.entry.quarantine,
             "context": self.context,
@@ -86,6 +92,7 @@ class Explanation:
     now: datetime  # the clock reading recency and expiry were computed at
     candidates: tuple[CandidateTrace, ...]  # best first, all of them (not just ``limit``)
     expired: tuple[str, ...]  # ids a channel found but expiry left out
+    gate: Gate | None = None  # how context() judged the query (``retrieval.relevance``)
     phrases: tuple[str, ...] = ()  # the keyword channel's phrases (CJK runs as bigrams)
 
     @property
@@ -105,6 +112,14 @@ class Explanation:
             "now": self.now.isoformat(),
             "candidates": [c.to_dict() for c in self.candidates],
             "expired": list(self.expired),
+            "gate": None
+            if self.gate is None
+            else {
+                "by_meaning": self.gate.by_meaning,
+                "best": self.gate.best,
+                "background": self.gate.background,
+                "margin": self.gate.margin,
+            },
         }
 
     def format(self, rows: int | None = None, *, width: int = 32) -> str:
@@ -129,6 +144,14 @@ class Explanation:
             + (", phrases " + ", ".join(map(repr, self.phrases)) if self.phrases else "")
             + (f", person {self.person!r}" if self.person else "")
         ]
+        gate = self.gate
+        if gate is not None and gate.margin is not None:
+            lines.append(
+                f"relevance: best cosine {gate.best:.3f} - background {gate.background:.3f} "
+                f"= margin {gate.margin:+.3f}"
+            )
+        elif gate is not None:
+            lines.append("relevance: by keyword evidence only")
         lines += [
             "  ".join(cell.ljust(size) for cell, size in zip(row, sizes, strict=True)).rstrip()
             for row in table
@@ -144,11 +167,14 @@ class Explanation:
         return self.format()
 
 
-def explanation(recalled: Recalled, *, text: str, limit: int, min_similarity: float) -> Explanation:
-    """The explanation of a recall run (``min_similarity``: ``context.min_similarity``)."""
+def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevance) -> Explanation:
+    """The explanation of a recall run; ``relevance`` is ``context()``'s gate."""
+    gate = relevance.gate(text, recalled.vector, [c.sources for c in recalled.candidates])
+    terms = recalled.query.terms
     traces = []
     for rank, c in enumerate(recalled.candidates, start=1):
-        is_relevant = relevant(c.sources, min_similarity)
+        word = relevance.matched(c, terms)
+        is_relevant, why = gate.evidence(c.sources, word)
         clean = injectable(c.entry)
         use: ContextUse
         if c.entry.quarantine is not None:
@@ -172,6 +198,8 @@ def explanation(recalled: Recalled, *, text: str, limit: int, min_similarity: fl
                 is_relevant,
                 clean,
                 use,
+                why,
+                word,
             )
         )
     return Explanation(
@@ -184,15 +212,16 @@ def explanation(recalled: Recalled, *, text: str, limit: int, min_similarity: fl
         now=recalled.now,
         candidates=tuple(traces),
         expired=tuple(recalled.expired),
+        gate=gate,
         phrases=recalled.query.phrases,
     )
 
 
-def explain(recall: Recall, search: Search) -> Explanation:
-    """``search``'s own computation as data: the run ``Recall.hits`` makes, kept whole."""
-    min_sim = recall.config.context.min_similarity
+def explain(recall: Recall, search: Search, relevance: Relevance) -> Explanation:
+    """``search``'s own computation as data: the run ``Recall.hits`` makes, kept whole,
+    read by ``relevance`` (``context()``'s gate)."""
     recalled = recall.run(search)
-    return explanation(recalled, text=search.text, limit=search.limit, min_similarity=min_sim)
+    return explanation(recalled, text=search.text, limit=search.limit, relevance=relevance)
 
 
 __all__ = [

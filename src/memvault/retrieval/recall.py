@@ -11,11 +11,12 @@ did. ``Recall.context`` packs the relevant hits into a prompt block
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..config import VaultConfig
+from ..embed.base import Vectors
 from ..errors import ValidationError
 from ..model import Hit, MemoryEntry
 from ..render import pack
@@ -70,6 +71,7 @@ class Recalled:
     channels: tuple[str, ...]  # the channels that ran, in order
     candidates: list[Scored]
     expired: list[str]  # fused candidates left out because they had expired at ``now``
+    vector: Vectors | None = None  # the query's embedding (None: the vector channel did not run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +97,6 @@ def check_query(query: object, max_bytes: int) -> str:
             field="query",
         )
     return query
-
-
-def relevant(sources: Mapping[str, float], min_similarity: float) -> bool:
-    """Whether a hit is worth putting in a prompt: the keyword channel matched it, or
-    its cosine similarity reaches ``min_similarity`` (``context.min_similarity``)."""
-    return "keyword" in sources or sources.get("vector", -1.0) >= min_similarity
 
 
 class Recall:
@@ -165,16 +161,23 @@ class Recall:
         return [c.hit() for c in self.run(search).candidates[: search.limit]]
 
     def context(
-        self, query: object, user_id: object, agent_id: object, max_tokens: object, limit: object
+        self,
+        query: object,
+        user_id: object,
+        agent_id: object,
+        max_tokens: object,
+        limit: object,
+        select: Callable[[Recalled, int], list[Hit]],
     ) -> str:
-        """The relevant hits (``relevant``) that are not held for review, packed into
-        ``max_tokens`` (default ``context.max_tokens``) as a ``<memory-context>`` block."""
+        """The hits ``select`` finds relevant (``retrieval.relevance``'s gate) that are not
+        held for review, packed into ``max_tokens`` (default ``context.max_tokens``) as a
+        ``<memory-context>`` block."""
         cc = self.config.context
         budget = cc.max_tokens if max_tokens is None else max_tokens
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
-        hits = self.hits(self.ask(query, user_id, agent_id, limit or cc.limit, quarantined=False))
-        return pack([h for h in hits if relevant(h.sources, cc.min_similarity)], budget)
+        search = self.ask(query, user_id, agent_id, limit or cc.limit, quarantined=False)
+        return pack(select(self.run(search), search.limit), budget)
 
     def run(self, search: Search) -> Recalled:
         """Every candidate for the search, best first (``hits`` keeps ``search.limit``)."""
@@ -207,7 +210,7 @@ class Recall:
             candidates.append(self._weigh(entry, found[entry_id], fused_score, query, now))
         candidates.sort(key=lambda c: c.score, reverse=True)
         names = tuple(channel.name for channel in self.channels)
-        return Recalled(query, depth, now, names, candidates, expired)
+        return Recalled(query, depth, now, names, candidates, expired, pool.query_vector)
 
     def _weigh(
         self,
@@ -227,4 +230,4 @@ class Recall:
         return Scored(entry, channels, fused, importance, recency, tier, person, score)
 
 
-__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "Search", "check_query", "relevant"]
+__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "Search", "check_query"]

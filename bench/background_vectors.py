@@ -1,0 +1,34 @@
+"""Writes ``src/memvault/retrieval/background.npz``: the relevance gate's background bank
+embedded by the local models, shipped so that no ``context()`` call waits for it.
+
+Run it after changing ``memvault.retrieval.relevance.BACKGROUND`` (the file carries a
+fingerprint of the text; stale vectors are ignored and the bank is embedded at run time):
+
+    .venv/bin/python bench/background_vectors.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memvault.embed.local import LocalEmbedder
+from memvault.retrieval.relevance import BACKGROUND, SHIPPED, fingerprint, shipped
+
+
+def main() -> None:
+    arrays: dict[str, np.ndarray] = {"fingerprint": np.array(fingerprint())}
+    for quantize in (False, True):
+        model = LocalEmbedder(quantize=quantize)
+        arrays[model.name] = model.embed(list(BACKGROUND)).astype(np.float16)
+    np.savez_compressed(SHIPPED, **arrays)
+    for name, vectors in arrays.items():
+        if name != "fingerprint":
+            back = shipped(name, vectors.shape[1])
+            assert back is not None, name
+            worst = float(np.abs(back - vectors.astype(np.float32)).max())
+            print(f"{name}: {vectors.shape[0]} x {vectors.shape[1]}, float16 error {worst:.1e}")
+    print(f"wrote {SHIPPED} ({SHIPPED.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()
