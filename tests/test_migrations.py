@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+import memvault.text as memvault_text
 from memvault import MemoryEntry, MigrationError, SQLiteStore, StoreError, Vault, VaultConfig
 from memvault.retrieval.keyword import search_doc
+from memvault.stores.bm25 import doc_length
 from memvault.stores.rows import ENTRY_COLUMNS, entry_to_row
 from memvault.stores.sqlite import scope_tokens
 from memvault.stores.sqlite.schema import LATEST_VERSION, MIGRATIONS
-from memvault.stores.values import SearchDoc
-from memvault.text import index_text
+from memvault.stores.values import SearchDoc, View
+from memvault.text import index_text, query_terms
 
 
 def sql(path: Path, statement: str) -> list[tuple[Any, ...]]:
@@ -215,3 +217,71 @@ def test_opening_waits_while_another_connection_writes(sqlite_path: Path) -> Non
         holder.close()
     assert store.schema_version() == LATEST_VERSION
     store.close()
+
+
+def _v10_doc(e: MemoryEntry, monkeypatch: pytest.MonkeyPatch, **keys: Any) -> SearchDoc:
+    """The index document version 10 made: today's, without the CJK bigrams."""
+    with monkeypatch.context() as m:
+        m.setattr(memvault_text, "cjk_bigrams", lambda run: [])
+        return search_doc(e, **keys)
+
+
+def test_migration_11_gives_entries_of_version_10_their_cjk_bigrams(
+    sqlite_path: Path, config: VaultConfig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = datetime(2025, 6, 1, tzinfo=UTC)
+
+    def make(i: int, content: str, **fields: Any) -> MemoryEntry:
+        return MemoryEntry(
+            id=f"e{i}", user_id="alice", content=content, created_at=at, updated_at=at, **fields
+        )
+
+    default = {"indexed_metadata": ("tags", "keywords", "speaker", "context")}
+    default["head_metadata"] = ("date",)
+    custom = {"indexed_metadata": ("notes",), "head_metadata": ()}
+    entries = [
+        make(
+            0,
+            "销售看板下周上线",
+            name="季度报告",
+            metadata={"tags": ["飞书", "project"], "speaker": "小橘", "date": "三月", "x": "别的"},
+        ),
+        make(1, "公司的数据仓库用的是 ClickHouse", description="数据中台的我们的权限"),
+        make(2, "Deploy on Tuesdays", agent_id="a1"),
+        make(3, "東京タワーに行きました", metadata={"context": "서울에서 회의가 있습니다"}),
+        make(4, "周杰伦的演唱会门票", category="生活", metadata={"notes": "飞书 周杰伦"}),
+    ]
+    keys = [default, default, default, default, custom]
+    old_docs = [_v10_doc(e, monkeypatch, **k) for e, k in zip(entries, keys, strict=True)]
+    assert old_docs[0].body == "销售 看 板 下周 上线"  # what version 10 stored
+    old = SQLiteStore(sqlite_path, migrate_to=10)
+    old.insert(list(zip(entries, old_docs, strict=True)))
+    owner = View("alice", all_agents=True)
+    assert old.keyword_search(owner, query_terms("杰伦")) == []  # the miss of issue 13
+    old.close()
+
+    upgraded = SQLiteStore(sqlite_path)
+    assert upgraded.applied_migrations == [11]
+    # Each entry's tokens are now exactly what indexing it today gives, whatever
+    # configuration chose its columns then.
+    stored = dict(
+        sql(sqlite_path, "SELECT id, fts_head || '|' || fts_body || '|' || fts_extra FROM memories")
+    )
+    for e, k in zip(entries, keys, strict=True):
+        fresh = search_doc(e, **k)
+        assert stored[e.id] == f"{fresh.head}|{fresh.body}|{fresh.extra}", e.id
+    # The keyword statistics follow (migration 10's triggers), and the substrings match.
+    with closing(sqlite3.connect(sqlite_path)) as conn:
+        lengths = dict(conn.execute("SELECT pk, len FROM keyword_docs"))
+        for pk, head, body, extra in conn.execute(
+            "SELECT pk, fts_head, fts_body, fts_extra FROM memories"
+        ):
+            assert lengths[pk] == doc_length(SearchDoc(head, body, extra))
+        tokens = conn.execute("SELECT sum(tokens) FROM keyword_stats").fetchone()[0]
+        assert tokens == sum(lengths.values())
+    upgraded.close()
+    with Vault(sqlite_path, config=config) as vault:
+        for query, wanted in [("看板", "e0"), ("中台", "e1"), ("杰伦", "e4"), ("タワー", "e3")]:
+            assert [h.entry.id for h in vault.search(query, user_id="alice")][:1] == [wanted]
+        assert sorted(h.entry.id for h in vault.search("飞书", user_id="alice")) == ["e0", "e4"]
+        assert vault.search("tuesdays", user_id="alice", agent_id="a1")[0].entry.id == "e2"

@@ -20,7 +20,7 @@ from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
 from memvault.stores.bm25 import doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.stores.values import EntryFilter, SearchDoc, View
-from memvault.text import index_text
+from memvault.text import index_text, query_phrases, query_terms
 
 from .store_conformance.support import alice_data, doc, entry, put, scores_of
 
@@ -189,3 +189,47 @@ def test_both_sqlite_ranking_paths_leave_expired_entries_out_inside_the_query(
     assert found[0] == found[1]
     assert [i for i, _ in found[0]] == ["new0", "new1", "new2", "new3"]
     store.close()
+
+
+_CJK_DATA = [
+    entry("c1", "销售看板下周上线", name="看板"),
+    entry("c2", "销售团队说看板不好用，销售看了看板", agent_id="a1"),
+    entry("c3", "数据中台的权限申请流程"),
+    entry("c4", "数据中心在中台旁边", agent_id="a2"),
+    entry("c5", "東京タワーに行きました、データベースを導入"),
+    entry("c6", "서울에서 회의가 있습니다"),
+    entry("c7", "Kafka 集群扩容，销售看板也要扩容"),
+    *[entry(f"c{i}", f"无关的记录 {i}") for i in range(8, 14)],
+]
+_CJK_QUERIES = ["销售看板", "看板", "数据中台的权限", "データベース", "서울에서 회의", "扩容 Kafka"]
+
+
+def _cjk_scores(store: SQLiteStore | MemoryStore) -> list[list[tuple[str, float]]]:
+    out = []
+    for view in (View("alice", all_agents=True), View("alice"), View("alice", "a1")):
+        for query in _CJK_QUERIES:
+            terms = query_terms(query) + query_phrases(query)
+            out.append([(e.id, s) for e, s in store.keyword_search(view, terms, limit=50)])
+    return out
+
+
+def test_phrases_score_alike_on_both_backends_and_both_sqlite_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memvault.stores.sqlite.keyword as sqlite_keyword
+
+    sqlite_store, memory_store = SQLiteStore(tmp_path / "v.db"), MemoryStore()
+    bobs = [entry(f"b{i}", "销售看板 数据中台 销售看板", user="bob") for i in range(9)]
+    for store in (sqlite_store, memory_store):
+        put(store, *_CJK_DATA, *bobs)
+    paths = []
+    for share in (10**9, 0):  # always the stored tokens / always the instance table
+        monkeypatch.setattr(sqlite_keyword, "_INSTANCE_SHARE", share)
+        paths.append(_cjk_scores(sqlite_store))
+    assert paths[0] == paths[1]
+    in_memory = _cjk_scores(memory_store)
+    assert [[i for i, _ in r] for r in paths[0]] == [[i for i, _ in r] for r in in_memory]
+    for a, b in zip(paths[0], in_memory, strict=True):
+        assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
+    assert all(paths[0])
+    sqlite_store.close()

@@ -68,6 +68,12 @@ class KeywordConfig(BaseModel):
         ge=0,
         description="the share rule never calls a term common below this many entries",
     )
+    phrase_weight: float = Field(
+        1.0,
+        ge=0,
+        description="a query's CJK run found contiguously weighs this much per bigram in it, "
+        "on top of its bigrams (0 = no phrase search)",
+    )
     indexed_metadata: tuple[str, ...] = Field(
         ("tags", "keywords", "speaker", "context"),
         description="metadata keys whose values are searchable at the extra weight",

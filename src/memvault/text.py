@@ -1,10 +1,19 @@
 """Turning text into search tokens, the same way for documents and queries.
 
 Latin-script text is lower-cased, split into words, stop words dropped and the
-rest Snowball-stemmed ("services" -> "servic"). Chinese (and other CJK) runs are
-segmented with jieba in search mode, which emits both words and their parts, so
-"数据仓库" in a query meets "公司的数据仓库" in a document. Every backend indexes
+rest Snowball-stemmed ("services" -> "servic"). A run of Han, kana or hangul
+characters yields two kinds of tokens, one after the other: the words jieba finds in
+it (search mode, which emits both words and their parts, so "数据仓库" in a query
+meets "公司的数据仓库" in a document), then the run's overlapping character bigrams
+("销售看板" -> 销售 售看 看板; a lone character is its own unigram), as Lucene's
+CJK bigram filter does. Bigrams do not depend on where jieba cuts, so a query meets
+every document that holds it as a substring even when jieba segments the two
+differently ("看板" in "销售看板", which jieba cuts as 看 / 板). Every backend indexes
 the resulting space-joined tokens, so ranking behaves the same on all of them.
+
+A run's bigrams sit next to each other in the token stream, so "the query's run is
+in the document, contiguous" is an ordinary phrase of bigram tokens
+(``query_phrases``), which the keyword index can score as one more term.
 """
 
 from __future__ import annotations
@@ -99,17 +108,52 @@ def _latin_tokens(chunk: str, skip: frozenset[str]) -> Iterable[str]:
         yield _stem(word)
 
 
-def _cjk_tokens(run: str) -> Iterable[str]:
+@lru_cache(maxsize=8192)
+def _cjk_words(run: str) -> tuple[str, ...]:
+    """The words jieba finds in a CJK run (search mode), stop words left out.
+
+    Cached: jieba is the slow part of indexing, and a run recurs (a query and its
+    phrases, an entry's texts read twice by migration 11)."""
+    words = []
     for piece in _segmenter().cut_for_search(run):
         piece = piece.strip()
         if piece and piece not in CHINESE_STOPWORDS and _WORD.fullmatch(piece):
-            yield piece
+            words.append(piece)
+    return tuple(words)
 
 
-def tokenize(text: str, *, skip: frozenset[str] = frozenset()) -> list[str]:
+def cjk_bigrams(run: str) -> list[str]:
+    """The overlapping character bigrams of a CJK run, in order.
+
+    The run is cut at any character that is not part of a word (a katakana middle
+    dot, say), so every bigram is one token for every full-text index; a piece of
+    one character is its own unigram. Bigrams that are stop words ("我们", "什么")
+    are left out, the same way in documents and queries, so a run's remaining
+    bigrams still follow each other wherever the run occurs.
+    """
+    grams: list[str] = []
+    for piece in _WORD.findall(run):
+        if len(piece) == 1:
+            grams.append(piece)
+        else:
+            grams.extend(piece[i : i + 2] for i in range(len(piece) - 1))
+    return [g for g in grams if g not in CHINESE_STOPWORDS]
+
+
+def _cjk_tokens(run: str, bigrams: bool) -> list[str]:
+    """jieba's words, then the bigrams (a lone character only once: jieba's word is it)."""
+    words = list(_cjk_words(run))
+    if not bigrams:
+        return words
+    return words + [g for g in cjk_bigrams(run) if len(g) > 1 or g not in words]
+
+
+def tokenize(text: str, *, skip: frozenset[str] = frozenset(), bigrams: bool = True) -> list[str]:
     """Search tokens of ``text`` in order (duplicates kept: they count for BM25).
 
     ``skip`` holds further lower-case words to leave out, before stemming.
+    ``bigrams=False`` leaves the CJK bigrams out: the tokens of schema version 10
+    and before, which the SQLite store's migration 11 recognises to upgrade them.
     """
     if not text:
         return []
@@ -118,10 +162,15 @@ def tokenize(text: str, *, skip: frozenset[str] = frozenset()) -> list[str]:
     pos = 0
     for match in _CJK_RUN.finditer(text):
         tokens.extend(_latin_tokens(text[pos : match.start()], skip))
-        tokens.extend(_cjk_tokens(match.group()))
+        tokens.extend(_cjk_tokens(match.group(), bigrams))
         pos = match.end()
     tokens.extend(_latin_tokens(text[pos:], skip))
     return tokens
+
+
+def cjk_runs(text: str) -> list[str]:
+    """The runs of Han, kana and hangul characters in ``text`` (NFKC-normalised first)."""
+    return _CJK_RUN.findall(unicodedata.normalize("NFKC", text)) if text else []
 
 
 def index_text(*parts: str) -> str:
@@ -146,4 +195,42 @@ def query_terms(
     return list(seen)
 
 
-__all__ = ["QUESTION_WORDS", "STOPWORDS", "has_cjk", "index_text", "query_terms", "tokenize"]
+# Bigrams in one phrase at most: a longer run is searched as several phrases.
+MAX_PHRASE_BIGRAMS = 32
+
+
+def query_phrases(text: str, max_phrases: int = 8) -> list[str]:
+    """The CJK runs of a query as phrases of their bigrams ("销售看板" -> "销售 售看 看板").
+
+    A document holds the phrase (its tokens next to each other in one column) when it
+    holds the run as a contiguous substring, and practically only then, so a keyword
+    index that scores the phrase as one more term ranks exact substrings above entries
+    that only have the run's bigrams scattered. Runs of one bigram are plain terms
+    already and give no phrase; a run of more than ``MAX_PHRASE_BIGRAMS`` bigrams gives
+    one phrase per stretch of that many. Distinct, first occurrence first, at most
+    ``max_phrases``.
+    """
+    phrases: dict[str, None] = {}
+    for run in cjk_runs(text):
+        for piece in _WORD.findall(run):
+            grams = cjk_bigrams(piece)
+            for start in range(0, len(grams), MAX_PHRASE_BIGRAMS):
+                stretch = grams[start : start + MAX_PHRASE_BIGRAMS]
+                if len(stretch) >= 2:
+                    phrases.setdefault(" ".join(stretch))
+                    if len(phrases) >= max_phrases:
+                        return list(phrases)
+    return list(phrases)
+
+
+__all__ = [
+    "QUESTION_WORDS",
+    "STOPWORDS",
+    "cjk_bigrams",
+    "cjk_runs",
+    "has_cjk",
+    "index_text",
+    "query_phrases",
+    "query_terms",
+    "tokenize",
+]

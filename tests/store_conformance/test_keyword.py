@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 
+import pytest
+
 from memvault import Domain, Kind, MemClass, MemoryEntry, Store, Tier
 from memvault.retrieval.terms import CommonTermPlanner
 from memvault.stores.protocols import KeywordIndex
-from memvault.stores.values import EntryFilter, SearchDoc, View
+from memvault.stores.values import EntryFilter, KeywordWeights, SearchDoc, View
 from memvault.text import index_text
 
 from .support import OWNER, SHARED, T0, alice_data, doc, entry, hit_ids, put, scores_of
@@ -331,3 +333,68 @@ def test_a_planner_passed_in_decides_which_terms_run(store: Store) -> None:
         "both",
         "tea",
     ]
+
+
+# -- phrase terms ---------------------------------------------------------------------
+
+
+def test_a_phrase_term_matches_its_tokens_next_to_each_other(store: Store) -> None:
+    put(
+        store,
+        entry("together", "数据中台的权限申请流程"),
+        entry("apart", "数据中心在中台旁边"),  # every bigram of 数据中台, not in a row
+        entry("other", "今天天气很好"),
+    )
+    # Tokens split between two columns are not next to each other.
+    split = entry("split", "中台")
+    store.insert([(split, SearchDoc(head="数据 据中", body="中台"))])
+    assert [e.id for e, _ in store.keyword_search(OWNER, ["数据 据中 中台"])] == ["together"]
+    bigrams = ["数据", "据中", "中台"]
+    without = store.keyword_search(OWNER, bigrams)
+    with_phrase = store.keyword_search(OWNER, [*bigrams, "数据 据中 中台"])
+    assert {e.id for e, _ in with_phrase} == {e.id for e, _ in without}
+    assert with_phrase[0][0].id == "together"
+    # The phrase adds its share, weighted by its length, to the tokens' shares.
+    before = {e.id: s for e, s in without}
+    after = {e.id: s for e, s in with_phrase}
+    assert after["apart"] == before["apart"]
+    assert after["together"] > before["together"]
+    heavier = store.keyword_search(
+        OWNER, [*bigrams, "数据 据中 中台"], weights=KeywordWeights(phrase=2.0)
+    )
+    gain = {e.id: s for e, s in heavier}["together"] - before["together"]
+    assert gain == pytest.approx(2 * (after["together"] - before["together"]), rel=1e-9)
+
+
+def test_a_phrase_counts_every_occurrence_and_every_column(store: Store) -> None:
+    put(
+        store,
+        entry("once", "长江大桥 长江大河"),
+        entry("twice", "长江大桥 长江大桥"),
+        entry("in-name", "别的内容", name="长江大桥"),
+        entry("in-body", "长江大桥", name="别的内容"),  # the same tokens as in-name
+        *[entry(f"f{i}", f"无关的句子 {i}") for i in range(6)],
+    )
+    scores = {e.id: s for e, s in store.keyword_search(OWNER, ["长江 江大 大桥"])}
+    assert set(scores) == {"once", "twice", "in-name", "in-body"}
+    assert scores["twice"] > scores["once"]
+    assert scores["in-name"] > scores["in-body"]
+
+
+def test_phrase_terms_follow_the_view_and_filters(store: Store) -> None:
+    put(
+        store,
+        entry("mine", "销售看板下周上线", kind=Kind.PROJECT),
+        entry("mine-user", "销售看板已经上线"),
+        entry("private", "销售看板的草稿", agent_id="a1"),
+        entry("bobs", "销售看板下周上线", user="bob"),
+    )
+    phrase = ["销售 售看 看板"]
+    assert sorted(e.id for e, _ in store.keyword_search(OWNER, phrase)) == [
+        "mine",
+        "mine-user",
+        "private",
+    ]
+    assert sorted(e.id for e, _ in store.keyword_search(SHARED, phrase)) == ["mine", "mine-user"]
+    projects = store.keyword_search(OWNER, phrase, flt=EntryFilter(kind=Kind.PROJECT))
+    assert [e.id for e, _ in projects] == ["mine"]

@@ -30,13 +30,16 @@ class Query:
     """A search text as the channels see it.
 
     ``terms`` are the keyword terms (stop and question words dropped, and the tokens
-    of a named person when other terms remain); ``person`` is the one known person
-    the text names, if any.
+    of a named person when other terms remain); ``phrases`` are the text's CJK runs as
+    phrases of bigram tokens, which the keyword channel searches beside the terms so
+    that an entry holding a run contiguously outranks one with its bigrams scattered;
+    ``person`` is the one known person the text names, if any.
     """
 
     text: str
     terms: tuple[str, ...]
     person: str | None = None
+    phrases: tuple[str, ...] = ()
 
 
 class Pool:
@@ -88,7 +91,7 @@ class KeywordChannel:
     ) -> list[tuple[str, float]]:
         found = self.store.keyword_search(
             view,
-            list(query.terms),
+            [*query.terms, *query.phrases],
             flt=flt,
             limit=depth,
             weights=self.weights,
@@ -163,7 +166,7 @@ def channels_for(
     matches let weak vector matches through), vector with an embedder and a weight
     (``settle``: see :class:`VectorChannel`)."""
     kw = config.keyword
-    weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight)
+    weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight, kw.phrase_weight)
     channels: list[Channel] = [KeywordChannel(store, weights, planner_for(kw))]
     rc = config.retrieval
     if index is not None and embedder is not None and rc.vector_weight > 0:

@@ -93,6 +93,7 @@ class Explanation:
     candidates: tuple[CandidateTrace, ...]  # best first, all of them (not just ``limit``)
     expired: tuple[str, ...]  # ids a channel found but expiry left out
     gate: Gate | None = None  # how context() judged the query (``retrieval.relevance``)
+    phrases: tuple[str, ...] = ()  # the keyword channel's phrases (CJK runs as bigrams)
 
     @property
     def hits(self) -> list[Hit]:
@@ -103,6 +104,7 @@ class Explanation:
         return {
             "query": self.query,
             "terms": list(self.terms),
+            "phrases": list(self.phrases),
             "person": self.person,
             "channels": list(self.channels),
             "depth": self.depth,
@@ -139,6 +141,7 @@ class Explanation:
         sizes = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
         lines = [
             f"query {self.query!r} -> terms {' '.join(self.terms) or '-'}"
+            + (", phrases " + ", ".join(map(repr, self.phrases)) if self.phrases else "")
             + (f", person {self.person!r}" if self.person else "")
         ]
         gate = self.gate
@@ -210,6 +213,7 @@ def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevan
         candidates=tuple(traces),
         expired=tuple(recalled.expired),
         gate=gate,
+        phrases=recalled.query.phrases,
     )
 
 

@@ -22,7 +22,7 @@ from ..model import Hit, MemoryEntry
 from ..render import pack
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
-from ..text import QUESTION_WORDS, query_terms
+from ..text import QUESTION_WORDS, query_phrases, query_terms
 from ..validation import check_encodable, check_limit
 from ..views import entry_filter, recall_view
 from .channels import Channel, Pool, Query
@@ -126,7 +126,7 @@ class Recall:
         )
 
     def query(self, user_id: str, text: str) -> Query:
-        """The keyword terms and the named person of a search text."""
+        """The keyword terms and phrases, and the named person, of a search text."""
         kw = self.config.keyword
         skip = QUESTION_WORDS if kw.drop_question_words else frozenset()
         person, person_tokens = self.people.named(user_id, text)
@@ -134,7 +134,8 @@ class Recall:
         if person_tokens and len(set(terms) - person_tokens) > 0:
             # The name itself matches every entry of that person: let the boost do that job.
             terms = [t for t in terms if t not in person_tokens]
-        return Query(text, tuple(terms), person)
+        phrases = tuple(query_phrases(text)) if kw.phrase_weight > 0 else ()
+        return Query(text, tuple(terms), person, phrases)
 
     def ask(
         self,

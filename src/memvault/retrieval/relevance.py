@@ -314,14 +314,18 @@ class Relevance:
 
     def keyword_match(self, entry: MemoryEntry, terms: Sequence[str]) -> bool:
         """Whether ``entry``'s own text (title, description, content, and the indexed
-        metadata) holds one of the query's ``terms`` that is a real word."""
+        metadata) holds one of the query's ``terms`` that is a real word: in CJK text a
+        word jieba finds, not one of the character bigrams indexed beside them (a shared
+        bigram such as 么时 is no evidence that the entry is about the question)."""
         wanted = {index_form(t) for t in terms if _word(t)}
         if not wanted:
             return False
         parts: list[str] = [p for p in (entry.name, entry.description, entry.content) if p]
         for key in self.keyword_metadata:
             parts.extend(_strings(entry.metadata.get(key)))
-        return any(index_form(tok) in wanted for part in parts for tok in tokenize(part))
+        return any(
+            index_form(tok) in wanted for part in parts for tok in tokenize(part, bigrams=False)
+        )
 
 
 def _strings(value: Any) -> list[str]:

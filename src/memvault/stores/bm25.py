@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..text import has_cjk
 from .values import SearchDoc
 
 # -- ranking: BM25 with the caller's own statistics ------------------------------------
@@ -37,16 +38,20 @@ def doc_length(doc: SearchDoc) -> int:
 @lru_cache(maxsize=65536)
 def index_form(token: str) -> str:
     """A token as the full-text index compares it: without diacritics ("café" -> "cafe"),
-    like FTS5's ``unicode61 remove_diacritics 2``, so every backend matches alike."""
-    if token.isascii():
+    like FTS5's ``unicode61 remove_diacritics 2``, so every backend matches alike.
+    CJK tokens stay as they are: FTS5 keeps the voiced kana ("デ" is not "テ"), and
+    hangul comes back whole from NFD."""
+    if token.isascii() or has_cjk(token):
         return token
     bare = "".join(c for c in unicodedata.normalize("NFD", token) if not unicodedata.combining(c))
     return unicodedata.normalize("NFC", bare)
 
 
 def query_forms(terms: Sequence[str]) -> list[str]:
-    """The distinct index forms of query terms, first occurrence first."""
-    return list(dict.fromkeys(index_form(t) for t in terms))
+    """The distinct index forms of query terms, first occurrence first (a phrase, a
+    term of several tokens, token by token: ``stores.phrases``)."""
+    forms = (" ".join(index_form(t) for t in term.split()) for term in terms)
+    return list(dict.fromkeys(f for f in forms if f))
 
 
 def bm25_idf(entries: int, df: int) -> float:

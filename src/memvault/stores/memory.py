@@ -22,6 +22,7 @@ from ..errors import ConflictError, NotFoundError
 from ..fields import EMBEDDED
 from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .phrases import is_phrase, phrase_counter, phrase_weight
 from .protocols import TermPlanner
 from .values import (
     DEFAULT_WEIGHTS,
@@ -38,6 +39,23 @@ from .values import (
     VectorItem,
     View,
 )
+
+
+def _count_phrases(
+    terms: Sequence[str],
+    docs: Sequence[tuple[MemoryEntry, SearchDoc]],
+    columns: list[list[Counter[str]]],
+) -> None:
+    """Put each phrase term's occurrences in the column counters, as if it were a token."""
+    phrases = [(t, phrase_counter(t)) for t in terms if is_phrase(t)]
+    if not phrases:
+        return
+    for (_, d), counters in zip(docs, columns, strict=True):
+        for text, counter in zip((d.head, d.body, d.extra), counters, strict=True):
+            for term, count in phrases:
+                found = count(text)
+                if found:
+                    counter[term] = found
 
 
 def _own(entry: MemoryEntry) -> MemoryEntry:
@@ -216,6 +234,7 @@ class MemoryStore:
             [Counter(index_form(t) for t in text.split()) for text in (d.head, d.body, d.extra)]
             for _, d in everything
         ]
+        _count_phrases(terms, everything, columns)
         lengths = [doc_length(d) for _, d in everything]
         n = len(everything)
         avg = (sum(lengths) / n) or 1.0
@@ -243,6 +262,8 @@ class MemoryStore:
         groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
         for g, (joiner, group) in enumerate(groups):
             idfs = {t: bm25_idf(n, df(t)) for t in group}
+            for t in filter(is_phrase, group):
+                idfs[t] *= phrase_weight(t, weights)
             scored: list[tuple[int, float]] = []
             for i in wanted:
                 found = [t for t in group if has(i, t)]

@@ -85,11 +85,17 @@ class SearchDoc:
 
 @dataclass(frozen=True, slots=True)
 class KeywordWeights:
-    """BM25 column weights: how much a term found in each of ``SearchDoc``'s columns counts."""
+    """BM25 column weights: how much a term found in each of ``SearchDoc``'s columns counts.
+
+    ``phrase``: a phrase term of n tokens (``stores.phrases``) weighs ``phrase * n``
+    terms, so holding a query's run contiguously counts about as much again as
+    holding each of its bigrams.
+    """
 
     head: float = 2.0
     body: float = 1.0
     extra: float = 0.5
+    phrase: float = 1.0
 
 
 DEFAULT_WEIGHTS = KeywordWeights()

@@ -9,6 +9,7 @@ document frequencies of the caller's view only (``keyword_docs`` and
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +23,7 @@ from ..bm25 import (
     index_form,
     query_forms,
 )
+from ..phrases import is_phrase, phrase_counter, phrase_weight
 from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
@@ -70,8 +72,9 @@ class SQLiteKeywordIndex(SQLiteConnection):
                         ).fetchall()
                     )
                 # Rare across the whole table means rare for the caller; only globally
-                # common terms are counted within the caller's scope (capped).
-                if global_df.get(term, 0) <= cutoff:
+                # common terms are counted within the caller's scope (capped). A phrase
+                # is no row of the vocabulary: it is always counted.
+                if not is_phrase(term) and global_df.get(term, 0) <= cutoff:
                     return False
                 row = conn.execute(
                     "SELECT count(*) FROM (SELECT rowid FROM memories_fts "
@@ -127,13 +130,20 @@ class SQLiteKeywordIndex(SQLiteConnection):
         scope = scope_match(view, NO_FILTER)
         idf: list[Any] = []
         view_docs = 0
+        phrases: list[tuple[int, str, str, int]] = []  # (pk, phrase, column, occurrences)
         for term in group:
-            df = conn.execute(
-                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
-                (f"{scope} AND {{head body extra}} : {quote(term)}",),
-            ).fetchone()[0]
+            if is_phrase(term):
+                found = _phrase_rows(conn, view, scope, term)
+                phrases += found
+                df = len({pk for pk, *_ in found})
+            else:
+                df = conn.execute(
+                    "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                    (f"{scope} AND {{head body extra}} : {quote(term)}",),
+                ).fetchone()[0]
             if df:
-                idf += [term, bm25_idf(entries, int(df))]
+                weight = phrase_weight(term, weights) if is_phrase(term) else 1.0
+                idf += [term, bm25_idf(entries, int(df)) * weight]
                 view_docs += int(df)
         if not idf:
             return []
@@ -148,7 +158,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
         ).fetchone()[0]
         if occurrences * _INSTANCE_SHARE > view_docs * avg:
             return SQLiteKeywordIndex._rank_from_tokens(
-                conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg
+                conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg, phrases
             )
         agents, aparams = agents_sql(view, "k")
         fsql, fparams = filter_sql(flt)
@@ -158,6 +168,15 @@ class SQLiteKeywordIndex(SQLiteConnection):
             where, wparams = view_sql(view)
             filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
             fparams = [*wparams, *fparams]
+        phrase_sql, phrase_args = "", []
+        if phrases:  # the phrases' counts, found in the tokens, join the instance rows
+            phrase_sql = """
+                    UNION ALL
+                    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+                        CASE json_extract(value, '$[2]') WHEN 'head' THEN ? WHEN 'body' THEN ?
+                        ELSE ? END * json_extract(value, '$[3]')
+                    FROM json_each(?)"""
+            phrase_args = [weights.head, weights.body, weights.extra, json.dumps(phrases)]
         # One row per document: each term's column-weighted count, then the sum of the
         # terms' shares in query order (bm25_part, operation for operation).
         freqs = ", ".join(
@@ -178,7 +197,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 FROM (
                     SELECT doc, term, CASE col WHEN 'head' THEN ? WHEN 'body' THEN ? ELSE ? END AS w
                     FROM memories_inst
-                    WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra')
+                    WHERE term IN ({marks}) AND col IN ('head', 'body', 'extra'){phrase_sql}
                 )
                 GROUP BY doc
             ) h CROSS JOIN keyword_docs k ON k.pk = h.doc {filtered}
@@ -197,6 +216,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
             weights.body,
             weights.extra,
             *scored,
+            *phrase_args,
             *fparams,
             *aparams,
             limit,
@@ -215,9 +235,11 @@ class SQLiteKeywordIndex(SQLiteConnection):
         scored: Sequence[str],
         idfs: Sequence[float],
         avg: float,
+        phrases: Sequence[tuple[int, str, str, int]] = (),
     ) -> list[tuple[int, float]]:
         """``_rank`` from the stored tokens of the view's matching entries, adding the
-        same numbers in the same order as its SQL (so both give identical scores)."""
+        same numbers in the same order as its SQL (so both give identical scores);
+        ``phrases`` are the phrase terms' occurrences (``_phrase_rows``)."""
         joiner = " AND " if every_term else " OR "
         wanted = joiner.join(quote(t) for t in group)
         match = f"{scope_match(view, flt)} AND {{head body extra}} : ({wanted})"
@@ -232,6 +254,10 @@ class SQLiteKeywordIndex(SQLiteConnection):
         ).fetchall()
         slot = {t: i for i, t in enumerate(scored)}
         col_weights = (weights.head, weights.body, weights.extra)
+        weight_of = dict(zip(("head", "body", "extra"), col_weights, strict=True))
+        in_phrases: dict[int, list[tuple[int, float]]] = {}
+        for doc, phrase, col, count in phrases:
+            in_phrases.setdefault(doc, []).append((slot[phrase], weight_of[col] * count))
         ranked: list[tuple[int, float]] = []
         for pk, length, *columns in rows:
             freqs = [0.0] * len(scored)
@@ -242,6 +268,9 @@ class SQLiteKeywordIndex(SQLiteConnection):
                     if i is not None:
                         freqs[i] += weight
                         seen[i] = True
+            for i, counted in in_phrases.get(pk, ()):
+                freqs[i] += counted
+                seen[i] = True
             if every_term and sum(seen) < len(group):
                 continue
             score = 0.0
@@ -273,3 +302,25 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 if view.sees(found):
                     out[int(row[-1])] = found
         return out
+
+
+def _phrase_rows(
+    conn: sqlite3.Connection, view: View, scope: str, phrase: str
+) -> list[tuple[int, str, str, int]]:
+    """(pk, phrase, column, occurrences) for each column of the view's entries that
+    holds ``phrase``: FTS5 finds the entries, their stored tokens give the counts (the
+    instance table has no rows for a phrase)."""
+    rows = conn.execute(
+        "SELECT m.pk, m.fts_head, m.fts_body, m.fts_extra FROM ("
+        "  SELECT rowid AS pk FROM memories_fts WHERE memories_fts MATCH ?"
+        ") r CROSS JOIN memories m ON m.pk = r.pk WHERE +m.user_id = ?",
+        (f"{scope} AND {{head body extra}} : {quote(phrase)}", view.user_id),
+    ).fetchall()
+    count = phrase_counter(phrase)
+    found: list[tuple[int, str, str, int]] = []
+    for pk, *columns in rows:
+        for col, text in zip(("head", "body", "extra"), columns, strict=True):
+            n = count(text)
+            if n:
+                found.append((int(pk), phrase, col, n))
+    return found

@@ -8,12 +8,15 @@ crash or a concurrent opener can never leave a half-applied schema.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from ...errors import MigrationError
+from ...text import cjk_runs, has_cjk, tokenize
 from ..rows import format_time
 
 
@@ -355,6 +358,88 @@ def _keyword_stats(conn: sqlite3.Connection) -> None:
         CREATE VIRTUAL TABLE memories_inst USING fts5vocab (memories_fts, 'instance');
         """,
     )
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """The strings a metadata value holds, as the engine indexes them (numbers too)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        yield str(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _texts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v)
+
+
+def _with_bigrams(column: str, sources: Sequence[str]) -> str:
+    """A full-text column written before CJK bigrams, as it is written with them.
+
+    A column holds the tokens of some of the entry's texts, one after another; which
+    ones depended on the configuration of the time, so each stretch is recognised by
+    its tokens: where the old tokens of one of ``sources`` begin, they become that
+    text's tokens now (the longest text first); failing that, the old tokens of one of
+    their CJK runs become the run's tokens now; any other token stays. A text or run
+    that gave no token at all (stop words only) cannot be found, and stays without.
+    """
+    tokens = column.split()
+    if not tokens:
+        return column
+    pieces = [*sources, *(run for text in sources for run in cjk_runs(text))]
+    found: dict[str, list[tuple[list[str], list[str]]]] = {}
+    for text in dict.fromkeys(pieces):
+        old = tokenize(text, bigrams=False)
+        new = tokenize(text)
+        if old and new != old:
+            found.setdefault(old[0], []).append((old, new))
+    for choices in found.values():
+        choices.sort(key=lambda pair: -len(pair[0]))
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for old, new in found.get(tokens[i], ()):
+            if tokens[i : i + len(old)] == old:
+                out += new
+                i += len(old)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return " ".join(out)
+
+
+@migration(11, "CJK character bigrams in the keyword documents")
+def _cjk_bigrams(conn: sqlite3.Connection) -> None:
+    # Entries indexed before held jieba's words only, so a query cut differently from
+    # the document missed it ("看板" in "销售看板"). Their tokens are rebuilt from the
+    # stored texts (the same redacted texts they were made from); the triggers of
+    # migrations 1 and 10 bring the full-text index and keyword statistics along.
+    todo = [
+        pk
+        for pk, head, body, extra in conn.execute(
+            "SELECT pk, fts_head, fts_body, fts_extra FROM memories"
+        )
+        if has_cjk(head) or has_cjk(body) or has_cjk(extra)
+    ]
+    for start in range(0, len(todo), 500):
+        chunk = todo[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        rows = conn.execute(
+            "SELECT pk, name, description, content, category, metadata, fts_head, fts_body, "
+            f"fts_extra FROM memories WHERE pk IN ({marks})",
+            chunk,
+        ).fetchall()
+        for pk, name, description, content, category, metadata, *columns in rows:
+            sources = [name, description, content, category or "", *_texts(json.loads(metadata))]
+            sources = [text for text in sources if text]
+            new = [_with_bigrams(column, sources) for column in columns]
+            if new != columns:
+                conn.execute(
+                    "UPDATE memories SET fts_head = ?, fts_body = ?, fts_extra = ? WHERE pk = ?",
+                    (*new, pk),
+                )
 
 
 LATEST_VERSION = MIGRATIONS[-1].version
