@@ -177,7 +177,8 @@ def test_the_user_a_search_waits_for_is_embedded_first(tmp_path: Path) -> None:
         # After the batch that held the model: alice's entry alone, then bob's other notes.
         assert entry_calls[1] == ["Alice grows tulips on her balcony"]
         assert v.flush(timeout=60)
-        assert sorted(t for c in entry_calls for t in c if "bulk" in t) == [
+        # Read the calls again: bob's last batch may still have been running above.
+        assert sorted(t for c in model.calls for t in c if "bulk" in t) == [
             f"slow bulk note {i}" for i in range(6)
         ]
     finally:
