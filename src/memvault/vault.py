@@ -258,7 +258,7 @@ class Vault:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""
         view = self._owner_view(user_id, agent_id)
         check_entry_id(entry_id)
-        if not self.store.delete(view, [entry_id]):
+        if not self._writer.delete(view, [entry_id]):
             raise self._not_found(entry_id, view.user_id)
         self._derived.removed(view.user_id, [entry_id])
 
@@ -269,7 +269,7 @@ class Vault:
         view = self._owner_view(user_id, agent_id)
         check_records(entry_ids, "entry_ids")
         ids = [check_entry_id(i) for i in entry_ids]
-        deleted = self.store.delete(view, ids)
+        deleted = self._writer.delete(view, ids)
         self._derived.removed(view.user_id, deleted)
         return deleted
 
