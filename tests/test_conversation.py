@@ -311,3 +311,13 @@ def test_index_document_of_a_turn_holds_its_neighbours(vault: Vault) -> None:
         isinstance(doc, SearchDoc) and "watercolour" in doc.extra and "watercolour" not in doc.body
     )
     assert vault.store.get(View("u", all_agents=True), race.id) == vault.get(race.id, user_id="u")
+
+
+def test_a_turn_imported_with_a_later_time_keeps_its_place(vault: Vault) -> None:
+    """Insertion order only breaks clock ties: a time well ahead of the clock is kept."""
+    later = datetime(2999, 1, 1, tzinfo=UTC)
+    record = {"content": KAYAK, "session_id": "s1", "created_at": later.isoformat()}
+    vault.add_many([{**record, "metadata": turn("Mel")}], user_id="u")
+    race = vault.add(RACE, user_id="u", session_id="s1", metadata=turn("Mel"))
+    assert race.created_at < later
+    assert set(found(vault, "kayaking")) == {KAYAK, RACE}

@@ -12,7 +12,8 @@ private entries; never across) and the same session, in turn order:
 
 1. ``metadata.turn_index`` where the turn has one (turns without come after those);
 2. then ``created_at``, which the write path stamps strictly increasing within a
-   session (``stamp_after``), so insertion order breaks the ties of a coarse clock;
+   session (``stamp_after``), so insertion order breaks the ties of a clock that
+   stands still or reads coarsely;
 3. then the id.
 
 Adding, updating or deleting a turn changes the context of the turns around it;
@@ -35,6 +36,10 @@ from ..validation import SPEAKER_KEY, TURN_INDEX_KEY
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
 _TICK = timedelta(microseconds=1)
+
+#: How far behind a session's latest turn a clock reading may be and still count as a
+#: tie that insertion order breaks (see ``stamp_after``).
+CLOCK_SLACK = timedelta(seconds=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +118,12 @@ def changed(
 
 
 def stamp_after(entry: MemoryEntry, latest: datetime | None) -> MemoryEntry:
-    """``entry`` with ``created_at`` (and ``updated_at``) moved just past ``latest`` if
-    it is not already later: a clock-stamped turn always sorts after the turns stored
-    before it, even when the clock stands still or reads coarsely."""
-    if latest is None or entry.created_at > latest:
+    """``entry`` with ``created_at`` (and ``updated_at``) moved just past ``latest`` when
+    the clock read the same or at most :data:`CLOCK_SLACK` earlier: a clock-stamped turn
+    sorts after the turns stored before it even when the clock stands still, reads
+    coarsely or steps back a little. A turn stored with a time further ahead (an import)
+    keeps its place by time."""
+    if latest is None or entry.created_at > latest or latest - entry.created_at > CLOCK_SLACK:
         return entry
     when = latest + _TICK
     return entry.replace(created_at=when, updated_at=max(entry.updated_at, when))
@@ -160,6 +167,7 @@ class Conversations:
 
 
 __all__ = [
+    "CLOCK_SLACK",
     "Conversations",
     "SessionKey",
     "changed",
