@@ -240,7 +240,11 @@ def evaluate(
             latencies.append((time.perf_counter() - t1) * 1000)
             ranked = [dia_of[h.entry.id] for h in hits]
             gold_set = set(gold)
+            if isinstance(embedder, CachedEmbedder):
+                embedder.passthrough = False  # the query's vector was just computed
             block = vault.context(question, user_id=user)
+            if isinstance(embedder, CachedEmbedder):
+                embedder.passthrough = True
             in_budget = budget_hits(block, {d: text_of[(conv.index, d)] for d in gold})
             rr = next((1.0 / r for r, d in enumerate(ranked, 1) if d in gold_set), 0.0)
             per_query.append(
