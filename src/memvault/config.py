@@ -79,11 +79,28 @@ class KeywordConfig(BaseModel):
         description="metadata keys whose values are searchable at the extra weight",
     )
     head_metadata: tuple[str, ...] = Field(
-        ("date",),
-        description="metadata keys searchable at the head weight, with name and description",
+        ("date", "session_date"),
+        description="metadata keys searchable at the head weight, with name and description "
+        "(session_date: a turn's documented session date; chosen on LoCoMo 0-4)",
     )
     drop_question_words: bool = Field(
         True, description="leave words like 'what', 'kind', 'might' out of queries"
+    )
+
+
+class ConversationConfig(BaseModel):
+    """Conversation-aware indexing (``memvault.retrieval.conversation``): entries that
+    share a ``session_id`` are turns of one conversation, and each is also found by
+    the words of the turns around it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    window: int = Field(
+        2,
+        ge=0,
+        le=16,
+        description="neighbouring turns on each side whose text is indexed, at the extra "
+        "weight, with a turn of the same session (0 = off)",
     )
 
 
@@ -269,6 +286,7 @@ class VaultConfig(BaseModel):
         "FULL", description="SQLite fsync policy; FULL never loses a committed write"
     )
     keyword: KeywordConfig = Field(default_factory=KeywordConfig)
+    conversation: ConversationConfig = Field(default_factory=ConversationConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
@@ -425,6 +443,7 @@ def expand_env(value: str, environ: Mapping[str, str] | None = None) -> str:
 
 __all__ = [
     "ContextConfig",
+    "ConversationConfig",
     "EmbeddingConfig",
     "KeywordConfig",
     "LLMConfig",

@@ -214,6 +214,48 @@ def check_metadata(value: object, max_bytes: int, field: str = "metadata") -> di
     return result
 
 
+#: The metadata keys that make an entry a conversation turn the engine understands:
+#: who said it, the date of its session (as the caller writes it, e.g. "8 May 2023"),
+#: and its position in the session. Each is optional; a value of the wrong type is
+#: refused, so a typo never silently leaves a turn out of order.
+SPEAKER_KEY = "speaker"
+SESSION_DATE_KEY = "session_date"
+TURN_INDEX_KEY = "turn_index"
+MAX_SESSION_DATE_CHARS = 64
+
+
+def check_turn_fields(metadata: Mapping[str, Any]) -> None:
+    """The documented conversation keys of ``metadata`` (``speaker``, ``session_date``,
+    ``turn_index``), if present, have their documented types; the one place they are
+    checked, for every write path (add, add_many, import, update, HTTP, MCP)."""
+    speaker = metadata.get(SPEAKER_KEY)
+    if SPEAKER_KEY in metadata and (
+        not isinstance(speaker, str) or not speaker.strip() or len(speaker) > MAX_NAME_CHARS
+    ):
+        raise ValidationError(
+            f"metadata.speaker must be a non-empty name of at most {MAX_NAME_CHARS} "
+            "characters (who said the turn)",
+            field="metadata.speaker",
+        )
+    date = metadata.get(SESSION_DATE_KEY)
+    if SESSION_DATE_KEY in metadata and (
+        not isinstance(date, str) or not date.strip() or len(date) > MAX_SESSION_DATE_CHARS
+    ):
+        raise ValidationError(
+            f"metadata.session_date must be a non-empty text of at most "
+            f"{MAX_SESSION_DATE_CHARS} characters (e.g. '2023-05-08' or '8 May 2023')",
+            field="metadata.session_date",
+        )
+    index = metadata.get(TURN_INDEX_KEY)
+    if TURN_INDEX_KEY in metadata and (
+        isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_SQL_INT
+    ):
+        raise ValidationError(
+            "metadata.turn_index must be an integer from 0 (the turn's position in its session)",
+            field="metadata.turn_index",
+        )
+
+
 def parse_json(text: str, field: str) -> Any:
     """``json.loads`` that fails only with ``ValidationError`` (malformed, too deep for
     the parser, or numbers too long to convert)."""

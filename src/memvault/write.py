@@ -11,7 +11,10 @@ turns it into a stored entry in this order:
    originals apart (on update, merged with the originals of unchanged fields);
 3. screen the kept text for threats: refuse (``SecurityError``), hold for review, or
    let it through, by ``security.quarantine.write_verdict``;
-4. derive the index document (``retrieval.keyword.search_doc``) and store atomically.
+4. derive the index document (``retrieval.keyword.search_doc``), with the
+   neighbouring turns of the entry's conversation as context
+   (``retrieval.conversation``), and store atomically: the write and the refreshed
+   documents of the turns around it are one transaction.
 
 What this process derives from stored entries (the person names recall boosts, the
 vectors) is kept current through :class:`Derived`.
@@ -42,6 +45,14 @@ from .model import (
     Tier,
     new_id,
 )
+from .retrieval.conversation import (
+    Conversations,
+    SessionKey,
+    changed,
+    context_of,
+    session_of,
+    stamp_after,
+)
 from .retrieval.keyword import search_doc
 from .retrieval.people import People
 from .retrieval.vector import VectorIndex
@@ -51,7 +62,7 @@ from .security.scan import SemanticScreen, Verdict, assess
 from .security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
 from .stores.protocols import Store
 from .stores.values import SearchDoc, View
-from .validation import check_entry_id, check_field, check_records
+from .validation import check_entry_id, check_field, check_records, check_turn_fields
 from .views import not_found
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
@@ -145,6 +156,7 @@ class Built:
 
     entry: MemoryEntry
     sealed: bytes | None
+    stamped: bool = False  # created_at came from the clock, not from the caller
 
 
 def semantic_screen(mode: str, embedder: Embedder | None) -> SemanticScreen | None:
@@ -265,13 +277,17 @@ class Writer:
         self.derived = derived
         self.clock = clock
         self.semantic = semantic
+        self.conversations = Conversations(store, config.conversation.window)
 
     # -- the pieces ------------------------------------------------------------------
 
-    def doc(self, entry: MemoryEntry) -> SearchDoc:
-        """The entry's index document (its full-text tokens)."""
+    def doc(self, entry: MemoryEntry, context: str | None = None) -> SearchDoc:
+        """The entry's index document (its full-text tokens); ``context`` is the text of
+        its neighbouring turns, read from the store when not given."""
         kw = self.config.keyword
-        return search_doc(entry, kw.indexed_metadata, kw.head_metadata)
+        if context is None:
+            context = self.conversations.context(entry)
+        return search_doc(entry, kw.indexed_metadata, kw.head_metadata, context)
 
     def embed_text(self, entry: MemoryEntry) -> str:
         return embed_text(entry, self.config.embedding.metadata_prefix)
@@ -306,12 +322,16 @@ class Writer:
     def check(self, spec: FieldSpec, value: object) -> object:
         """One field's value checked by its rule in the field table."""
         cfg = self.config
-        return check_field(
+        checked = check_field(
             spec,
             value,
             max_content_bytes=cfg.max_content_bytes,
             max_metadata_bytes=cfg.max_metadata_bytes,
         )
+        if spec.name == "metadata" and isinstance(checked, dict):
+            # The conversation keys (speaker, session_date, turn_index) have documented types.
+            check_turn_fields(checked)
+        return checked
 
     def validate(self, draft: Draft, *, user_id: str) -> MemoryEntry:
         """The draft as an entry owned by ``user_id``, every field checked by its rule in
@@ -356,16 +376,64 @@ class Writer:
         if held is not None:
             held = held or "imported"  # an imported hold stays, with or without its reason
         entry = entry.replace(quarantine=self.screen(entry, batch=batch) or held)
-        return Built(entry, protected.sealed)
+        return Built(entry, protected.sealed, stamped=draft.created_at is None)
 
     def insert(self, built: Sequence[Built]) -> list[MemoryEntry]:
-        """Store built entries in one transaction, then let the derived state follow."""
-        entries = [b.entry for b in built]
-        if entries:
+        """Store built entries in one transaction, with the refreshed documents of the
+        turns they join, then let the derived state follow."""
+        if not built:
+            return []
+        with self.store.atomic():
+            items, neighbours = self._placed(built)
+            entries = [e for e, _ in items]
             sealed = {b.entry.id: b.sealed for b in built if b.sealed is not None}
-            self.store.insert([(e, self.doc(e)) for e in entries], originals=sealed or None)
-            self.derived.inserted(entries)
+            self.store.insert(items, originals=sealed or None)
+            self._refresh(neighbours)
+        self.derived.inserted(entries)
         return entries
+
+    def _placed(
+        self, built: Sequence[Built]
+    ) -> tuple[list[tuple[MemoryEntry, SearchDoc]], dict[SessionKey, dict[str, str]]]:
+        """The new entries with their documents, each turn placed in its session (a
+        clock-stamped turn after the session's latest), and the new context of every
+        stored turn whose neighbours they change."""
+        window = self.conversations.window
+        entries = [b.entry for b in built]
+        sessions: dict[SessionKey, list[int]] = {}
+        for i, entry in enumerate(entries):
+            key = session_of(entry)
+            if key is not None and window > 0:
+                sessions.setdefault(key, []).append(i)
+        context: dict[str, str] = {}
+        neighbours: dict[SessionKey, dict[str, str]] = {}
+        for key, positions in sessions.items():
+            stored = self.conversations.turns(key)
+            latest = max((t.created_at for t in stored), default=None)
+            for i in positions:
+                if built[i].stamped:
+                    entries[i] = stamp_after(entries[i], latest)
+                if latest is None or entries[i].created_at > latest:
+                    latest = entries[i].created_at
+            added = [entries[i] for i in positions]
+            after = self.conversations.ordered([*stored, *added])
+            context.update(self.conversations.contexts(after))
+            moved = changed(stored, after, [e.id for e in added], window)
+            if moved:
+                neighbours[key] = moved
+        items = [(e, self.doc(e, context.get(e.id, ""))) for e in entries]
+        return items, neighbours
+
+    def _refresh(self, neighbours: Mapping[SessionKey, Mapping[str, str]]) -> None:
+        """Rewrite the index documents of stored turns whose context changed; the
+        entries themselves (and so their vectors and versions) stay as they are."""
+        for key, moved in neighbours.items():
+            view = View(key.user_id, key.agent_id, all_agents=True)
+            for entry_id, text in moved.items():
+                self.store.update(view, entry_id, partial(self._same_entry, context=text))
+
+    def _same_entry(self, current: MemoryEntry, *, context: str) -> tuple[MemoryEntry, SearchDoc]:
+        return current, self.doc(current, context)
 
     # -- the writes --------------------------------------------------------------------
 
@@ -389,6 +457,31 @@ class Writer:
             except ValidationError as exc:  # keep the class (e.g. SecurityError) and context
                 raise type(exc)(f"record {i}: {exc}", **{**exc.context, "index": i}) from None
         return self.insert(built)
+
+    def _delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
+        """Delete the entries inside ``view`` (returns the ids deleted), and refresh the
+        documents of the turns around them, in one transaction."""
+        if not entry_ids:
+            return []
+        with self.store.atomic():
+            sessions: dict[SessionKey, list[MemoryEntry]] = {}
+            if self.conversations.enabled:
+                for entry in self.store.get_many(view, entry_ids):
+                    key = session_of(entry)
+                    if key is not None and key not in sessions:
+                        sessions[key] = self.conversations.turns(key)
+            deleted = self.store.delete(view, entry_ids)
+            gone = set(deleted)
+            moved = {
+                key: changed(before, [t for t in before if t.id not in gone], gone, self.window)
+                for key, before in sessions.items()
+            }
+            self._refresh(moved)
+        return deleted
+
+    @property
+    def window(self) -> int:
+        return self.conversations.window
 
     def changes(self, patch: Patch) -> dict[str, Any]:
         """The patch's fields (``fields.PATCHABLE``), each checked by its rule; None keeps a
@@ -440,6 +533,7 @@ class Writer:
             original = self.protector.seal_fields(merged) if merged else None
 
         old_text: list[str] = []
+        moved: dict[SessionKey, dict[str, str]] = {}
 
         def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
             old_text.append(self.embed_text(current))
@@ -455,23 +549,33 @@ class Writer:
                 scanned = self.config.security.scan_writes
                 held = self.screen(new) if scanned else current.quarantine
                 new = new.replace(quarantine=held, approved_at=None)
-            return new, self.doc(new)
+            key = session_of(new)
+            if key is None or not self.conversations.enabled:
+                return new, self.doc(new, "")
+            # The turn's own context, and its neighbours' (its text or place may change).
+            before = self.conversations.turns(key)
+            after = self.conversations.ordered([*(t for t in before if t.id != new.id), new])
+            window = self.conversations.window
+            moved[key] = changed(before, after, [new.id], window)
+            return new, self.doc(new, context_of(after, new.id, window))
 
-        entry = self.store.update(view, entry_id, mutate, original=original)
+        with self.store.atomic():
+            entry = self.store.update(view, entry_id, mutate, original=original)
+            self._refresh(moved)
         self.derived.rewritten(entry, bool(old_text) and old_text[0] != self.embed_text(entry))
         return entry
 
     def delete(self, view: View, entry_id: str) -> None:
         """Delete one entry inside ``view``; ``NotFoundError`` if it is not there."""
         check_entry_id(entry_id)
-        if not self.store.delete(view, [entry_id]):
+        if not self._delete(view, [entry_id]):
             raise not_found(entry_id, view.user_id)
         self.derived.removed(view.user_id, [entry_id])
 
     def delete_many(self, view: View, entry_ids: Iterable[str]) -> list[str]:
         """Delete those of the entries inside ``view``; returns the ids deleted."""
         check_records(entry_ids, "entry_ids")
-        deleted = self.store.delete(view, [check_entry_id(i) for i in entry_ids])
+        deleted = self._delete(view, [check_entry_id(i) for i in entry_ids])
         self.derived.removed(view.user_id, deleted)
         return deleted
 

@@ -4,16 +4,20 @@ Before each model call it recalls the memories relevant to the latest user
 message (hybrid retrieval, default 5) and renders them as ``[type] name`` +
 content inside ``<memory-context>``; nothing relevant means nothing injected.
 After each turn it keeps the raw exchange as a ``source_archive`` entry (every
-N turns, by ``turn_index``). Its tools are ``memory_save`` and ``memory_recall``.
+N turns, by ``turn_index``), with the thread as its session, so each archived turn
+is also found by the words of the turns around it. Its tools are ``memory_save``
+and ``memory_recall``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 
 from ..errors import MemvaultError
 from ..model import MemClass, Source
+from ..validation import IDENT_RE
 from ..vault import Vault
 from .provider import MemoryProvider, SessionContext
 from .vault_tools import TOOL_SCHEMAS, VaultTools
@@ -39,6 +43,17 @@ When to save:
 - an outside resource is mentioned -> reference
 Update an existing memory instead of saving a near-duplicate, and save only what
 will still be useful in a future conversation."""
+
+
+def thread_session(thread_id: str) -> str | None:
+    """The session id of a thread's archived turns, so the engine indexes each turn with
+    the turns around it: the thread id itself when it is a valid id, else a stable id
+    derived from it; None without a thread."""
+    if not thread_id:
+        return None
+    if IDENT_RE.fullmatch(thread_id) and ".." not in thread_id:
+        return thread_id
+    return "thread-" + hashlib.sha256(thread_id.encode("utf-8")).hexdigest()[:32]
 
 
 class VaultProvider(MemoryProvider):
@@ -118,7 +133,8 @@ class VaultProvider(MemoryProvider):
         if turn_index is not None and turn_index % self.archive_every != 0:
             return
         text = f"User: {user_content.strip()}\nAssistant: {assistant_content.strip()}"
-        metadata: dict[str, Any] = {"thread_id": thread_id or session.thread_id or ""}
+        thread = thread_id or session.thread_id or ""
+        metadata: dict[str, Any] = {"thread_id": thread}
         if turn_index is not None:
             metadata["turn_index"] = turn_index
         try:
@@ -126,6 +142,7 @@ class VaultProvider(MemoryProvider):
                 text,
                 user_id=session.user_id,
                 agent_id=session.agent_id,
+                session_id=thread_session(thread),
                 kind="user",
                 mem_class=MemClass.SOURCE_ARCHIVE,
                 source=Source.TURN,
@@ -144,4 +161,4 @@ class VaultProvider(MemoryProvider):
         return self._tools.call(tool_name, args)
 
 
-__all__ = ["SYSTEM_PROMPT_BLOCK", "VaultProvider"]
+__all__ = ["SYSTEM_PROMPT_BLOCK", "VaultProvider", "thread_session"]

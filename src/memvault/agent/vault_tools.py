@@ -48,6 +48,18 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
                 "description": "one line saying when this memory is relevant",
             },
             "id": {"type": "string", "description": "the memory id, for update and delete"},
+            "session_id": {
+                "type": "string",
+                "description": "for a conversation turn: the conversation's id (turns of one "
+                "session are also found by the words of the turns around them)",
+            },
+            "speaker": {"type": "string", "description": "for a turn: who said it"},
+            "turn_index": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "for a turn: its position in the session (else: the order saved)",
+            },
+            "session_date": {"type": "string", "description": "for a turn: the session's date"},
         },
         "required": ["action", "name", "type"],
         "additionalProperties": False,
@@ -76,6 +88,10 @@ MEMORY_RECALL_SCHEMA: dict[str, Any] = {
 }
 
 TOOL_SCHEMAS = [MEMORY_SAVE_SCHEMA, MEMORY_RECALL_SCHEMA]
+
+#: ``memory_save`` arguments of a conversation turn kept as the entry's documented
+#: metadata keys (``session_id`` is the entry's own field).
+TURN_ARGS = ("speaker", "turn_index", "session_date")
 
 
 def _ok(**payload: Any) -> str:
@@ -180,6 +196,8 @@ class VaultTools:
                 kind=args.get("type") or "user",
                 name=args.get("name"),
                 description=args.get("description"),
+                session_id=args.get("session_id"),
+                metadata={k: args[k] for k in TURN_ARGS if k in args} or None,
                 source="tool",
             )
             return _ok(action="created", memory=brief(entry))
@@ -190,6 +208,12 @@ class VaultTools:
             if action == "delete":
                 self.vault.delete(entry_id, user_id=self.user_id, agent_id=self.agent_id)
                 return _ok(action="deleted", id=entry_id)
+            turn = sorted(k for k in ("session_id", *TURN_ARGS) if k in args)
+            if turn:
+                return _fail(
+                    f"{', '.join(turn)} describe a turn when it is created; update changes "
+                    "only content, name, description and type"
+                )
             entry = self.vault.update(
                 entry_id,
                 user_id=self.user_id,
@@ -232,6 +256,7 @@ __all__ = [
     "MEMORY_RECALL_SCHEMA",
     "MEMORY_SAVE_SCHEMA",
     "TOOL_SCHEMAS",
+    "TURN_ARGS",
     "VaultTools",
     "brief",
     "parse_arguments",

@@ -30,16 +30,21 @@ def search_doc(
     entry: MemoryEntry,
     indexed_metadata: Iterable[str] = DEFAULT_INDEXED_METADATA,
     head_metadata: Iterable[str] = (),
+    context: str = "",
 ) -> SearchDoc:
-    """Tokens for the three full-text columns, derived from the entry alone.
+    """Tokens for the three full-text columns, derived from the entry and ``context``.
 
-    Being a pure function of the entry, it can be recomputed on every update
+    ``context`` is what the engine knows around the entry (the neighbouring turns of
+    its conversation, ``retrieval.conversation``), indexed at the extra weight. Being
+    a pure function of its arguments, the document can be recomputed on every update
     and by a re-index, and every backend indexes exactly the same tokens.
     """
     extra_parts = [entry.category or ""]
     for key in indexed_metadata:
         if key in entry.metadata:
             extra_parts.extend(_flatten(entry.metadata[key]))
+    if context:
+        extra_parts.append(context)
     head_parts = [entry.name, entry.description]
     for key in head_metadata:
         if key in entry.metadata:

@@ -442,6 +442,16 @@ def _cjk_bigrams(conn: sqlite3.Connection) -> None:
                 )
 
 
+@migration(12, "an index of each user's entries by session, for conversation-aware indexing")
+def _sessions(conn: sqlite3.Connection) -> None:
+    # Every write of a turn reads its session's turns (retrieval.conversation); without
+    # this it would walk all of the user's entries.
+    conn.execute(
+        "CREATE INDEX memories_by_session ON memories (user_id, session_id, created_at, id) "
+        "WHERE session_id IS NOT NULL"
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
