@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .config import VaultConfig, load_config
+from .embed.advice import EmbedderAdvice, advise
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .errors import NotFoundError, ValidationError
@@ -113,6 +114,22 @@ class Vault:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
         return self._derived.flush(timeout)
+
+    def reindex(
+        self,
+        *,
+        user_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Embed now every entry (of ``user_id``, or of every user) that has no vector
+        of the current embedder; returns how many were embedded (0 without an embedder).
+
+        The back-fill does the same lazily after a model switch; this does it at once,
+        on the caller's thread, calling ``progress(done, total)`` after each batch.
+        """
+        if user_id is not None:
+            user_id = make_scope(user_id).user_id
+        return self._derived.reindex(user_id, progress)
 
     def __enter__(self) -> Vault:
         return self
@@ -408,6 +425,17 @@ class Vault:
 
     def health(self) -> dict[str, Any]:
         return self.store.health()
+
+    def embedding_advice(self, *, user_id: str | None = None, sample: int = 500) -> EmbedderAdvice:
+        """Whether another local model suits the stored text better (``memvault doctor``):
+        samples the newest ``sample`` entries of ``user_id``, or the first of the store."""
+        sample = check_limit(sample, maximum=10_000)
+        if user_id is not None:
+            entries = self.store.list_entries(self._owner_view(user_id, None), limit=sample)
+        else:
+            # Entries with no vector of a model no embedder is named: every entry.
+            entries = self.store.missing_vectors("", limit=sample)
+        return advise(self.embedder, [e.content for e in entries])
 
     # -- reveal and audit (``RevealService``) -------------------------------------------
 
