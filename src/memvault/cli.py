@@ -633,8 +633,10 @@ def reindex(
     ] = None,
 ) -> None:
     """Embed now every memory that has no vector of the current model (after a switch)."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    console = Console(stderr=True)  # stdout keeps only the result line
     with (
         _state(ctx).vault(model="yes") as vault,
         Progress(
@@ -642,7 +644,9 @@ def reindex(
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
+            console=console,
             transient=True,
+            disable=not console.is_terminal,
         ) as bar,
     ):
         model = vault.embedder.name if vault.embedder is not None else None

@@ -21,7 +21,7 @@ from . import local, multilingual
 from .base import Embedder
 
 #: Share of entries with CJK text from which the multilingual model is recommended.
-CJK_SHARE = 0.3
+CJK_SHARE = 0.5
 #: Below this share a vault on the multilingual model is told MiniLM is faster.
 ENGLISH_SHARE = 0.02
 
