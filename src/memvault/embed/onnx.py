@@ -1,7 +1,7 @@
 """Sentence embeddings from a BERT-style ONNX model: tokenize, run, mean-pool, L2-normalise.
 
 This is what sentence-transformers does for all-MiniLM-L6-v2, without torch: the
-tokenizer is the model's own ``tokenizer.json`` (run by the ``tokenizers`` library),
+tokenizer is the model's own vocabulary (``tokenizer.json``, run by :mod:`.wordpiece`),
 the network runs on ``onnxruntime``, and the token states are averaged over the real
 (unpadded) tokens and scaled to unit length.
 
@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..config import force_offline_models
 from ..errors import EmbeddingError
 from .base import Vectors, normalize
+from .wordpiece import WordPiece
 
 # Texts per onnxruntime call. Texts are sorted by length first, so each call pads to
 # about its own length; measured on 2 cores, 32 was as fast as 64 and uses less memory.
@@ -100,28 +100,27 @@ class OnnxSentenceModel:
     def __init__(
         self, model: Path, tokenizer: Path, *, max_tokens: int, threads: int | None = None
     ) -> None:
-        force_offline_models()  # tokenizers: no network, no fork warnings
         try:
             import onnxruntime as ort
-            from tokenizers import Tokenizer
         except ImportError as exc:
             raise EmbeddingError(
                 f"the local embedder needs the 'local' extra ({exc.name} is missing): "
                 "pip install 'memvault[local]', or set embedding.provider = 'none'"
             ) from None
         try:
-            self.tokenizer = Tokenizer.from_file(str(tokenizer))
-        except Exception as exc:  # the library raises its own exception type
+            self.tokenizer = WordPiece.from_file(tokenizer, max_tokens=max_tokens)
+        except (OSError, ValueError, KeyError) as exc:
             raise EmbeddingError(
                 f"cannot read the tokenizer {tokenizer}: {exc}; reinstall memvault"
             ) from exc
-        self.tokenizer.enable_truncation(max_length=max_tokens)
-        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest in a call
         options = ort.SessionOptions()
         # One thread per core for the model's own operators; none between operators
         # (BERT's graph is a chain, so inter-op threads would only spin).
         options.intra_op_num_threads = threads or 0
         options.inter_op_num_threads = 1
+        # Idle threads sleep instead of spinning: on a small machine the cores are shared
+        # with the server's own threads, which a spinning pool slows down.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # errors only: its warnings are not the user's business
         try:
             self.session = ort.InferenceSession(
@@ -147,9 +146,7 @@ class OnnxSentenceModel:
         return out
 
     def _run(self, texts: list[str]) -> Vectors:
-        encoded = self.tokenizer.encode_batch(texts)
-        ids = np.asarray([e.ids for e in encoded], dtype=np.int64)
-        mask = np.asarray([e.attention_mask for e in encoded], dtype=np.int64)
+        ids, mask = self.tokenizer.encode_batch(texts)
         feed: dict[str, Any] = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
