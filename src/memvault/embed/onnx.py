@@ -13,7 +13,6 @@ and refuses anything else, before ``onnxruntime`` reads a byte of it.
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -95,7 +94,11 @@ def _sha256(path: Path) -> str:
 
 
 class OnnxSentenceModel:
-    """One loaded model: an onnxruntime session and its tokenizer. Thread-safe."""
+    """One loaded model: an onnxruntime session and its tokenizer.
+
+    Thread-safe without a lock (onnxruntime's ``run`` is): a search's query runs
+    beside a background batch of writes instead of waiting for all of it.
+    """
 
     def __init__(
         self, model: Path, tokenizer: Path, *, max_tokens: int, threads: int | None = None
@@ -129,7 +132,6 @@ class OnnxSentenceModel:
         except Exception as exc:  # onnxruntime raises its own exception types
             raise EmbeddingError(f"onnxruntime cannot load {model}: {exc}") from exc
         self._inputs = {i.name for i in self.session.get_inputs()}
-        self._lock = threading.Lock()  # one run at a time: the threads are the model's
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Unit vectors of ``texts`` in input order."""
@@ -151,8 +153,7 @@ class OnnxSentenceModel:
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
         try:
-            with self._lock:
-                (states,) = self.session.run(["last_hidden_state"], feed)
+            (states,) = self.session.run(["last_hidden_state"], feed)
         except Exception as exc:  # onnxruntime raises its own exception types
             raise EmbeddingError(f"local embedding failed: {exc}") from exc
         weights = mask[:, :, None].astype(np.float32)
