@@ -139,6 +139,10 @@ def test_reading_and_deleting_load_no_model(tmp_path: Path) -> None:
     assert TEXTS[2] in _loaded(home, "list", "--user", "u")[0]
     out, loaded = _loaded(home, "search", "--user", "u", "which language does she use")
     assert loaded == "onnxruntime"  # search needs the query's vector
+    # ...but runs no back-fill: these entries are found by meaning after `reindex`.
+    assert out.strip() == "no matching memories"
+    assert _cli(home, "reindex", MEMVAULT_EMBEDDER="local").returncode == 0
+    out, _ = _loaded(home, "search", "--user", "u", "which language does she use")
     assert TEXTS[0] in out
 
 
@@ -212,3 +216,16 @@ def test_list_json_prints_only_json_with_the_local_model_configured(tmp_path: Pa
     _cli(home, "add", "--user", "u", TEXTS[0], MEMVAULT_EMBEDDER="none")
     listed = _cli(home, "list", "--user", "u", "--json", MEMVAULT_EMBEDDER="local")
     assert [e["content"] for e in json.loads(listed.stdout)] == [TEXTS[0]]
+
+
+@pytest.mark.parametrize("url", ["memory://", "sqlite"])
+def test_embedding_advice_samples_every_users_memories(tmp_path: Path, url: str) -> None:
+    target = str(tmp_path / "m.db") if url == "sqlite" else url
+    with Vault(target, embedder=LocalEmbedder(), config=_no_backfill()) as vault:
+        vault.add("公司的数据仓库用的是 ClickHouse", user_id="ann")
+        vault.add("我每天早上喝一杯黑咖啡", user_id="bob")
+        vault.reindex(user_id="bob")  # one with a vector, one without: both are sampled
+        advice = vault.embedding_advice()
+        assert advice.sampled == 2 and advice.cjk_share == 1.0
+        assert advice.recommend == "multilingual-e5-small"
+        assert vault.embedding_advice(user_id="ann").sampled == 1

@@ -172,9 +172,9 @@ def add(
 def _say_deferred(state: _State) -> None:
     if state.deferred:
         typer.echo(
-            "its vector is left to the back-fill (the embedder is slow to start): it is "
-            "findable by keyword now, by meaning once `memvault reindex` or a running "
-            "server has embedded it",
+            "its vector is left to the back-fill (the configured embedder is not a local "
+            "model that starts quickly): it is findable by keyword now, by meaning once "
+            "`memvault reindex` or a running server has embedded it",
             err=True,
         )
 

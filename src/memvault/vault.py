@@ -433,8 +433,8 @@ class Vault:
         if user_id is not None:
             entries = self.store.list_entries(self._owner_view(user_id, None), limit=sample)
         else:
-            # Entries with no vector of a model no embedder is named: every entry.
-            entries = self.store.missing_vectors("", limit=sample)
+            # "Entries without a vector of a model no embedder is named": every entry.
+            entries = self.store.missing_vectors("\x00", limit=sample)
         return advise(self.embedder, [e.content for e in entries])
 
     # -- reveal and audit (``RevealService``) -------------------------------------------
