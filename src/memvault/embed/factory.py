@@ -42,7 +42,7 @@ def make_embedder(cfg: EmbeddingConfig) -> Embedder | None:
     if provider == "local":
         if local_model(cfg.model) == multilingual.MODEL_NAME:
             return multilingual.MultilingualEmbedder(threads=cfg.threads)
-        return local.LocalEmbedder(batch_size=cfg.batch_size, threads=cfg.threads)
+        return local.LocalEmbedder(threads=cfg.threads)
     if provider == "hashing":
         return HashingEmbedder()
     if not cfg.base_url:

@@ -53,15 +53,15 @@ def available() -> bool:
 class LocalEmbedder:
     """all-MiniLM-L6-v2 on the CPU through onnxruntime: unit vectors, loads on first use.
 
-    ``threads`` caps onnxruntime's threads (default: one per core).
+    ``threads`` caps onnxruntime's threads (default: one per core). Texts are run in
+    calls of :data:`~memvault.embed.onnx.CALL_BATCH`, sorted by length.
     """
 
     identity = IDENTITY
     #: Loads in well under a second: a short-lived process (the CLI) may embed in-process.
     quick_start = True
 
-    def __init__(self, *, batch_size: int = 64, threads: int | None = None) -> None:
-        self.batch_size = batch_size
+    def __init__(self, *, threads: int | None = None) -> None:
         self.threads = threads
 
     @property
