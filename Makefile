@@ -8,11 +8,11 @@ PORT   ?= 8765
 
 .PHONY: install serve test lint format bench clean
 
-# The venv is (re)built whenever pyproject.toml changes. torch is pinned in the
-# `local` extra so pip takes the CPU wheel, never a multi-GB CUDA build.
+# The venv is (re)built whenever pyproject.toml changes. The local embedders run on
+# onnxruntime and a C engine: nothing here installs torch.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,mcp,langchain,langgraph,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,test]'
 	touch $(STAMP)
 
 install: $(STAMP)

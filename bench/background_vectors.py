@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from memvault.embed import multilingual
+from memvault.embed.base import Embedder
 from memvault.embed.local import LocalEmbedder
 from memvault.retrieval.relevance import BACKGROUND, SHIPPED, fingerprint, shipped
 
 
 def main() -> None:
     arrays: dict[str, np.ndarray] = {"fingerprint": np.array(fingerprint())}
-    for quantize in (False, True):
-        model = LocalEmbedder(quantize=quantize)
+    models: list[Embedder] = [LocalEmbedder()]
+    if multilingual.available():
+        models.append(multilingual.MultilingualEmbedder())
+    else:
+        print("multilingual-e5-small is not installed (the 'multilingual' extra): skipped")
+    for model in models:
         arrays[model.name] = model.embed(list(BACKGROUND)).astype(np.float16)
     np.savez_compressed(SHIPPED, **arrays)
     for name, vectors in arrays.items():

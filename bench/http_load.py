@@ -62,11 +62,11 @@ def main() -> int:
     parser.add_argument("--search-share", type=float, default=0.5, help="share of searches")
     parser.add_argument("--embedder", default="none", help="none | hashing | local | ...")
     parser.add_argument("--workers", type=int, default=1, help="server processes")
-    parser.add_argument("--quantize", action="store_true", help="int8 local model")
+    parser.add_argument("--model", default=None, help="embedding.model (a local model's name)")
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="memvault-load-"))
-    embedding = {"provider": args.embedder, "quantize": args.quantize}
+    embedding = {"provider": args.embedder, "model": args.model}
     config = load_config(environ={}, home=home, embedding=embedding)
     rng = random.Random(7)
     started = time.perf_counter()
@@ -81,7 +81,7 @@ def main() -> int:
         **os.environ,
         "MEMVAULT_HOME": str(home),
         "MEMVAULT_EMBEDDER": args.embedder,
-        "MEMVAULT_EMBEDDING_QUANTIZE": "1" if args.quantize else "0",
+        **({"MEMVAULT_EMBEDDING_MODEL": args.model} if args.model else {}),
     }
     server = subprocess.Popen(
         [
@@ -156,7 +156,7 @@ def main() -> int:
 
     print(
         f"\n{args.clients} clients, {elapsed:.1f}s, {args.entries} preloaded entries, "
-        f"embedder {args.embedder}{' (int8)' if args.quantize else ''}, "
+        f"embedder {args.embedder}{f' ({args.model})' if args.model else ''}, "
         f"{args.workers} server worker(s)\n"
     )
     print("| op     | requests | req/s  | p50 ms | p95 ms | p99 ms | errors |")

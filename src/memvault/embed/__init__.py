@@ -1,6 +1,15 @@
-"""Embedders: the local model (default when installed), OpenAI-compatible APIs, hashing."""
+"""Embedders: the local ONNX model (default when installed), a multilingual local model,
+OpenAI-compatible APIs, hashing."""
 
-from .base import Embedder, Vectors, normalize
+from .base import Embedder, ModelIdentity, QueryEmbedder, Vectors, embed_queries, normalize
 from .hashing import HashingEmbedder
 
-__all__ = ["Embedder", "HashingEmbedder", "Vectors", "normalize"]
+__all__ = [
+    "Embedder",
+    "HashingEmbedder",
+    "ModelIdentity",
+    "QueryEmbedder",
+    "Vectors",
+    "embed_queries",
+    "normalize",
+]

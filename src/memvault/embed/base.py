@@ -1,8 +1,9 @@
-"""The embedder contract: texts in, unit-length float32 vectors out."""
+"""The embedder contract: texts in, unit-length float32 vectors out, and what names them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -15,9 +16,11 @@ Vectors = npt.NDArray[np.float32]
 class Embedder(Protocol):
     """Anything that turns texts into vectors.
 
-    ``name`` identifies the model (vectors of different names are never mixed);
-    ``dim`` is the vector length; ``embed`` returns an ``(len(texts), dim)``
-    float32 array whose rows have unit length.
+    ``name`` identifies the vector space: it is stored with every vector, and vectors
+    of different names are never compared (a new name re-embeds lazily). ``dim`` is the
+    vector length; ``embed`` returns an ``(len(texts), dim)`` float32 array whose rows
+    have unit length. ``embed`` embeds what is stored; a model that embeds search
+    queries differently also has ``embed_queries`` (see :func:`embed_queries`).
     """
 
     @property
@@ -27,6 +30,40 @@ class Embedder(Protocol):
     def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+@runtime_checkable
+class QueryEmbedder(Embedder, Protocol):
+    """An embedder with a query side of its own (e5: ``query: `` vs ``passage: ``)."""
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """Vectors of search queries: the query side where the model has one, else ``embed``."""
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_queries(texts)
+    return embedder.embed(texts)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelIdentity:
+    """Everything that decides which space a vector lives in.
+
+    Two vectors are comparable only when all four agree: the same model in another
+    form (float vs int8 weights, another file) or with another pooling or normaliser
+    gives slightly different vectors, so each gets its own ``key``.
+    """
+
+    name: str  # the model as its authors name it, e.g. "all-MiniLM-L6-v2"
+    variant: str  # the weights' form and file, e.g. "onnx-int8-8199be6f"
+    dim: int
+    normaliser: str  # how a text's vector is made from the model's output, e.g. "mean-l2"
+
+    @property
+    def key(self) -> str:
+        """The name stored with each vector: ``name/variant/dim/normaliser``."""
+        return f"{self.name}/{self.variant}/{self.dim}/{self.normaliser}"
 
 
 def normalize(vectors: npt.ArrayLike) -> Vectors:
@@ -39,4 +76,4 @@ def normalize(vectors: npt.ArrayLike) -> Vectors:
     return (array / norms).astype(np.float32, copy=False)
 
 
-__all__ = ["Embedder", "Vectors", "normalize"]
+__all__ = ["Embedder", "ModelIdentity", "QueryEmbedder", "Vectors", "embed_queries", "normalize"]

@@ -1,4 +1,4 @@
-"""Concurrent queries share one embedding call.
+"""Concurrent queries share one embedding call (of the model's query side).
 
 A search has to embed its query before the vector channel can run. One query
 at a time, a CPU model spends most of each call on fixed overhead (MiniLM on
@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 
 from ..errors import EmbeddingError
-from .base import Embedder, Vectors
+from .base import Embedder, Vectors, embed_queries
 
 
 class _Request:
@@ -71,7 +71,7 @@ class QueryBatcher:
             batch = self._pending[: self.max_batch]
             del self._pending[: self.max_batch]
         try:
-            vectors = self.embedder.embed([r.text for r in batch])
+            vectors = embed_queries(self.embedder, [r.text for r in batch])
             self.calls += 1
             if len(vectors) != len(batch):
                 raise EmbeddingError(

@@ -22,7 +22,7 @@ import logging
 import threading
 import weakref
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from ..model import MemoryEntry
@@ -98,6 +98,43 @@ class EmbeddingWorker:
     def embed_now(self, entries: Sequence[MemoryEntry]) -> None:
         """Embed and store on the caller's thread (synchronous mode)."""
         self._process(list(entries))
+
+    def reindex(
+        self,
+        user_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Embed now, on the caller's thread, every entry (of ``user_id``, or of everyone)
+        that has no vector of the current model; returns how many were embedded.
+
+        What the back-fill would do lazily, done eagerly after a model switch. A first
+        pass counts the entries (a read, no model call) so ``progress(done, total)`` knows the end.
+        """
+        total = sum(len(page) for page in self._missing_pages(user_id))
+        done = 0
+        if progress is not None:
+            progress(done, total)
+        for page in self._missing_pages(user_id):
+            self._process(page)
+            done += len(page)
+            if progress is not None:
+                progress(min(done, total), max(total, done))
+        return done
+
+    def _missing_pages(self, user_id: str | None) -> Iterator[list[MemoryEntry]]:
+        """Entries without a vector of the current model, a batch at a time, in key order
+        (starting at ``user_id``'s first entry and stopping after its last)."""
+        after = (user_id, "") if user_id is not None else None
+        while True:
+            page = self.store.missing_vectors(
+                self.embedder.name, limit=self.batch_size, after=after
+            )
+            if user_id is not None:
+                page = [e for e in page if e.user_id == user_id]
+            if not page:
+                return
+            yield page
+            after = (page[-1].user_id, page[-1].id)
 
     def idle(self) -> bool:
         with self._cond:

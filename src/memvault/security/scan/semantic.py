@@ -25,6 +25,7 @@ import threading
 import numpy as np
 
 from ...embed.base import Embedder, Vectors
+from ...embed.local import IDENTITY as MINILM_ONNX
 from .model import Threat, Verdict
 
 SEMANTIC_PATTERN_ID = "semantic_injection"
@@ -32,6 +33,8 @@ MAX_SEGMENTS = 12
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_MARGIN = 0.05
 THRESHOLDS: dict[str, float] = {
+    MINILM_ONNX.key: 0.66,  # the default local model
+    # The same model under sentence-transformers (float, and its int8 linear layers).
     "all-MiniLM-L6-v2": 0.66,
     "all-MiniLM-L6-v2-int8": 0.66,
 }
