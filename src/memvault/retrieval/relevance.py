@@ -232,6 +232,43 @@ def _word(token: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Calibration:
+    """The gate's three settings, as measured for one model (``bench/paraphrase.py --sweep``).
+
+    Each model has its own scale of cosines (MiniLM puts unrelated texts near 0.1,
+    multilingual-e5 near 0.75), so a margin or floor that suits one is meaningless for
+    another: a setting left unset in ``context`` takes the model's own value.
+    """
+
+    margin: float
+    band: float
+    min_similarity: float
+
+
+#: Measured settings by model name (the first part of an embedder's identity). A model
+#: not listed (an API embedder) gets MiniLM's, the scale of most sentence models.
+CALIBRATIONS: dict[str, Calibration] = {
+    "all-MiniLM-L6-v2": Calibration(margin=-0.06, band=0.3, min_similarity=0.2),
+    # e5's cosines sit high and close together: a smaller margin and a tight band. Its
+    # floor changes nothing measured (its cosines are above 0.6), kept for symmetry.
+    "multilingual-e5-small": Calibration(margin=-0.02, band=0.1, min_similarity=0.2),
+}
+DEFAULT_CALIBRATION = CALIBRATIONS["all-MiniLM-L6-v2"]
+
+
+def calibration(model: str | None, config: ContextConfig) -> Calibration:
+    """The gate settings for ``model``: the config's where set, the model's otherwise."""
+    measured = CALIBRATIONS.get((model or "").split("/", 1)[0], DEFAULT_CALIBRATION)
+    return Calibration(
+        margin=measured.margin if config.margin is None else config.margin,
+        band=measured.band if config.band is None else config.band,
+        min_similarity=(
+            measured.min_similarity if config.min_similarity is None else config.min_similarity
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Gate:
     """How one query was judged: by meaning (``margin`` set) or by keywords alone.
 
@@ -243,7 +280,7 @@ class Gate:
     best: float | None
     background: float | None
     margin: float | None
-    config: ContextConfig
+    settings: Calibration
 
     @property
     def by_meaning(self) -> bool:
@@ -251,7 +288,7 @@ class Gate:
 
     def evidence(self, sources: dict[str, float], keyword_match: bool) -> tuple[bool, str | None]:
         """Whether a hit is relevant, and why: ``"keyword"``, ``"meaning"`` or None."""
-        cc = self.config
+        cc = self.settings
         if self.margin is not None and self.margin < cc.margin:
             return False, None  # the query is nearer to everyday requests than to this vault
         if keyword_match:
@@ -286,16 +323,17 @@ class Relevance:
         """The gate for ``text``; ``vector`` is its embedding (None: not embedded) and
         ``candidates`` the hits' channel scores."""
         embedder = self.embedder
+        settings = calibration(embedder.name if embedder is not None else None, self.config)
         if embedder is None or vector is None or not reads(embedder.name, text):
-            return Gate(None, None, None, self.config)
+            return Gate(None, None, None, settings)
         sims = [s["vector"] for s in candidates if "vector" in s]
         best = max(sims) if sims else 0.0
         bank = background(embedder)
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if bank.shape[1] != query.shape[0]:
-            return Gate(None, None, None, self.config)
+            return Gate(None, None, None, settings)
         behind = float(np.max(bank @ query))
-        return Gate(best, behind, best - behind, self.config)
+        return Gate(best, behind, best - behind, settings)
 
     def select(self, recalled: Recalled, limit: int) -> list[Hit]:
         """The relevant ones among the first ``limit`` candidates, best first."""
