@@ -44,6 +44,8 @@ SERVER_SETTINGS = (
     "--innodb-buffer-pool-size=64M",
     "--innodb-log-file-size=16M",
     "--innodb-flush-log-at-trx-commit=2",
+    "--innodb-file-per-table=OFF",  # each test's tables: no files to create and delete
+    "--innodb-doublewrite=OFF",
     "--skip-log-bin",
     "--max-connections=400",
 )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -380,10 +380,8 @@ class MySQLConnection:
             try:
                 yield cur
             finally:
-                try:
+                with suppress(pymysql.err.Error):
                     cur.execute("COMMIT")
-                except pymysql.err.Error:
-                    pass
 
     def in_transaction(self) -> bool:
         """Whether this thread is inside a write transaction (FULLTEXT cannot see its
@@ -426,7 +424,6 @@ class MySQLConnection:
 
 
 def _close_quietly(conn: Any) -> None:
-    try:
+    # Already closed, or the server is gone: nothing to release.
+    with suppress(Exception):
         conn.close()
-    except Exception:  # already closed, or the server is gone: nothing to release
-        pass

@@ -88,14 +88,15 @@ class MySQLEntries(MySQLConnection):
                 raise ValueError("update may not change an entry's id or owner")
             values = _row(new, doc)
             cur.execute(UPDATE_SQL, (*values[2:], view.user_id, entry_id))
-            if any(getattr(new, f) != getattr(current, f) for f in EMBEDDED):
-                # What the embedder read changed: the stored vector is stale.
-                if with_vectors(cur, view.user_id, [entry_id]):
-                    cur.execute(
-                        "DELETE FROM embeddings WHERE user_id = %s AND entry_id = %s",
-                        (view.user_id, entry_id),
-                    )
-                    log_vectors(cur, view.user_id, [entry_id])
+            # What the embedder read changed: the stored vector is stale.
+            if any(getattr(new, f) != getattr(current, f) for f in EMBEDDED) and with_vectors(
+                cur, view.user_id, [entry_id]
+            ):
+                cur.execute(
+                    "DELETE FROM embeddings WHERE user_id = %s AND entry_id = %s",
+                    (view.user_id, entry_id),
+                )
+                log_vectors(cur, view.user_id, [entry_id])
             if original is not ...:
                 cur.execute(
                     "DELETE FROM originals WHERE user_id = %s AND entry_id = %s",
@@ -190,9 +191,7 @@ class MySQLEntries(MySQLConnection):
         where, params = view_sql(view)
         fsql, fparams = filter_sql(flt)
         with self._read() as cur:
-            cur.execute(
-                f"SELECT count(*) FROM memories m WHERE {where}{fsql}", (*params, *fparams)
-            )
+            cur.execute(f"SELECT count(*) FROM memories m WHERE {where}{fsql}", (*params, *fparams))
             return int(cur.fetchone()[0])
 
     def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]:

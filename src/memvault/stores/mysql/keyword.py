@@ -38,6 +38,7 @@ from .connection import MySQLConnection
 from .sql import SELECT, view_sql
 
 _WORD = re.compile(r"\w")
+_MATCH = " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
 _N = len(ENTRY_COLUMNS)
 
 
@@ -79,7 +80,9 @@ class MySQLKeywordIndex(MySQLConnection):
             args: list[Any] = list(params)
             scan = self.in_transaction() or any(not _WORD.search(t) for t in terms)
             if not scan:
-                sql += " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
+                sql += (
+                    " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
+                )
                 args.append(against(terms))
             cur.execute(sql + " ORDER BY m.pk", args)
             rows = cur.fetchall()

@@ -133,7 +133,5 @@ class MySQLVectors(MySQLConnection):
         # The server's row-change counters move on every write by any connection (this
         # store's own included: callers that track their writes then just re-check).
         with self._read("reading the change counter") as cur:
-            cur.execute(
-                "SHOW GLOBAL STATUS WHERE Variable_name IN (%s, %s, %s)", _WRITE_COUNTERS
-            )
+            cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN (%s, %s, %s)", _WRITE_COUNTERS)
             return sum(int(value) for _, value in cur.fetchall())
