@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from memvault import MemoryEntry, MemoryStore, SQLiteStore, Store, Vault, VaultConfig
+from memvault.stores import open_store
 from memvault.stores.bm25 import doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.stores.values import EntryFilter, SearchDoc, View
-from memvault.stores import open_store
 from memvault.text import index_text, query_phrases, query_terms
 
 from .servers import mariadb

@@ -83,11 +83,13 @@ class MariaDB:
             timeout=120,
         )
 
-    def start(self) -> None:
-        """Start the server on a free loopback port (a new one each time it starts)."""
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+    def start(self, *settings: str) -> None:
+        """Start the server on a free loopback port (the same one when it starts again);
+        ``settings`` are more server options, or ones that replace the defaults."""
+        if not self.port:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(
             [
                 "mariadbd",
@@ -100,6 +102,7 @@ class MariaDB:
                 f"--pid-file={self.dir / 'mysqld.pid'}",
                 f"--log-error={self.dir / 'error.log'}",
                 *SERVER_SETTINGS,
+                *settings,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -191,13 +194,14 @@ def with_database(url: str, database: str) -> str:
 _created: list[str] = []
 
 
-def fresh_database() -> str:
-    """A URL of a new, empty database (``mvtest_<pid>_<n>``) on the test server."""
+def fresh_database(url: str | None = None) -> str:
+    """A URL of a new, empty database (``mvtest_<pid>_<n>``) on the test server (or
+    on the server ``url`` names)."""
     import pymysql
 
     from memvault.stores.mysql import parse_url
 
-    url = server_url()
+    url = url or server_url()
     address = parse_url(url)
     name = f"mvtest_{os.getpid()}_{next(_counter)}"
     conn = pymysql.connect(
