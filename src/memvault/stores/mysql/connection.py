@@ -160,9 +160,14 @@ class MySQLConnection:
         try:
             with conn.cursor() as cur:
                 self._check_fulltext(cur)
+                # A migration may rebuild a big table: no statement limit meanwhile.
+                limit = "max_statement_time" if self.flavor == "mariadb" else "max_execution_time"
+                cur.execute(f"SET @memvault_limit = @@SESSION.{limit}")
+                cur.execute(f"SET SESSION {limit} = 0")
                 self.applied_migrations = apply_migrations(
                     cur, self.flavor, self.address.database, migrate_to
                 )
+                cur.execute(f"SET SESSION {limit} = @memvault_limit")
         except pymysql.err.Error as exc:
             conn.close()
             raise store_error(exc, "opening the MySQL store") from None
@@ -222,6 +227,10 @@ class MySQLConnection:
                     "ERROR_FOR_DIVISION_BY_ZERO'"
                 )
                 cur.execute(f"SET SESSION innodb_lock_wait_timeout = {lock_s}")
+                # Writes lock the rows they read (FOR UPDATE) and nothing around them,
+                # so concurrent writers of different entries do not deadlock on gap
+                # locks; a read that needs one snapshot asks for it (``_snapshot``).
+                cur.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
                 if self.flavor == "mariadb":
                     seconds = self.statement_timeout_ms / 1000
                     cur.execute(f"SET SESSION max_statement_time = {seconds:.3f}")
@@ -376,6 +385,7 @@ class MySQLConnection:
             if self._local.depth:
                 yield cur  # the write transaction is the snapshot
                 return
+            cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")  # the next one only
             cur.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY")
             try:
                 yield cur

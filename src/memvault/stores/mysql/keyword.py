@@ -32,14 +32,13 @@ from ...model import MemoryEntry
 from ..bm25 import bm25_idf, bm25_part, index_form, query_forms
 from ..phrases import is_phrase, phrase_counter, phrase_weight
 from ..protocols import TermPlanner
-from ..rows import ENTRY_COLUMNS, row_to_entry
+from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
 from .connection import MySQLConnection
-from .sql import SELECT, view_sql
+from .sql import SELECT, filter_sql, view_sql
 
 _WORD = re.compile(r"\w")
 _MATCH = " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
-_N = len(ENTRY_COLUMNS)
 
 
 def against(terms: Sequence[str]) -> str:
@@ -65,6 +64,19 @@ class MySQLKeywordIndex(MySQLConnection):
         if not terms:
             return []
         where, params = view_sql(view)
+        # Each candidate says whether it passes the filter (it is ranked) and the filter
+        # without expiry (it counts for the planner, as on the other backends); document
+        # frequencies count every candidate, so a filter never changes a score.
+        fsql, fparams = filter_sql(flt)
+        psql, pparams = filter_sql(dataclasses.replace(flt, valid_at=None))
+        sql = (
+            "SELECT m.pk, m.kw_len, m.fts_head, m.fts_body, m.fts_extra, "
+            f"(TRUE{fsql}) AS wanted, (TRUE{psql}) AS planned FROM memories m WHERE {where}"
+        )
+        args: list[Any] = [*fparams, *pparams, *params]
+        if not (self.in_transaction() or any(not _WORD.search(t) for t in terms)):
+            sql += _MATCH
+            args.append(against(terms))
         with self._snapshot("keyword search") as cur:
             cur.execute(
                 f"SELECT count(*), coalesce(sum(m.kw_len), 0) FROM memories m WHERE {where}",
@@ -73,20 +85,17 @@ class MySQLKeywordIndex(MySQLConnection):
             entries, tokens = (int(v) for v in cur.fetchone())
             if entries == 0:
                 return []
-            sql = (
-                f"SELECT {SELECT}, m.pk, m.kw_len, m.fts_head, m.fts_body, m.fts_extra "
-                f"FROM memories m WHERE {where}"
-            )
-            args: list[Any] = list(params)
-            scan = self.in_transaction() or any(not _WORD.search(t) for t in terms)
-            if not scan:
-                sql += (
-                    " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
-                )
-                args.append(against(terms))
             cur.execute(sql + " ORDER BY m.pk", args)
-            rows = cur.fetchall()
-        return _rank(rows, terms, entries, tokens, flt, limit, weights, planner)
+            ranked = _rank(cur.fetchall(), terms, entries, tokens, limit, weights, planner)
+            if not ranked:
+                return []
+            marks = ", ".join("%s" for _ in ranked)
+            cur.execute(
+                f"SELECT {SELECT}, m.pk FROM memories m WHERE {where} AND m.pk IN ({marks})",
+                (*params, *(pk for pk, _ in ranked)),
+            )
+            found = {int(row[-1]): row_to_entry(row) for row in cur.fetchall()}
+        return [(found[pk], score) for pk, score in ranked if pk in found]
 
 
 def _rank(
@@ -94,40 +103,37 @@ def _rank(
     terms: list[str],
     entries: int,
     tokens: int,
-    flt: EntryFilter,
     limit: int,
     weights: KeywordWeights,
     planner: TermPlanner | None,
-) -> list[tuple[MemoryEntry, float]]:
-    """BM25 of the candidate ``rows`` (entry columns, pk, length, three token columns,
-    stored order), with the view's ``entries`` and ``tokens``; as ``MemoryStore``."""
+) -> list[tuple[int, float]]:
+    """(pk, score) of the best ``limit`` candidates; ``rows`` are (pk, length, head,
+    body, extra, wanted, planned) in stored order, ``entries`` and ``tokens`` the
+    view's. The same arithmetic, in the same order, as ``MemoryStore``."""
     wanted_terms = set(terms)
     phrases = [(t, phrase_counter(t)) for t in terms if is_phrase(t)]
-    found: list[tuple[MemoryEntry, int, list[Counter[str]]]] = []
-    for row in rows:
+    found: list[tuple[int, int, list[Counter[str]], bool, bool]] = []
+    for pk, length, *texts, wanted, planned in rows:
         columns: list[Counter[str]] = []
-        for text in row[_N + 2 : _N + 5]:
+        for text in texts:
             counter = Counter(f for f in map(index_form, text.split()) if f in wanted_terms)
             for term, count in phrases:
                 n = count(text)
                 if n:
                     counter[term] = n
             columns.append(counter)
-        if any(columns):
-            found.append((row_to_entry(row), int(row[_N + 1]), columns))
+        if any(columns):  # FULLTEXT proposes; only the engine's own tokens count
+            found.append((int(pk), int(length), columns, bool(wanted), bool(planned)))
     avg = tokens / entries if tokens else 1.0
     col_weights = (weights.head, weights.body, weights.extra)
 
     def has(i: int, term: str) -> bool:
         return any(col.get(term) for col in found[i][2])
 
-    wanted = [i for i, (e, _, _) in enumerate(found) if flt.matches(e)]
-    for_planning = dataclasses.replace(flt, valid_at=None)
-    planned = [i for i, (e, _, _) in enumerate(found) if for_planning.matches(e)]
     cutoff = planner.cutoff_for(entries) if planner is not None else 0
 
     def is_common(term: str) -> bool:
-        return cutoff > 0 and sum(1 for i in planned if has(i, term)) > cutoff
+        return cutoff > 0 and sum(1 for i, f in enumerate(found) if f[4] and has(i, term)) > cutoff
 
     groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
     ranked: list[tuple[int, float]] = []
@@ -136,16 +142,18 @@ def _rank(
         for t in filter(is_phrase, group):
             idfs[t] *= phrase_weight(t, weights)
         scored: list[tuple[int, float]] = []
-        for i in wanted:
+        for i, (_, length, columns, wanted, _) in enumerate(found):
+            if not wanted:
+                continue
             present = [t for t in group if has(i, t)]
             if not present or (joiner == " AND " and len(present) < len(group)):
                 continue
             score = 0.0
             for term in present:  # in query order, as the other backends add them up
                 freq = sum(
-                    w * col.get(term, 0) for w, col in zip(col_weights, found[i][2], strict=True)
+                    w * col.get(term, 0) for w, col in zip(col_weights, columns, strict=True)
                 )
-                score += bm25_part(idfs[term], freq, found[i][1], avg)
+                score += bm25_part(idfs[term], freq, length, avg)
             if score > 0:
                 scored.append((i, score))
         ranked = sorted(scored, key=lambda p: (-p[1], p[0]))  # ties: stored first
