@@ -8,16 +8,18 @@ tests here run their own throw-away server, since they stop and restart it.
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Iterator
 
 import pytest
 
-from memvault import ConfigError, StoreError, Vault, VaultConfig
+from memvault import ConfigError, MemoryEntry, StoreError, Vault, VaultConfig
 from memvault.stores import open_store
 from memvault.stores.mysql import MySQLStore
+from memvault.stores.values import SearchDoc
 
 from .servers import mariadb
-from .store_conformance.support import OWNER, entry, hit_ids, put
+from .store_conformance.support import OWNER, doc, entry, hit_ids, put
 
 SERVER_BACKENDS = True  # the vault tests below run on MariaDB too (conftest)
 
@@ -128,3 +130,35 @@ def test_vault_context_works_on_every_backend(vault: Vault, config: VaultConfig)
     vault.add("Alice prefers answers in bullet points", user_id="alice", kind="feedback")
     block = vault.context("how should answers be formatted? bullet points", user_id="alice")
     assert "bullet points" in block
+
+
+# -- many threads on one store
+
+
+def test_concurrent_read_modify_writes_of_one_entry_lose_no_update() -> None:
+    if not mariadb.available():
+        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
+    store = open_store(mariadb.fresh_database())
+    try:
+        put(store, entry("counter", "count", metadata={"n": 0}))
+
+        def bump(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            new = current.replace(metadata={"n": current.metadata["n"] + 1})
+            return new, doc(new)
+
+        def work(worker: int) -> None:
+            for i in range(10):
+                store.update(OWNER, "counter", bump)
+                put(store, entry(f"w{worker}-{i}", f"note {worker} {i}"))
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert store.get(OWNER, "counter").metadata == {"n": 40}  # type: ignore[union-attr]
+        assert store.count(OWNER) == 41
+        assert len(hit_ids(store, OWNER, "note")) == 10  # the default limit, all visible
+    finally:
+        store.close()
+        mariadb.drop_created()

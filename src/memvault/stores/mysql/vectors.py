@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import StoreError
 from ...model import MemoryEntry
 from ..rows import format_time, row_to_entry
 from ..values import StoredVectors, VectorChanges, VectorItem
@@ -17,8 +18,12 @@ from .sql import SELECT, chunks, log_vectors
 
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
-# Server counters that move whenever any connection changes a row (for change_counter).
-_WRITE_COUNTERS = ("Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted")
+# Server counters that move whenever any connection changes a row (for change_counter):
+# MariaDB has no Innodb_rows_* counters; its Handler_* ones leave temporary tables out.
+_WRITE_COUNTERS = {
+    "mariadb": ("Handler_write", "Handler_update", "Handler_delete"),
+    "mysql": ("Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted"),
+}
 
 
 def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
@@ -133,5 +138,14 @@ class MySQLVectors(MySQLConnection):
         # The server's row-change counters move on every write by any connection (this
         # store's own included: callers that track their writes then just re-check).
         with self._read("reading the change counter") as cur:
-            cur.execute("SHOW GLOBAL STATUS WHERE Variable_name IN (%s, %s, %s)", _WRITE_COUNTERS)
-            return sum(int(value) for _, value in cur.fetchall())
+            cur.execute(
+                "SHOW GLOBAL STATUS WHERE Variable_name IN (%s, %s, %s)",
+                _WRITE_COUNTERS[self.flavor],
+            )
+            counters = cur.fetchall()
+        if len(counters) != 3:
+            raise StoreError(
+                "the MySQL server does not report its row-change counters "
+                f"({', '.join(_WRITE_COUNTERS[self.flavor])}): use MySQL 8 or MariaDB 10.6+"
+            )
+        return sum(int(value) for _, value in counters)
