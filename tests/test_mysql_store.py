@@ -162,3 +162,19 @@ def test_concurrent_read_modify_writes_of_one_entry_lose_no_update() -> None:
     finally:
         store.close()
         mariadb.drop_created()
+
+
+def test_a_connection_idle_across_a_restart_is_replaced_without_an_error(
+    own_server: mariadb.MariaDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memvault.stores.mysql import connection
+
+    store = open_store(mariadb.fresh_database(own_server.url()))
+    try:
+        put(store, entry("e1", "walrus tusks"))
+        own_server.stop()
+        own_server.start()
+        monkeypatch.setattr(connection, "_PING_AFTER_S", 0.0)  # as if idle for long
+        assert store.get(OWNER, "e1") is not None  # pinged, found dead, reconnected
+    finally:
+        store.close()

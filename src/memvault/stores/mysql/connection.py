@@ -21,6 +21,7 @@ Messages never show the store URL (it may hold a password).
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -38,6 +39,7 @@ from .schema import LATEST_VERSION, apply_migrations, current_version
 _GONE = {2002, 2003, 2006, 2013, 2014, 2055, 0}
 _DEADLOCK, _LOCK_WAIT = 1213, 1205
 _TIMED_OUT = {1969, 3024}  # MariaDB max_statement_time, MySQL max_execution_time
+_PING_AFTER_S = 30.0  # a connection idle this long is pinged before it is used
 _OPTIONS = {"unix_socket", "connect_timeout", "statement_timeout_ms", "lock_timeout_ms"}
 
 
@@ -123,6 +125,7 @@ def store_error(exc: BaseException, what: str) -> StoreError:
 
 class _ThreadState(threading.local):
     conn: pymysql.connections.Connection | None = None
+    used: float = 0.0  # time.monotonic() of the connection's last use
     depth: int = 0
     broken: bool = False  # the server ended this thread's transaction itself
 
@@ -272,12 +275,26 @@ class MySQLConnection:
         self._local.conn = conn
 
     def _conn(self) -> Any:
-        """This thread's connection, opened on first use or after the server dropped it."""
+        """This thread's connection, opened on first use or after the server dropped it.
+
+        One idle for a while is pinged first: the server closes idle connections
+        (``wait_timeout``) and may have restarted, and a fresh connection then serves
+        the call instead of an error.
+        """
         self._check_open()
-        conn = self._local.conn
+        state = self._local
+        conn = state.conn
+        now = time.monotonic()
+        if conn is not None and state.depth == 0 and now - state.used > _PING_AFTER_S:
+            try:
+                conn.ping(reconnect=False)
+            except pymysql.err.Error:
+                self._forget()
+                conn = None
         if conn is None:
             conn = self._connect()
             self._adopt(conn)
+        state.used = now
         return conn
 
     def _forget(self) -> None:
