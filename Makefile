@@ -12,7 +12,7 @@ PORT   ?= 8765
 # onnxruntime and a C engine: nothing here installs torch.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,mysql,test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -26,6 +26,7 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	command -v mariadbd >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server)
 	$(BIN)/pytest -n 2 -q
 
 lint: $(STAMP)

@@ -6,6 +6,11 @@ pair to ``STORE_BACKENDS``; a factory usually just calls ``open_store`` with a U
 A factory gets a fresh, empty directory it may use for files; one for a server-based
 backend (PostgreSQL, MySQL) should call ``pytest.skip()`` when its server is not
 configured.
+
+Server backends go in ``SERVER_BACKENDS`` instead: they run the conformance suite,
+and the modules that set ``SERVER_BACKENDS = True``, but not every ``store``/``vault``
+test of the whole suite (each test there gets a fresh database, which would add
+many minutes).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from hypothesis import settings
 
 from memvault import Store, Vault, VaultConfig, load_config
 from memvault.stores import open_store
+
+from .servers import mariadb
 
 # CI runs the same examples every time (a failure there reproduces locally with
 # HYPOTHESIS_PROFILE=ci); local runs keep exploring new ones.
@@ -45,6 +52,35 @@ STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
 ]
 
 
+def _mariadb(directory: Path) -> Store:
+    if not mariadb.available():
+        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
+    return open_store(mariadb.fresh_database())
+
+
+SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
+    ("mariadb", _mariadb),
+]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``make_store`` (so ``store`` and ``vault``) runs once per backend: on the server
+    backends too in the conformance suite and modules with ``SERVER_BACKENDS = True``."""
+    if "make_store" not in metafunc.fixturenames:
+        return
+    backends = STORE_BACKENDS
+    if "store_conformance" in metafunc.module.__name__ or getattr(
+        metafunc.module, "SERVER_BACKENDS", False
+    ):
+        backends = STORE_BACKENDS + SERVER_BACKENDS
+    metafunc.parametrize(
+        "make_store",
+        [factory for _, factory in backends],
+        ids=[backend_id for backend_id, _ in backends],
+        indirect=True,
+    )
+
+
 @pytest.fixture
 def config(tmp_path: Path) -> VaultConfig:
     """Default settings without the environment, and keyword-only retrieval.
@@ -55,10 +91,7 @@ def config(tmp_path: Path) -> VaultConfig:
     return load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
 
 
-@pytest.fixture(
-    params=[factory for _, factory in STORE_BACKENDS],
-    ids=[backend_id for backend_id, _ in STORE_BACKENDS],
-)
+@pytest.fixture
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
     """Opens fresh, empty stores of one backend; the first one lives in ``tmp_path``."""
     factory: StoreFactory = request.param
@@ -76,6 +109,7 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Calla
     yield make
     for store in opened:
         store.close()
+    mariadb.drop_created()
 
 
 @pytest.fixture

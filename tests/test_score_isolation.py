@@ -16,24 +16,36 @@ from pathlib import Path
 
 import pytest
 
-from memvault import MemoryEntry, MemoryStore, SQLiteStore, Vault, VaultConfig
+from memvault import MemoryEntry, MemoryStore, SQLiteStore, Store, Vault, VaultConfig
+from memvault.stores import open_store
 from memvault.stores.bm25 import doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.stores.values import EntryFilter, SearchDoc, View
 from memvault.text import index_text, query_phrases, query_terms
 
+from .servers import mariadb
 from .store_conformance.support import alice_data, doc, entry, put, scores_of
+
+
+def _server_store() -> Store:
+    if not mariadb.available():
+        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
+    return open_store(mariadb.fresh_database())
 
 
 def _scores_for(vault: Vault, query: str, user: str) -> dict[str, float]:
     return {h.entry.id: h.sources["keyword"] for h in vault.search(query, user_id=user, limit=20)}
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "memory"])
+@pytest.mark.parametrize("backend", ["sqlite", "memory", "mariadb"])
 def test_another_users_word_does_not_move_my_scores(
     config: VaultConfig, tmp_path: Path, backend: str
 ) -> None:
-    store = SQLiteStore(tmp_path / "v.db") if backend == "sqlite" else MemoryStore()
+    store: Store
+    if backend == "mariadb":
+        store = _server_store()
+    else:
+        store = SQLiteStore(tmp_path / "v.db") if backend == "sqlite" else MemoryStore()
     with Vault(config=config, store=store) as vault:
         for text in ("The quokka lives on Rottnest", "Lunch with Sam", "Quokka photos", "Tea"):
             vault.add(text, user_id="alice")
@@ -43,6 +55,7 @@ def test_another_users_word_does_not_move_my_scores(
         assert _scores_for(vault, "quokka photos", "alice") == before  # ratio exactly 1.0
         vault.add_many([{"content": "photos " * 40} for _ in range(20)], user_id="bob")
         assert _scores_for(vault, "quokka photos", "alice") == before
+    mariadb.drop_created()
 
 
 def _recount(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
@@ -204,7 +217,7 @@ _CJK_DATA = [
 _CJK_QUERIES = ["销售看板", "看板", "数据中台的权限", "データベース", "서울에서 회의", "扩容 Kafka"]
 
 
-def _cjk_scores(store: SQLiteStore | MemoryStore) -> list[list[tuple[str, float]]]:
+def _cjk_scores(store: Store) -> list[list[tuple[str, float]]]:
     out = []
     for view in (View("alice", all_agents=True), View("alice"), View("alice", "a1")):
         for query in _CJK_QUERIES:
@@ -233,3 +246,34 @@ def test_phrases_score_alike_on_both_backends_and_both_sqlite_paths(
         assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
     assert all(paths[0])
     sqlite_store.close()
+
+
+def test_mariadb_ranks_exactly_as_sqlite(tmp_path: Path) -> None:
+    # FULLTEXT only proposes candidates; the scores come from the view's own statistics,
+    # so they are SQLite's, CJK phrases and folded diacritics included, whatever bob holds.
+    sqlite_store, server = SQLiteStore(tmp_path / "v.db"), _server_store()
+    try:
+        data = [
+            *alice_data(),
+            entry("accent", "Un café à Lisbonne", name="café"),
+            entry("plain", "cafe lisbonne notes"),
+            *_CJK_DATA,
+        ]
+        bobs = [entry(f"b{i}", "zebra apple 销售看板 数据中台 café", user="bob") for i in range(9)]
+        put(sqlite_store, *data)
+        put(server, *data, *bobs)  # bob only on the server: no score may move for it
+        views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
+        for ours, theirs in (
+            (scores_of(server, views), scores_of(sqlite_store, views)),
+            (_cjk_scores(server), _cjk_scores(sqlite_store)),
+        ):
+            assert [[i for i, _ in r] for r in ours] == [[i for i, _ in r] for r in theirs]
+            for a, b in zip(ours, theirs, strict=True):
+                assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
+            assert any(ours)
+        found = server.keyword_search(views[0], index_text("café").split())
+        assert sorted(e.id for e, _ in found) == ["accent", "plain"]
+    finally:
+        sqlite_store.close()
+        server.close()
+        mariadb.drop_created()

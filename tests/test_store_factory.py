@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 
-from memvault import ConfigError, MemoryStore, SQLiteStore
+from memvault import ConfigError, MemoryStore, SQLiteStore, StoreError
 from memvault.stores import open_store, sqlite_file
 
 
@@ -50,8 +51,6 @@ def test_in_memory_sqlite_and_the_memory_store(tmp_path: Path) -> None:
         "postgresql://memvault:hunter2@db.internal:5432/memvault",
         "postgres://memvault:hunter2@db/memvault",
         "postgresql+psycopg://memvault:hunter2@db/memvault",
-        "mysql://memvault:hunter2@db/memvault",
-        "mysql+pymysql://memvault:hunter2@db/memvault",
     ],
 )
 def test_server_backends_are_not_available_yet(url: str) -> None:
@@ -59,6 +58,34 @@ def test_server_backends_are_not_available_yet(url: str) -> None:
         open_store(url)
     assert "hunter2" not in str(caught.value)  # the URL may hold a password
     assert "sqlite://" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "scheme", ["mysql", "mysql+pymysql", "mariadb", "mariadb+pymysql", "MySQL"]
+)
+def test_mysql_urls_open_the_mysql_store_and_never_show_the_password(scheme: str) -> None:
+    # A loopback port where nothing listens: the connection is refused at once.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(StoreError, match="unreachable") as caught:
+        open_store(f"{scheme}://memvault:hunter2@127.0.0.1:{port}/memvault?connect_timeout=2")
+    assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("mysql://u:hunter2@db/", "names no database"),
+        ("mysql://u:hunter2@db:99999/v", "malformed"),
+        ("mysql://u:hunter2@db/v?colour=red", "unknown mysql:// URL option 'colour'"),
+        ("mysql://u:hunter2@db/v?statement_timeout_ms=-1", "positive whole number"),
+    ],
+)
+def test_bad_mysql_urls_are_config_errors_without_the_password(url: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says) as caught:
+        open_store(url)
+    assert "hunter2" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -1,24 +1,42 @@
-"""Catching up with vectors other processes wrote: the SQLite vector log.
+"""Catching up with vectors other processes wrote: the vector log, on SQLite and on
+MariaDB.
 
-Two store objects on one file stand for two processes (each has its own
-connections, so SQLite sees them as separate writers).
+Two store objects on one file (or database) stand for two processes (each has its
+own connections, so the database sees them as separate writers).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from memvault import MemoryEntry, SQLiteStore, Vault, load_config
+from memvault import MemoryEntry, Store, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.retrieval.keyword import search_doc
 from memvault.retrieval.vector import VectorIndex
+from memvault.stores import open_store
+from memvault.stores.mysql import vectors as mysql_vectors
 from memvault.stores.sqlite import vectors as sqlite_vectors
 from memvault.stores.values import SearchDoc, VectorItem, View
 
+from .servers import mariadb
+
 OWNER = View("alice", all_agents=True)
+
+
+@pytest.fixture(params=["sqlite", "mariadb"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where the stores of one test live: an SQLite file, or a fresh MariaDB database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "shared.db")
+        return
+    if not mariadb.available():
+        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
+    yield mariadb.fresh_database()
+    mariadb.drop_created()
 
 
 def vec(seed: int) -> np.ndarray:
@@ -26,15 +44,15 @@ def vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-def add(store: SQLiteStore, entry_id: str, user: str = "alice", seed: int = 0) -> MemoryEntry:
+def add(store: Store, entry_id: str, user: str = "alice", seed: int = 0) -> MemoryEntry:
     e = MemoryEntry(id=entry_id, user_id=user, content=f"text of {entry_id}")
     store.insert([(e, search_doc(e))])
     store.put_vectors(user, "m", [VectorItem(e.id, e.updated_at, vec(seed))])
     return e
 
 
-def test_changes_name_new_replaced_and_dropped_vectors(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "log.db")
+def test_changes_name_new_replaced_and_dropped_vectors(location: str) -> None:
+    store = open_store(location)
     kept = add(store, "kept", seed=1)
     add(store, "gone", seed=2)
     edited = add(store, "edited", seed=3)
@@ -67,9 +85,10 @@ def test_changes_name_new_replaced_and_dropped_vectors(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_pruned_log_asks_for_a_reload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pruned_log_asks_for_a_reload(location: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sqlite_vectors, "_VECTOR_LOG_KEEP", 2)
-    store = SQLiteStore(tmp_path / "pruned.db")
+    monkeypatch.setattr(mysql_vectors, "_VECTOR_LOG_KEEP", 2)
+    store = open_store(location)
     add(store, "a", seed=1)
     mark = store.load_vectors("alice", "m").mark
     for i in range(5):
@@ -80,16 +99,15 @@ def test_a_pruned_log_asks_for_a_reload(tmp_path: Path, monkeypatch: pytest.Monk
     store.close()
 
 
-def test_a_vault_catches_up_with_another_writers_changes(tmp_path: Path) -> None:
+def test_a_vault_catches_up_with_another_writers_changes(tmp_path: Path, location: str) -> None:
     config = load_config(environ={}, home=tmp_path)
-    path = tmp_path / "shared.db"
-    reader = Vault(path, config=config, embedder=HashingEmbedder())
+    reader = Vault(store=open_store(location), config=config, embedder=HashingEmbedder())
     apples = reader.add("crisp apples from the orchard", user_id="u")
     plums = reader.add("ripe plums in a bowl", user_id="u")
     reader.flush()
     assert reader.search("orchard apples", user_id="u")[0].entry.id == apples.id  # cached
 
-    writer = Vault(path, config=config, embedder=HashingEmbedder())
+    writer = Vault(store=open_store(location), config=config, embedder=HashingEmbedder())
     pears = writer.add("juicy pears on the table", user_id="u")
     writer.update(apples.id, user_id="u", content="kiwis grow slowly")
     writer.delete(plums.id, user_id="u")
@@ -106,9 +124,8 @@ def test_a_vault_catches_up_with_another_writers_changes(tmp_path: Path) -> None
     reader.close()
 
 
-def test_the_index_drops_vectors_another_writer_removed(tmp_path: Path) -> None:
-    path = tmp_path / "index.db"
-    mine, theirs = SQLiteStore(path), SQLiteStore(path)
+def test_the_index_drops_vectors_another_writer_removed(location: str) -> None:
+    mine, theirs = open_store(location), open_store(location)
     add(mine, "stays", seed=1)
     add(mine, "retexted", seed=2)
     index = VectorIndex(mine, "m")
@@ -123,5 +140,14 @@ def test_the_index_drops_vectors_another_writer_removed(tmp_path: Path) -> None:
 
     assert sorted(i for i, _ in index.search(OWNER, vec(2), 5)) == ["fresh", "stays"]
     assert [i for i, _ in index.search(OWNER, vec(3), 1)] == ["fresh"]
+    mine.close()
+    theirs.close()
+
+
+def test_the_change_counter_moves_when_another_store_writes(location: str) -> None:
+    mine, theirs = open_store(location), open_store(location)
+    before = mine.change_counter()
+    add(theirs, "theirs", seed=1)
+    assert mine.change_counter() != before
     mine.close()
     theirs.close()

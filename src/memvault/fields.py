@@ -9,7 +9,8 @@ None means there), and whether the HTTP create and update bodies expose it.
 Read by (``READERS``; ``tests/test_fields.py`` keeps the list true):
 
 * ``stores.rows``: the column list and the row encoding, both ways;
-* ``stores.memory``: which fields feed the embedder (a change drops the vector);
+* ``stores.memory`` and ``stores.mysql.entries``: which fields feed the embedder (a change
+  drops the vector; SQLite's trigger names them itself);
 * ``validation``: ``check_field``, the one rule per field, and the length limits;
 * ``write``: the draft's defaults, the patchable fields, the protected (redacted) fields;
 * ``transfer``: the fields an import record may carry;
@@ -29,9 +30,10 @@ How to add a field
    and ``Vault.update``; if HTTP exposes it, to the bodies in ``server/schemas.py``; and to
    ``server.schemas.Entry``, which returns every field.
 3. A stored field needs a migration: ``ALTER TABLE memories ADD COLUMN ...`` in
-   ``stores/sqlite/schema.py`` (and in each other backend), with the row's SQL type and
-   ``NOT NULL DEFAULT ...`` unless the field is optional. The row mapping, the import
-   field set, the update rules and the validation follow from the row.
+   ``stores/sqlite/schema.py`` and ``stores/mysql/schema.py`` (and in each other backend),
+   with the row's SQL type and ``NOT NULL DEFAULT ...`` unless the field is optional. The
+   row mapping, the import field set, the update rules and the validation follow from the
+   row.
 4. Run ``tests/test_fields.py``: it names every place still missing the field.
 """
 
@@ -447,6 +449,7 @@ HTTP_UPDATE: Final[tuple[str, ...]] = tuple(f.name for f in FIELDS if f.http_upd
 READERS: Final[tuple[str, ...]] = (
     "memvault.integrations.langgraph",
     "memvault.stores.memory",
+    "memvault.stores.mysql.entries",
     "memvault.stores.rows",
     "memvault.transfer",
     "memvault.validation",

@@ -8,7 +8,9 @@ Schemes:
   ``sqlite:////abs/path.db`` names the same file), ``sqlite:///:memory:`` a private
   in-memory SQLite database. There is no relative form: use a plain path for that;
 - ``memory://``: the pure-Python ``MemoryStore`` (tests, throwaway vaults);
-- ``postgresql://``, ``mysql://`` (and their ``+driver`` forms): not available yet.
+- ``mysql://user:password@host:3306/database`` or ``mariadb://…`` (also ``+pymysql``):
+  the MySQL / MariaDB store (``stores.mysql``; needs the ``mysql`` extra);
+- ``postgresql://`` (and its ``+driver`` forms): not available yet.
 
 Error messages name the scheme only, never the rest of the URL, which may hold a
 password.
@@ -30,8 +32,6 @@ from .sqlite import SQLiteStore
 _COMING = {
     "postgresql": "PostgreSQL",
     "postgres": "PostgreSQL",
-    "mysql": "MySQL",
-    "mariadb": "MySQL / MariaDB",
 }
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
@@ -65,6 +65,8 @@ def open_store(
         if url_or_path[len(match.group(0)) :].strip("/"):
             raise ConfigError("a memory:// store takes no path: write just memory://")
         return MemoryStore()
+    if base in ("mysql", "mariadb"):
+        return _mysql(url_or_path, migrate_to)
     if base in _COMING:
         raise ConfigError(
             f"the {_COMING[base]} backend ({scheme}://) is not available yet in this "
@@ -89,7 +91,7 @@ def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
 
 
 def _supported() -> str:
-    return "sqlite:///absolute/path.db, memory://"
+    return "sqlite:///absolute/path.db, mysql://user:password@host/database, memory://"
 
 
 def _sqlite_path(url: str) -> str:
@@ -118,6 +120,16 @@ def _sqlite(
     return SQLiteStore(
         path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, migrate_to=migrate_to
     )
+
+
+def _mysql(url: str, migrate_to: int | None) -> Store:
+    try:
+        from .mysql import MySQLStore
+    except ImportError:
+        raise ConfigError(
+            "the MySQL / MariaDB store needs PyMySQL: pip install 'memvault[mysql]'"
+        ) from None
+    return MySQLStore(url, migrate_to=migrate_to)
 
 
 __all__ = ["open_store", "sqlite_file"]

@@ -1,0 +1,28 @@
+"""The MySQL / MariaDB backend (``mysql://`` and ``mariadb://`` URLs), on PyMySQL.
+
+The same shape as ``stores/sqlite``, one concern per module, composed into
+``MySQLStore``: ``connection`` (URL, a connection per thread, transactions,
+timeouts, errors), ``entries``, ``keyword`` (FULLTEXT candidates, BM25 with the
+view's own statistics), ``vectors`` (BLOBs searched in the application, and the
+vector log), ``audit`` (originals, reveal, audit log, erase), ``schema`` (the
+recorded migrations) and ``sql`` (the clauses they share).
+
+PyMySQL is an optional dependency (``pip install 'memvault[mysql]'``); importing
+this package without it raises ``ImportError``, which ``open_store`` turns into a
+``ConfigError`` saying what to install.
+"""
+
+from __future__ import annotations
+
+from .audit import MySQLAudit
+from .connection import parse_url
+from .entries import MySQLEntries
+from .keyword import MySQLKeywordIndex
+from .vectors import MySQLVectors
+
+
+class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit):
+    """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
+
+
+__all__ = ["MySQLStore", "parse_url"]

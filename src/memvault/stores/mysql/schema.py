@@ -1,0 +1,261 @@
+"""Recorded schema migrations of the MySQL / MariaDB store.
+
+Each migration is a function registered with ``@migration(version, name)`` and
+recorded in ``memvault_migrations``, as in the SQLite store. MySQL commits every
+DDL statement on its own, so a migration cannot share one transaction with the row
+that records it: instead every opener takes the server's named lock
+``GET_LOCK('memvault_migrate:<db>')`` while it migrates, each migration's statements
+are written so that running them again after a crash finishes the job
+(``IF NOT EXISTS``), and the version row is written last.
+
+Character sets: utf8mb4 everywhere. Ids and other exact values use a binary
+collation without trailing-space padding (``utf8mb4_nopad_bin`` on MariaDB,
+``utf8mb4_0900_bin`` on MySQL 8), so "a" and "a " or "A" are three different ids.
+The three full-text columns use an accent- and case-insensitive collation: the
+FULLTEXT index only proposes candidates, which keyword search then checks token by
+token against the engine's own index forms (``stores.bm25.index_form``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ...errors import MigrationError
+
+# A full-text collation both servers have; it only widens the candidates (see above).
+FTS_COLLATION = "utf8mb4_unicode_520_ci"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[Any, str], None]  # (cursor, exact collation)
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(version: int, name: str) -> Callable[[Callable[[Any, str], None]], None]:
+    def register(fn: Callable[[Any, str], None]) -> None:
+        if MIGRATIONS and MIGRATIONS[-1].version != version - 1:
+            raise RuntimeError(f"migration {version} registered out of order")
+        MIGRATIONS.append(Migration(version, name, fn))
+
+    return register
+
+
+def exact_collation(flavor: str) -> str:
+    """The binary, no-pad utf8mb4 collation of the server ``flavor``."""
+    return "utf8mb4_nopad_bin" if flavor == "mariadb" else "utf8mb4_0900_bin"
+
+
+def _ids(collation: str) -> str:
+    return f"VARCHAR(128) CHARACTER SET utf8mb4 COLLATE {collation}"
+
+
+_TIME = "VARCHAR(32) CHARACTER SET ascii COLLATE ascii_bin"
+_ENUM = "VARCHAR(32) CHARACTER SET ascii COLLATE ascii_bin"
+
+
+@migration(1, "entries, vectors, originals, reveal state, audit and vector logs")
+def _create(cur: Any, exact: str) -> None:
+    ident = _ids(exact)
+    text = f"MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE {exact}"
+    fts = f"MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE {FTS_COLLATION}"
+    table = f"ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"
+    statements = [
+        # The key starts with user_id, so one user's rows sit together on disk (and a
+        # later distribution by user finds every row's shard in its key). ``pk`` is the
+        # order entries were stored in (ties in keyword search go to the first).
+        f"""CREATE TABLE IF NOT EXISTS memories (
+            pk BIGINT NOT NULL AUTO_INCREMENT,
+            id {ident} NOT NULL,
+            user_id {ident} NOT NULL,
+            agent_id {ident} NULL,
+            session_id {ident} NULL,
+            workspace_id {ident} NULL,
+            name {text} NOT NULL,
+            content {text} NOT NULL,
+            description {text} NOT NULL,
+            kind {_ENUM} NOT NULL,
+            mem_class {_ENUM} NOT NULL,
+            domain {_ENUM} NULL,
+            category {text} NULL,
+            confidence DOUBLE NULL,
+            importance DOUBLE NOT NULL,
+            tier {_ENUM} NOT NULL,
+            created_at {_TIME} NOT NULL,
+            updated_at {_TIME} NOT NULL,
+            last_accessed_at {_TIME} NULL,
+            access_count BIGINT NOT NULL DEFAULT 0,
+            expires_at {_TIME} NULL,
+            status {_ENUM} NULL,
+            sensitivity {_ENUM} NOT NULL,
+            metadata LONGTEXT CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL,
+            source {_ENUM} NOT NULL,
+            quarantine {text} NULL,
+            approved_at {_TIME} NULL,
+            fts_head {fts} NOT NULL,
+            fts_body {fts} NOT NULL,
+            fts_extra {fts} NOT NULL,
+            kw_len INT NOT NULL,
+            PRIMARY KEY (user_id, id),
+            UNIQUE KEY memories_pk (pk),
+            KEY memories_by_agent (user_id, agent_id, kw_len),
+            KEY memories_by_time (user_id, created_at, id),
+            KEY memories_by_session (user_id, session_id, created_at, id),
+            FULLTEXT KEY memories_fts (fts_head, fts_body, fts_extra)
+        ) {table}""",
+        # One vector per entry (of the model that wrote it last), as in SQLite.
+        f"""CREATE TABLE IF NOT EXISTS embeddings (
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            model VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL,
+            dim INT NOT NULL,
+            vector MEDIUMBLOB NOT NULL,
+            PRIMARY KEY (user_id, entry_id),
+            CONSTRAINT embeddings_entry FOREIGN KEY (user_id, entry_id)
+                REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS originals (
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            sealed MEDIUMBLOB NOT NULL,
+            PRIMARY KEY (user_id, entry_id),
+            CONSTRAINT originals_entry FOREIGN KEY (user_id, entry_id)
+                REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS reveal_users (
+            user_id {ident} NOT NULL,
+            failures INT NOT NULL DEFAULT 0,
+            first_failure_at {_TIME} NULL,
+            locked_at {_TIME} NULL,
+            PRIMARY KEY (user_id)
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS reveal_grants (
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            granted_until {_TIME} NOT NULL,
+            version {_TIME} NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS reveal_secrets (
+            user_id {ident} NOT NULL,
+            salt VARBINARY(255) NOT NULL,
+            digest VARBINARY(255) NOT NULL,
+            PRIMARY KEY (user_id)
+        ) {table}""",
+        # seq: AUTO_INCREMENT, persisted by InnoDB, so an erased user's numbers are
+        # never handed out again.
+        f"""CREATE TABLE IF NOT EXISTS audit_log (
+            seq BIGINT NOT NULL AUTO_INCREMENT,
+            at {_TIME} NOT NULL,
+            user_id {ident} NOT NULL,
+            entry_id {ident} NULL,
+            actor {text} NOT NULL,
+            action {text} NOT NULL,
+            outcome {text} NOT NULL,
+            detail {text} NOT NULL,
+            PRIMARY KEY (seq),
+            KEY audit_by_user (user_id, seq)
+        ) {table}""",
+        # The vector log: its seq is handed out under the row lock of vector_log_head,
+        # so positions are in commit order (AUTO_INCREMENT values are not: a reader
+        # could see seq 7 committed before 6 and skip 6 for good).
+        f"""CREATE TABLE IF NOT EXISTS vector_log (
+            seq BIGINT NOT NULL,
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            PRIMARY KEY (seq),
+            KEY vector_log_by_user (user_id, seq)
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS vector_log_head (
+            id TINYINT NOT NULL,
+            seq BIGINT NOT NULL,
+            PRIMARY KEY (id)
+        ) {table}""",
+        "INSERT IGNORE INTO vector_log_head (id, seq) VALUES (1, 0)",
+        # The audit log is append-only; only erasing a user (who names itself in the
+        # session variable @memvault_erasing) may delete that user's records.
+        "DROP TRIGGER IF EXISTS audit_log_no_update",
+        """CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log FOR EACH ROW
+            SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'the audit log is append-only'""",
+        "DROP TRIGGER IF EXISTS audit_log_no_delete",
+        """CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW
+            BEGIN
+                IF @memvault_erasing IS NULL OR OLD.user_id <> @memvault_erasing THEN
+                    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'the audit log is append-only';
+                END IF;
+            END""",
+    ]
+    for statement in statements:
+        cur.execute(statement)
+
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(cur: Any) -> int:
+    cur.execute("SELECT coalesce(max(version), 0) FROM memvault_migrations")
+    return int(cur.fetchone()[0])
+
+
+def apply_migrations(
+    cur: Any, flavor: str, database: str, target: int | None = None, *, wait_s: int = 60
+) -> list[int]:
+    """Bring the schema up to ``target`` (default: latest); returns the versions applied.
+
+    ``cur`` is a cursor of an autocommit connection. Concurrent openers queue on the
+    server's named lock, and re-read the version once they hold it.
+    """
+    target = LATEST_VERSION if target is None else target
+    lock = f"memvault_migrate:{database}"[:64]
+    cur.execute("SELECT GET_LOCK(%s, %s)", (lock, wait_s))
+    if cur.fetchone()[0] != 1:
+        raise MigrationError(
+            f"another process has been migrating this database for over {wait_s} s: "
+            "wait for it to finish, then open the store again"
+        )
+    try:
+        cur.execute(
+            "CREATE TABLE IF NOT EXISTS memvault_migrations ("
+            " version INT NOT NULL PRIMARY KEY,"
+            " name VARCHAR(255) NOT NULL,"
+            " applied_at VARCHAR(40) NOT NULL"
+            ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
+        )
+        version = current_version(cur)
+        if version > LATEST_VERSION:
+            raise MigrationError(
+                f"database schema is version {version} but this memvault knows only up to "
+                f"{LATEST_VERSION}: upgrade memvault to open it"
+            )
+        applied: list[int] = []
+        exact = exact_collation(flavor)
+        for step in MIGRATIONS:
+            if step.version <= version or step.version > target:
+                continue
+            try:
+                step.apply(cur, exact)
+                cur.execute(
+                    "INSERT INTO memvault_migrations (version, name, applied_at) "
+                    "VALUES (%s, %s, %s)",
+                    (step.version, step.name, datetime.now(UTC).isoformat()),
+                )
+            except MigrationError:
+                raise
+            except Exception as exc:
+                raise MigrationError(
+                    f"could not apply migration {step.version} ({step.name}): {exc}; open the "
+                    "store again to finish it (each step can be re-run), and check that the "
+                    "user may CREATE, ALTER, INDEX and TRIGGER in this database"
+                ) from exc
+            applied.append(step.version)
+        return applied
+    finally:
+        cur.execute("SELECT RELEASE_LOCK(%s)", (lock,))
+        cur.fetchall()

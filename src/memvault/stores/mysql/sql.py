@@ -1,0 +1,94 @@
+"""SQL fragments every part of the MySQL store shares: the entry columns, and the
+WHERE clauses that keep a query inside a view and its filters (``%s`` placeholders,
+as PyMySQL takes them). Every statement filters on ``user_id``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..rows import ENTRY_COLUMNS, format_time
+from ..values import EntryFilter, View
+
+SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
+_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_head", "fts_body", "fts_extra", "kw_len")
+INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join('%s' for _ in _INSERT_COLUMNS)})"
+)
+UPDATE_SQL = (
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = %s" for c in _INSERT_COLUMNS if c not in ("id", "user_id"))
+    + " WHERE user_id = %s AND id = %s"
+)
+UPDATE_COLUMNS = tuple(c for c in _INSERT_COLUMNS if c not in ("id", "user_id"))
+PAGE = 500
+
+
+def view_sql(view: View) -> tuple[str, list[Any]]:
+    """The WHERE clause (table alias ``m``) that keeps a query inside ``view``."""
+    if view.all_agents:
+        return "m.user_id = %s", [view.user_id]
+    if view.agent_id is None:
+        return "m.user_id = %s AND m.agent_id IS NULL", [view.user_id]
+    return "m.user_id = %s AND (m.agent_id IS NULL OR m.agent_id = %s)", [
+        view.user_id,
+        view.agent_id,
+    ]
+
+
+def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (
+        ("kind", flt.kind),
+        ("mem_class", flt.mem_class),
+        ("domain", flt.domain),
+        ("tier", flt.tier),
+        ("agent_id", flt.agent_id),
+        ("session_id", flt.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"m.{column} = %s")
+            params.append(value.value if hasattr(value, "value") else value)
+    if flt.quarantined is not None:
+        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
+    if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
+        clauses.append("(m.expires_at IS NULL OR m.expires_at > %s)")
+        params.append(format_time(flt.valid_at))
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:
+    """``ids`` in pages, each with its ``%s, %s, ...`` list."""
+    for start in range(0, len(ids), PAGE):
+        chunk = list(ids[start : start + PAGE])
+        yield chunk, ", ".join("%s" for _ in chunk)
+
+
+def log_vectors(cur: Any, user_id: str, entry_ids: Sequence[str]) -> None:
+    """Append "these entries' vectors changed" to the vector log, in commit order.
+
+    The head row's lock is held until the transaction ends, so log positions are
+    handed out in the order transactions commit, and a reader that saw position n
+    has seen every change before it.
+    """
+    if not entry_ids:
+        return
+    cur.execute("SELECT seq FROM vector_log_head WHERE id = 1 FOR UPDATE")
+    head = int(cur.fetchone()[0])
+    rows = [(head + i + 1, user_id, entry_id) for i, entry_id in enumerate(entry_ids)]
+    cur.execute("UPDATE vector_log_head SET seq = %s WHERE id = 1", (head + len(rows),))
+    cur.executemany("INSERT INTO vector_log (seq, user_id, entry_id) VALUES (%s, %s, %s)", rows)
+
+
+def with_vectors(cur: Any, user_id: str, entry_ids: Sequence[str]) -> list[str]:
+    """Those of ``entry_ids`` that have a stored vector (of any model)."""
+    found: list[str] = []
+    for chunk, marks in chunks(entry_ids):
+        cur.execute(
+            f"SELECT entry_id FROM embeddings WHERE user_id = %s AND entry_id IN ({marks})",
+            (user_id, *chunk),
+        )
+        found += [r[0] for r in cur.fetchall()]
+    return found
