@@ -12,7 +12,7 @@ PORT   ?= 8765
 # `local` extra so pip takes the CPU wheel, never a multi-GB CUDA build.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,mcp,langchain,langgraph,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,mcp,langchain,langgraph,postgres,test]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -39,10 +39,48 @@ def _memory(directory: Path) -> Store:
     return open_store("memory://")
 
 
+def _postgres(directory: Path) -> Store:
+    from tests.servers import postgres
+
+    return open_store(postgres.fresh_database())
+
+
 STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
     ("sqlite-file", _sqlite_file),
     ("memory", _memory),
 ]
+
+# Backends on a database server, run by the conformance suite and the isolation tests
+# only (CONFORMANCE_MODULES): every ``store``/``vault`` test on them would add minutes.
+SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
+    ("postgres", _postgres),
+]
+CONFORMANCE_MODULES = (
+    "tests.store_conformance.",
+    "tests.test_isolation",
+    "tests.test_score_isolation",
+)
+
+
+def backends_for(module: str) -> list[tuple[str, StoreFactory]]:
+    """The backends the ``store`` fixture runs a test module's tests on."""
+    if module.startswith(CONFORMANCE_MODULES):
+        return STORE_BACKENDS + SERVER_BACKENDS
+    return STORE_BACKENDS
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "make_store" in metafunc.fixturenames:
+        backends = backends_for(metafunc.module.__name__)
+        metafunc.parametrize(
+            "make_store", [f for _, f in backends], ids=[i for i, _ in backends], indirect=True
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.servers import postgres
+
+    postgres.stop_server()
 
 
 @pytest.fixture
@@ -55,10 +93,7 @@ def config(tmp_path: Path) -> VaultConfig:
     return load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
 
 
-@pytest.fixture(
-    params=[factory for _, factory in STORE_BACKENDS],
-    ids=[backend_id for backend_id, _ in STORE_BACKENDS],
-)
+@pytest.fixture
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], Store]]:
     """Opens fresh, empty stores of one backend; the first one lives in ``tmp_path``."""
     factory: StoreFactory = request.param

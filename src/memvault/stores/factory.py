@@ -8,7 +8,9 @@ Schemes:
   ``sqlite:////abs/path.db`` names the same file), ``sqlite:///:memory:`` a private
   in-memory SQLite database. There is no relative form: use a plain path for that;
 - ``memory://``: the pure-Python ``MemoryStore`` (tests, throwaway vaults);
-- ``postgresql://``, ``mysql://`` (and their ``+driver`` forms): not available yet.
+- ``postgresql://user:password@host:5432/database`` (``postgres://`` and
+  ``postgresql+psycopg://`` too): the PostgreSQL store (the ``postgres`` extra);
+- ``mysql://``, ``mariadb://``: not available yet.
 
 Error messages name the scheme only, never the rest of the URL, which may hold a
 password.
@@ -28,8 +30,6 @@ from .sqlite import SQLiteStore
 
 # Backends the next release adds, by scheme (without a ``+driver`` suffix).
 _COMING = {
-    "postgresql": "PostgreSQL",
-    "postgres": "PostgreSQL",
     "mysql": "MySQL",
     "mariadb": "MySQL / MariaDB",
 }
@@ -65,6 +65,8 @@ def open_store(
         if url_or_path[len(match.group(0)) :].strip("/"):
             raise ConfigError("a memory:// store takes no path: write just memory://")
         return MemoryStore()
+    if base in ("postgresql", "postgres"):
+        return _postgres(url_or_path, migrate_to)
     if base in _COMING:
         raise ConfigError(
             f"the {_COMING[base]} backend ({scheme}://) is not available yet in this "
@@ -89,7 +91,7 @@ def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
 
 
 def _supported() -> str:
-    return "sqlite:///absolute/path.db, memory://"
+    return "sqlite:///absolute/path.db, postgresql://user@host/database, memory://"
 
 
 def _sqlite_path(url: str) -> str:
@@ -118,6 +120,17 @@ def _sqlite(
     return SQLiteStore(
         path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, migrate_to=migrate_to
     )
+
+
+def _postgres(url: str, migrate_to: int | None) -> Store:
+    # Imported here: the drivers are an optional extra, needed only for this scheme.
+    try:
+        from .postgres import PostgresStore
+    except ImportError:
+        raise ConfigError(
+            "the PostgreSQL store needs the psycopg driver: pip install 'memvault[postgres]'"
+        ) from None
+    return PostgresStore(url, migrate_to=migrate_to)
 
 
 __all__ = ["open_store", "sqlite_file"]

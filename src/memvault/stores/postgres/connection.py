@@ -1,0 +1,333 @@
+"""The connection pool of one PostgreSQL database, transactions, and admin calls.
+
+Concurrency: every thread takes its own connection from a ``psycopg_pool`` pool for
+each call, so searches and writes of different threads (and processes) run side by
+side; a read-modify-write locks its row (``FOR UPDATE``) or the user (an advisory
+lock) instead of the whole database. ``atomic()`` nests: the outermost level is one
+transaction on a connection the thread keeps until it ends, each inner level a
+``SAVEPOINT``; every write method runs in one, so it joins an enclosing block, and
+reads inside it run on the same connection (they see its uncommitted writes).
+
+Every statement runs under ``statement_timeout``, and a connection idle inside a
+transaction is ended by the server after a while, so neither a slow query nor a
+vanished client hangs anything. A server that cannot be reached or goes away raises
+``StoreUnavailableError`` (with what to do); the pool replaces broken connections
+by itself, so calls succeed again once the server is back. Messages never hold the
+URL (it may hold a password).
+
+Other processes' commits are seen through ``LISTEN``/``NOTIFY``: every write
+transaction notifies at commit, and ``change_counter`` counts the notifications a
+listening connection has received (they are delivered only after the commit).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+import psycopg
+import psycopg.errors
+from psycopg import pq
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ...errors import ConfigError, StoreError, StoreUnavailableError
+from .schema import LATEST_VERSION, apply_migrations, current_version
+
+CHANNEL = "memvault_changes"
+_IDLE = pq.TransactionStatus.IDLE
+
+
+def conninfo_of(url: str) -> str:
+    """The libpq URL of a ``postgresql://`` or ``postgresql+driver://`` store URL."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower().split("+", 1)[0]
+    if scheme not in ("postgresql", "postgres"):
+        raise ConfigError("a PostgreSQL store URL starts with postgresql://")
+    if not parts.path.strip("/"):
+        raise ConfigError(
+            "the postgresql:// URL names no database: write "
+            "postgresql://user:password@host:5432/database"
+        )
+    return urlunsplit(parts._replace(scheme="postgresql"))
+
+
+@contextmanager
+def _discard(inner: AbstractContextManager[Any]) -> Iterator[None]:
+    """``inner`` without what it yields (``atomic()`` does not hand out the connection)."""
+    with inner:
+        yield
+
+
+class PostgresConnection:
+    """The pool of one PostgreSQL database, and its admin calls; the store's concerns
+    (entries, keyword index, vectors, audit) build on it."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        statement_timeout_ms: int = 30_000,
+        connect_timeout_s: float = 10.0,
+        pool_size: int = 10,
+        migrate_to: int | None = None,
+    ) -> None:
+        conninfo = conninfo_of(url)
+        self._secret = unquote(urlsplit(conninfo).password or "")
+        self.statement_timeout_ms = int(statement_timeout_ms)
+        self._connect_timeout_s = float(connect_timeout_s)
+        self._local = threading.local()
+        self._closed = False
+        self._kwargs: dict[str, Any] = {
+            "autocommit": True,
+            "connect_timeout": max(1, int(connect_timeout_s)),
+            "options": (
+                f"-c statement_timeout={self.statement_timeout_ms} "
+                "-c idle_in_transaction_session_timeout="
+                f"{max(60_000, self.statement_timeout_ms * 4)}"
+            ),
+        }
+        self._conninfo = conninfo
+        self._listener_lock = threading.Lock()
+        self._listener: psycopg.Connection[Any] | None = None
+        self._notifications = 0
+        # One direct connection first: an unreachable server fails at once (the pool
+        # would keep retrying until its timeout), and the schema is brought up to date.
+        try:
+            with psycopg.connect(conninfo, **self._kwargs) as conn:
+                self.applied_migrations = apply_migrations(conn, migrate_to)
+                self.pgvector = _pgvector_version(conn)
+        except psycopg.Error as exc:
+            raise self._error(exc, "opening the PostgreSQL database") from None
+        self._pool = ConnectionPool(
+            conninfo,
+            min_size=1,
+            max_size=max(1, int(pool_size)),
+            kwargs=self._kwargs,
+            check=ConnectionPool.check_connection,
+            timeout=connect_timeout_s,
+            open=False,
+            name="memvault",
+        )
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout_s)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise self._error(exc, "opening the PostgreSQL database") from None
+
+    # -- errors ---------------------------------------------------------------------
+
+    def _message(self, exc: BaseException) -> str:
+        """What the server said, without the password (never the URL)."""
+        text = ""
+        if isinstance(exc, psycopg.Error) and exc.diag.message_primary:
+            text = exc.diag.message_primary
+        else:
+            text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if self._secret:
+            text = text.replace(self._secret, "***")
+        return text
+
+    def _error(self, exc: BaseException, what: str) -> StoreError:
+        """The memvault error for a driver error while doing ``what``."""
+        said = self._message(exc)
+        if isinstance(exc, psycopg.errors.QueryCanceled):
+            return StoreError(
+                f"{what} took longer than the statement timeout "
+                f"({self.statement_timeout_ms} ms) and was rolled back: retry, or raise "
+                "statement_timeout_ms"
+            )
+        state = exc.sqlstate if isinstance(exc, psycopg.Error) else None
+        if state is not None and state.startswith("40"):  # deadlock, serialization
+            return StoreError(
+                f"{what} clashed with a concurrent write ({said}) and was rolled back: retry it"
+            )
+        if isinstance(exc, PoolTimeout) or (
+            isinstance(exc, psycopg.OperationalError)
+            and (state is None or state.startswith(("08", "57P")))
+        ):
+            return StoreUnavailableError(
+                f"{what} failed: the PostgreSQL server cannot be reached ({said}); nothing was "
+                "changed. Check that the server is running; memvault reconnects by itself "
+                "when it is back, so retry then"
+            )
+        return StoreError(f"{what} failed and was rolled back: {said}")
+
+    # -- transactions ---------------------------------------------------------------
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """One write transaction that nests: a transaction outermost, a ``SAVEPOINT``
+        inside; see ``protocols.Transactional``."""
+        return _discard(self._write("the write"))
+
+    @contextmanager
+    def _write(self, what: str = "the write") -> Iterator[psycopg.Connection[Any]]:
+        """This thread's connection inside a (nested) write transaction; whatever this
+        level wrote is rolled back on any exception that leaves it."""
+        local = self._local
+        conn: psycopg.Connection[Any] | None = getattr(local, "conn", None)
+        if conn is not None:
+            depth: int = local.depth
+            try:
+                conn.execute(f"SAVEPOINT sp{depth}")
+            except psycopg.Error as exc:
+                raise self._error(exc, what) from None
+            local.depth = depth + 1
+            try:
+                yield conn
+                conn.execute(f"RELEASE SAVEPOINT sp{depth}")
+            except BaseException as exc:
+                if not conn.closed and conn.info.transaction_status != _IDLE:
+                    with suppress(psycopg.Error):  # if it broke, the outer level reports it
+                        conn.execute(f"ROLLBACK TO SAVEPOINT sp{depth}")
+                        conn.execute(f"RELEASE SAVEPOINT sp{depth}")
+                if isinstance(exc, psycopg.Error):
+                    raise self._error(exc, what) from None
+                raise
+            finally:
+                local.depth = depth
+            return
+        self._check_open()
+        try:
+            conn = self._pool.getconn()
+        except PoolTimeout as exc:
+            raise self._error(exc, what) from None
+        local.conn, local.depth = conn, 1
+        try:
+            conn.execute("BEGIN")
+            yield conn
+            conn.execute(f"NOTIFY {CHANNEL}")
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if not conn.closed and conn.info.transaction_status != _IDLE:
+                with suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(exc, psycopg.Error):
+                raise self._error(exc, what) from None
+            raise
+        finally:
+            local.conn, local.depth = None, 0
+            self._pool.putconn(conn)
+
+    @contextmanager
+    def _read(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
+        """A connection to read on: this thread's write transaction if it has one."""
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            try:
+                yield conn
+            except psycopg.Error as exc:
+                raise self._error(exc, what) from None
+            return
+        self._check_open()
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise self._error(exc, what) from None
+
+    @contextmanager
+    def _snapshot(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
+        """Several reads on one snapshot (a repeatable-read transaction), or inside this
+        thread's write transaction if it has one."""
+        with self._read(what) as conn:
+            if conn.info.transaction_status != _IDLE:
+                yield conn
+                return
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                yield conn
+            finally:
+                if not conn.closed and conn.info.transaction_status != _IDLE:
+                    with suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("this store is closed: open a new one")
+
+    # -- other processes' commits ---------------------------------------------------
+
+    def change_counter(self) -> int:
+        """Counts commits the listening connection has heard of (any connection's).
+
+        When the listener had to be (re)connected, the count moves too: what was
+        committed while nobody listened is unknown, so callers refresh."""
+        self._check_open()
+        with self._listener_lock:
+            listener = self._listener
+            try:
+                if listener is None or listener.closed or listener.broken:
+                    if listener is not None:
+                        listener.close()
+                    self._listener = None
+                    listener = psycopg.connect(self._conninfo, **self._kwargs)
+                    listener.execute(f"LISTEN {CHANNEL}")
+                    self._listener = listener
+                    self._notifications += 1
+                for _ in listener.notifies(timeout=0):
+                    self._notifications += 1
+            except psycopg.Error as exc:
+                raise self._error(exc, "checking for other processes' writes") from None
+            return self._notifications
+
+    # -- admin ----------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        with self._read() as conn:
+            return current_version(conn)
+
+    def health(self) -> dict[str, Any]:
+        with self._read("the health check") as conn:
+            row = conn.execute(
+                "SELECT current_setting('server_version'), "
+                "(SELECT count(*) FROM memories), current_database()"
+            ).fetchone()
+            version = current_version(conn)
+        assert row is not None
+        return {
+            "backend": "postgresql",
+            "server_version": row[0],
+            "database": row[2],
+            "schema_version": version,
+            "latest_schema_version": LATEST_VERSION,
+            "entries": int(row[1]),
+            "pgvector": self.pgvector,
+            "vector_search": (
+                f"pgvector {self.pgvector}"
+                if self.pgvector
+                else "in the application (the server has no pgvector extension)"
+            ),
+            "statement_timeout_ms": self.statement_timeout_ms,
+        }
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self._listener_lock:
+            if self._listener is not None:
+                self._listener.close()
+                self._listener = None
+        self._pool.close()
+
+
+def _pgvector_version(conn: psycopg.Connection[Any]) -> str | None:
+    """The pgvector version in this database, creating the extension where the server
+    has it and the user may; None without it (vectors are then searched in the app)."""
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row:
+        return str(row[0])
+    available = conn.execute(
+        "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+    ).fetchone()
+    if not available:
+        return None
+    try:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    except psycopg.Error:
+        return None  # not allowed to: searched in the application instead
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    return str(row[0]) if row else None
