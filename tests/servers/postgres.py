@@ -151,6 +151,16 @@ def fresh_database() -> str:
     return server_url(name)
 
 
+def empty_database() -> str:
+    """The URL of a new database with nothing in it (no schema, no extension)."""
+    import psycopg
+
+    name = f"e{os.getpid()}_{next(_counter)}"
+    with psycopg.connect(server_url(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+    return server_url(name)
+
+
 def available() -> bool:
     """Whether a server is configured, or one can be started here."""
     if os.environ.get(ENV):

@@ -93,6 +93,7 @@ class PostgresConnection:
         self._listener_lock = threading.Lock()
         self._listener: psycopg.Connection[Any] | None = None
         self._notifications = 0
+        self._hnsw_dims: set[int] = set()  # vector sizes whose HNSW index exists
         # One direct connection first: an unreachable server fails at once (the pool
         # would keep retrying until its timeout), and the schema is brought up to date.
         try:
@@ -101,21 +102,50 @@ class PostgresConnection:
                 self.pgvector = _pgvector_version(conn)
         except psycopg.Error as exc:
             raise self._error(exc, "opening the PostgreSQL database") from None
-        self._pool = ConnectionPool(
-            conninfo,
-            min_size=1,
-            max_size=max(1, int(pool_size)),
-            kwargs=self._kwargs,
-            check=ConnectionPool.check_connection,
-            timeout=connect_timeout_s,
-            open=False,
-            name="memvault",
-        )
+        self._pool_size = max(1, int(pool_size))
+        self._pool_lock = threading.Lock()
+        self._pool = self._new_pool()
         try:
             self._pool.open(wait=True, timeout=connect_timeout_s)
         except PoolTimeout as exc:
             self._pool.close()
             raise self._error(exc, "opening the PostgreSQL database") from None
+
+    def _new_pool(self) -> ConnectionPool[Any]:
+        return ConnectionPool(
+            self._conninfo,
+            min_size=1,
+            max_size=self._pool_size,
+            kwargs=self._kwargs,
+            check=ConnectionPool.check_connection,  # a broken connection is replaced
+            timeout=self._connect_timeout_s,
+            open=False,
+            name="memvault",
+        )
+
+    def _getconn(self) -> tuple[ConnectionPool[Any], psycopg.Connection[Any]]:
+        """A pooled connection, and the pool to give it back to.
+
+        After an outage the pool retries with growing pauses, so it may still be
+        pausing when the server is back: if no connection comes in time but the server
+        answers a direct connection, the pool is replaced by a fresh one."""
+        self._check_open()
+        pool = self._pool
+        try:
+            return pool, pool.getconn()
+        except PoolTimeout:
+            try:
+                psycopg.connect(self._conninfo, **self._kwargs).close()
+            except psycopg.Error:
+                raise  # still unreachable: the caller reports the pool's timeout
+            with self._pool_lock:
+                self._check_open()
+                if self._pool is pool:
+                    self._pool = self._new_pool()
+                    self._pool.open(wait=False)
+                    pool.close(timeout=0)
+                fresh = self._pool
+            return fresh, fresh.getconn()
 
     # -- errors ---------------------------------------------------------------------
 
@@ -189,10 +219,9 @@ class PostgresConnection:
             finally:
                 local.depth = depth
             return
-        self._check_open()
         try:
-            conn = self._pool.getconn()
-        except PoolTimeout as exc:
+            pool, conn = self._getconn()
+        except (PoolTimeout, psycopg.Error) as exc:
             raise self._error(exc, what) from None
         local.conn, local.depth = conn, 1
         try:
@@ -209,7 +238,7 @@ class PostgresConnection:
             raise
         finally:
             local.conn, local.depth = None, 0
-            self._pool.putconn(conn)
+            pool.putconn(conn)
 
     @contextmanager
     def _read(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
@@ -221,12 +250,19 @@ class PostgresConnection:
             except psycopg.Error as exc:
                 raise self._error(exc, what) from None
             return
-        self._check_open()
         try:
-            with self._pool.connection() as conn:
-                yield conn
-        except (psycopg.Error, PoolTimeout) as exc:
+            pool, conn = self._getconn()
+        except (PoolTimeout, psycopg.Error) as exc:
             raise self._error(exc, what) from None
+        try:
+            yield conn
+        except psycopg.Error as exc:
+            raise self._error(exc, what) from None
+        finally:
+            if not conn.closed and conn.info.transaction_status != _IDLE:
+                with suppress(psycopg.Error):
+                    conn.rollback()
+            pool.putconn(conn)
 
     @contextmanager
     def _snapshot(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
@@ -311,23 +347,16 @@ class PostgresConnection:
             if self._listener is not None:
                 self._listener.close()
                 self._listener = None
-        self._pool.close()
+        with self._pool_lock:
+            self._pool.close()
 
 
 def _pgvector_version(conn: psycopg.Connection[Any]) -> str | None:
-    """The pgvector version in this database, creating the extension where the server
-    has it and the user may; None without it (vectors are then searched in the app)."""
-    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
-    if row:
-        return str(row[0])
-    available = conn.execute(
-        "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+    """The pgvector version the store uses (its extension, and the ``vec`` column of
+    migration 4); None without it: vectors are then searched in the application."""
+    row = conn.execute(
+        "SELECT e.extversion FROM pg_extension e WHERE e.extname = 'vector' AND EXISTS ("
+        " SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = 'embeddings' AND column_name = 'vec')"
     ).fetchone()
-    if not available:
-        return None
-    try:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    except psycopg.Error:
-        return None  # not allowed to: searched in the application instead
-    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
     return str(row[0]) if row else None

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
 import psycopg
+import psycopg.errors
 
 from ...errors import MigrationError
 
@@ -288,6 +290,41 @@ def _sensitive(conn: psycopg.Connection[Any]) -> None:
         FOR EACH ROW EXECUTE FUNCTION memvault_audit_guard()
         """,
     )
+
+
+@migration(4, "a pgvector copy of each vector, where the server has pgvector")
+def _pgvector(conn: psycopg.Connection[Any]) -> None:
+    # One column for every model and size (``vector`` without a dimension); the HNSW
+    # indexes are per dimension, on ``vec::vector(n)`` WHERE dim = n, made when the first
+    # vector of that size arrives (vectors.py), so there is one per size for the whole
+    # table, never one per user. Without pgvector nothing changes: vectors stay bytes,
+    # searched in the application, and `memvault doctor` says so.
+    available = conn.execute(
+        "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+    ).fetchone()
+    if available is None:
+        return
+    installed = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if installed is None:
+        conn.execute("SAVEPOINT pgvector")
+        try:
+            conn.execute("CREATE EXTENSION vector")
+        except psycopg.errors.InsufficientPrivilege:
+            conn.execute("ROLLBACK TO SAVEPOINT pgvector")
+            return  # a superuser may add it later (then see vectors.py: has_vec)
+        conn.execute("RELEASE SAVEPOINT pgvector")
+    conn.execute("ALTER TABLE embeddings ADD COLUMN vec vector")
+    rows = conn.execute("SELECT user_id, entry_id, vector FROM embeddings").fetchall()
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE embeddings SET vec = %s::vector WHERE user_id = %s AND entry_id = %s",
+            [(vector_text(bytes(v)), u, e) for u, e, v in rows],
+        )
+
+
+def vector_text(raw: bytes) -> str:
+    """float32 bytes as pgvector's text form (each value round-trips exactly)."""
+    return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"
 
 
 LATEST_VERSION = MIGRATIONS[-1].version
