@@ -9,8 +9,13 @@ The contract itself (entries, keyword, vectors, reveal, atomic) runs on PostgreS
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -207,3 +212,45 @@ def test_a_server_that_goes_away_gives_store_unavailable_and_the_pool_recovers(
     assert hit_ids(store, OWNER, "outage") == ["e1", "e3"]
     assert isinstance(store.change_counter(), int)
     store.close()
+
+
+def _cli(tmp_path: Path, store_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "MEMVAULT_HOME": str(tmp_path / "home"),
+        "MEMVAULT_EMBEDDER": "none",
+        "MEMVAULT_DB": store_url,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "memvault.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_the_cli_runs_on_postgres_and_doctor_names_pgvector_not_the_password(
+    url: str, tmp_path: Path
+) -> None:
+    with_password = url.replace("postgresql://postgres@", "postgresql://postgres:hunter2@", 1)
+    added = _cli(tmp_path, with_password, "add", "--user", "alice", "Alice runs Postgres")
+    assert added.returncode == 0, added.stderr
+    found = _cli(tmp_path, with_password, "search", "--user", "alice", "postgres", "--json")
+    assert found.returncode == 0 and "Alice runs Postgres" in found.stdout, found.stderr
+    doctor = _cli(tmp_path, with_password, "doctor")
+    assert doctor.returncode == 0, doctor.stderr
+    assert "store backend: postgresql" in doctor.stdout
+    assert "store vector_search: pgvector" in doctor.stdout
+    assert "postgres:***@" in doctor.stdout and "hunter2" not in doctor.stdout
+
+
+def test_the_cli_says_in_one_line_when_the_server_cannot_be_reached(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = _cli(tmp_path, f"postgresql://u:hunter2@127.0.0.1:{port}/db", "doctor")
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot be reached" in lines[0] and "hunter2" not in lines[0]

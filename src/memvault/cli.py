@@ -599,13 +599,31 @@ def doctor(ctx: typer.Context) -> None:
     typer.echo(f"memvault {__version__}")
     typer.echo(f"python {platform.python_version()}  sqlite {sqlite3.sqlite_version}")
     typer.echo(f"data dir: {config.home}")
-    typer.echo(f"database: {config.database}")
-    for extra, module in (("server", "fastapi"), ("local", "sentence_transformers")):
+    if config.store_url is not None:
+        typer.echo(f"store: {_without_password(config.store_url)}")
+    else:
+        typer.echo(f"database: {config.database}")
+    for extra, module in (
+        ("server", "fastapi"),
+        ("local", "sentence_transformers"),
+        ("postgres", "psycopg"),
+    ):
         typer.echo(f"extra {extra}: {'installed' if find_spec(module) else 'not installed'}")
     with Vault(config=config) as vault:
         health = vault.health()
     for key, value in health.items():
         typer.echo(f"store {key}: {value}")
+
+
+def _without_password(url: str) -> str:
+    """A store URL as it may be shown: the password (if any) replaced by ***."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username}:***@{host}").geturl()
 
 
 # Library fields as the CLI spells them, so an error names the flag to fix.
