@@ -52,6 +52,7 @@ STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
 
 # Backends on a database server, run by the conformance suite and the isolation tests
 # only (CONFORMANCE_MODULES): every ``store``/``vault`` test on them would add minutes.
+# MEMVAULT_TEST_ALL_BACKENDS=1 runs every ``store``/``vault`` test on them too.
 SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
     ("postgres", _postgres),
 ]
@@ -65,7 +66,7 @@ CONFORMANCE_MODULES = (
 
 def backends_for(module: str) -> list[tuple[str, StoreFactory]]:
     """The backends the ``store`` fixture runs a test module's tests on."""
-    if module.startswith(CONFORMANCE_MODULES):
+    if module.startswith(CONFORMANCE_MODULES) or os.environ.get("MEMVAULT_TEST_ALL_BACKENDS"):
         return STORE_BACKENDS + SERVER_BACKENDS
     return STORE_BACKENDS
 

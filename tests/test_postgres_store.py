@@ -192,6 +192,7 @@ def test_a_server_that_goes_away_gives_store_unavailable_and_the_pool_recovers(
     # A call waits up to connect_timeout_s for a connection before it gives up.
     store = PostgresStore(url, connect_timeout_s=1)
     put(store, entry("e1", "before the outage"))
+    counted = store.change_counter()  # its listening connection breaks with the server
     server.stop()
     try:
         for call in (
@@ -210,7 +211,7 @@ def test_a_server_that_goes_away_gives_store_unavailable_and_the_pool_recovers(
     assert store.get(OWNER, "e2") is None
     put(store, entry("e3", "after the outage"))
     assert hit_ids(store, OWNER, "outage") == ["e1", "e3"]
-    assert isinstance(store.change_counter(), int)
+    assert store.change_counter() != counted  # a new listener: callers refresh their caches
     store.close()
 
 
@@ -254,3 +255,11 @@ def test_the_cli_says_in_one_line_when_the_server_cannot_be_reached(tmp_path: Pa
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot be reached" in lines[0] and "hunter2" not in lines[0]
+
+
+def test_a_database_that_does_not_exist_is_a_store_error_saying_so(url: str) -> None:
+    missing = url.rsplit("/", 1)[0] + "/no_such_database"
+    with pytest.raises(StoreError, match="does not exist") as caught:
+        open_store(missing)
+    assert not isinstance(caught.value, StoreUnavailableError)  # retrying will not help
+    assert "database name" in str(caught.value)

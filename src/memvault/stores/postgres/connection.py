@@ -17,7 +17,8 @@ URL (it may hold a password).
 
 Other processes' commits are seen through ``LISTEN``/``NOTIFY``: every write
 transaction notifies at commit, and ``change_counter`` counts the notifications a
-listening connection has received (they are delivered only after the commit).
+listening connection has received (they are delivered only after the commit); each
+call is one round trip on that connection, which also tells when it has broken.
 """
 
 from __future__ import annotations
@@ -174,6 +175,15 @@ class PostgresConnection:
             return StoreError(
                 f"{what} clashed with a concurrent write ({said}) and was rolled back: retry it"
             )
+        refused = said.split("FATAL:", 1)[1].strip() if "FATAL:" in said else ""
+        if refused and not any(
+            word in refused for word in ("too many", "starting up", "shutting down", "recovery")
+        ):  # reachable, but it will not take this user or database: a set-up problem
+            return StoreError(
+                f"{what} failed: the PostgreSQL server refused the connection ({refused}): "
+                "check the URL's user, password and database name, and that the database "
+                "exists"
+            )
         if isinstance(exc, PoolTimeout) or (
             isinstance(exc, psycopg.OperationalError)
             and (state is None or state.startswith(("08", "57P")))
@@ -293,21 +303,35 @@ class PostgresConnection:
         committed while nobody listened is unknown, so callers refresh."""
         self._check_open()
         with self._listener_lock:
-            listener = self._listener
-            try:
-                if listener is None or listener.closed or listener.broken:
-                    if listener is not None:
-                        listener.close()
-                    self._listener = None
-                    listener = psycopg.connect(self._conninfo, **self._kwargs)
-                    listener.execute(f"LISTEN {CHANNEL}")
-                    self._listener = listener
-                    self._notifications += 1
-                for _ in listener.notifies(timeout=0):
-                    self._notifications += 1
-            except psycopg.Error as exc:
-                raise self._error(exc, "checking for other processes' writes") from None
-            return self._notifications
+            for attempt in (1, 2):
+                try:
+                    listener = self._listener
+                    if listener is None or listener.closed or listener.broken:
+                        self._drop_listener()
+                        listener = psycopg.connect(self._conninfo, **self._kwargs)
+                        listener.add_notify_handler(self._heard)
+                        listener.execute(f"LISTEN {CHANNEL}")
+                        self._listener = listener
+                        self._notifications += 1
+                    # A round trip: delivers what has arrived to ``_heard``, and finds out
+                    # whether the connection still works (a restart leaves it dead).
+                    listener.execute("SELECT 1")
+                    return self._notifications
+                except psycopg.Error as exc:
+                    # A listener that broke (the server restarted) is replaced once.
+                    self._drop_listener()
+                    if attempt == 2:
+                        raise self._error(exc, "checking for other processes' writes") from None
+            raise AssertionError("unreachable")
+
+    def _heard(self, _notification: psycopg.Notify) -> None:
+        self._notifications += 1
+
+    def _drop_listener(self) -> None:
+        if self._listener is not None:
+            with suppress(psycopg.Error):
+                self._listener.close()
+            self._listener = None
 
     # -- admin ----------------------------------------------------------------------
 
@@ -344,9 +368,7 @@ class PostgresConnection:
             return
         self._closed = True
         with self._listener_lock:
-            if self._listener is not None:
-                self._listener.close()
-                self._listener = None
+            self._drop_listener()
         with self._pool_lock:
             self._pool.close()
 
