@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +26,7 @@ import pytest
 from memvault import StoreError, StoreUnavailableError, ValidationError
 from memvault.stores import open_store
 from memvault.stores.postgres import PostgresStore
-from memvault.stores.values import VectorItem, View
+from memvault.stores.values import SearchDoc, VectorItem, View
 
 from .servers import postgres
 from .store_conformance.support import MODEL, OWNER, entry, hit_ids, put
@@ -263,3 +264,48 @@ def test_a_database_that_does_not_exist_is_a_store_error_saying_so(url: str) -> 
         open_store(missing)
     assert not isinstance(caught.value, StoreUnavailableError)  # retrying will not help
     assert "database name" in str(caught.value)
+
+
+def test_another_store_sees_nothing_before_the_outer_commit(url: str) -> None:
+    writer, reader = open_store(url), open_store(url)
+    try:
+        with writer.atomic():
+            put(writer, entry("e1", "pending"))
+            with writer.atomic():
+                put(writer, entry("e2", "pending too"))
+            assert reader.count(OWNER) == 0
+            assert hit_ids(reader, OWNER, "pending") == []
+        assert reader.count(OWNER) == 2
+        with pytest.raises(RuntimeError), writer.atomic():
+            put(writer, entry("e3", "never"))
+            raise RuntimeError("undo")
+        assert reader.count(OWNER) == 2 and writer.count(OWNER) == 2
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_concurrent_read_modify_writes_of_one_entry_lose_no_update(url: str) -> None:
+    # Several stores (as several processes would) and threads bump one counter: each
+    # update reads and writes under the row's lock, so every increment survives.
+    stores = [open_store(url) for _ in range(3)]
+    put(stores[0], entry("e1", "counted"))
+
+    def bump(current: Any) -> Any:
+        new = current.replace(access_count=current.access_count + 1)
+        return new, SearchDoc(head="", body="counted")
+
+    def work(store: Any) -> None:
+        for _ in range(20):
+            store.update(OWNER, "e1", bump)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in stores for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    try:
+        assert stores[1].get(OWNER, "e1").access_count == 120  # type: ignore[union-attr]
+    finally:
+        for s in stores:
+            s.close()
