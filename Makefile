@@ -12,7 +12,7 @@ PORT   ?= 8765
 # onnxruntime and a C engine: nothing here installs torch.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,mysql,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,mysql,postgres,test]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -3,14 +3,15 @@
 A backend joins the conformance suite (``tests/store_conformance/``, one module per
 store protocol) and every ``store``/``vault`` test by adding one ``(id, factory)``
 pair to ``STORE_BACKENDS``; a factory usually just calls ``open_store`` with a URL.
-A factory gets a fresh, empty directory it may use for files; one for a server-based
-backend (PostgreSQL, MySQL) should call ``pytest.skip()`` when its server is not
-configured.
+A factory gets a fresh, empty directory it may use for files.
 
-Server backends go in ``SERVER_BACKENDS`` instead: they run the conformance suite,
-and the modules that set ``SERVER_BACKENDS = True``, but not every ``store``/``vault``
-test of the whole suite (each test there gets a fresh database, which would add
-many minutes).
+Server backends (PostgreSQL, MariaDB) go in ``SERVER_BACKENDS`` instead: they run the
+conformance suite, the isolation tests (``CONFORMANCE_MODULES``) and the modules that
+set ``SERVER_BACKENDS = True``, but not every ``store``/``vault`` test of the whole
+suite (each test there gets a fresh database, which would add many minutes);
+``MEMVAULT_TEST_ALL_BACKENDS=1`` runs those on the servers too. ``make test`` installs
+and starts the servers; a factory whose server cannot be had fails the test, saying
+how to get it.
 """
 
 from __future__ import annotations
@@ -46,39 +47,64 @@ def _memory(directory: Path) -> Store:
     return open_store("memory://")
 
 
+def _postgres(directory: Path) -> Store:
+    from tests.servers.postgres import postgres_database
+
+    return open_store(postgres_database())
+
+
+def _mariadb(directory: Path) -> Store:
+    if not mariadb.available():
+        pytest.fail(f"no MariaDB: make test installs mariadb-server (apt), or set {mariadb.ENV}")
+    return open_store(mariadb.fresh_database())
+
+
 STORE_BACKENDS: list[tuple[str, StoreFactory]] = [
     ("sqlite-file", _sqlite_file),
     ("memory", _memory),
 ]
 
-
-def _mariadb(directory: Path) -> Store:
-    if not mariadb.available():
-        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
-    return open_store(mariadb.fresh_database())
-
-
+# Backends on a database server, run by the conformance suite and the isolation tests
+# only (CONFORMANCE_MODULES): every ``store``/``vault`` test on them would add minutes.
+# MEMVAULT_TEST_ALL_BACKENDS=1 runs every ``store``/``vault`` test on them too.
 SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
+    ("postgres", _postgres),
     ("mariadb", _mariadb),
 ]
+_MARKS = {"postgres": pytest.mark.postgres, "mariadb": pytest.mark.mariadb}
+CONFORMANCE_MODULES = (
+    "tests.store_conformance.",
+    "tests.test_isolation",
+    "tests.test_score_isolation",
+)
+
+
+def backends_for(module: object) -> list[tuple[str, StoreFactory]]:
+    """The backends the ``store`` fixture runs a test module's tests on."""
+    name = getattr(module, "__name__", "")
+    if (
+        name.startswith(CONFORMANCE_MODULES)
+        or getattr(module, "SERVER_BACKENDS", False)
+        or os.environ.get("MEMVAULT_TEST_ALL_BACKENDS")
+    ):
+        return STORE_BACKENDS + SERVER_BACKENDS
+    return STORE_BACKENDS
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """``make_store`` (so ``store`` and ``vault``) runs once per backend: on the server
-    backends too in the conformance suite and modules with ``SERVER_BACKENDS = True``."""
-    if "make_store" not in metafunc.fixturenames:
-        return
-    backends = STORE_BACKENDS
-    if "store_conformance" in metafunc.module.__name__ or getattr(
-        metafunc.module, "SERVER_BACKENDS", False
-    ):
-        backends = STORE_BACKENDS + SERVER_BACKENDS
-    metafunc.parametrize(
-        "make_store",
-        [factory for _, factory in backends],
-        ids=[backend_id for backend_id, _ in backends],
-        indirect=True,
-    )
+    """``make_store`` (so ``store`` and ``vault``) runs once per backend of the module."""
+    if "make_store" in metafunc.fixturenames:
+        backends = backends_for(metafunc.module)
+        params = [
+            pytest.param(f, id=i, marks=[_MARKS[i]] if i in _MARKS else []) for i, f in backends
+        ]
+        metafunc.parametrize("make_store", params, indirect=True)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.servers import postgres
+
+    postgres.stop_server()
 
 
 @pytest.fixture

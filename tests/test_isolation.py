@@ -1,10 +1,10 @@
 """No call made as one user ever returns, changes or deletes another user's entries.
 
-A Hypothesis state machine drives a vault on a real SQLite file (keyword and
-vector channels both on) with random adds, searches, lists and attacks
-(get/update/delete with other users' ids, including ids two users share), and
-checks every user's export against a model of what that user alone did after
-every step.
+A Hypothesis state machine drives a vault on a real SQLite file, and one on a fresh
+PostgreSQL database (``tests/servers/postgres.py``), keyword and vector channels both
+on, with random adds, searches, lists and attacks (get/update/delete with other
+users' ids, including ids two users share), and checks every user's export against a
+model of what that user alone did after every step.
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from memvault import NotFoundError, Vault, load_config
+from memvault import NotFoundError, Store, Vault, load_config
+from memvault.stores import open_store
+
+from .servers.postgres import postgres_database
 
 USERS = ("alice", "bob", "carol", "dave")
 AGENTS = (None, "planner", "coder")
@@ -43,8 +46,11 @@ class IsolationMachine(RuleBasedStateMachine):
         config = load_config(
             environ={}, home=self.dir, embedding={"provider": "hashing", "background": False}
         )
-        self.vault = Vault(self.dir / "vault.db", config=config)
+        self.vault = Vault(config=config, store=self.open_store())
         self.model: Model = {u: {} for u in USERS}
+
+    def open_store(self) -> Store:
+        return open_store(self.dir / "vault.db")
 
     def teardown(self) -> None:
         self.vault.close()
@@ -189,7 +195,26 @@ IsolationMachine.TestCase.settings = settings(
 TestIsolation = IsolationMachine.TestCase
 
 
-def test_another_users_words_do_not_change_my_search_results(tmp_path: Path) -> None:
+class PostgresIsolationMachine(IsolationMachine):
+    """The same machine on PostgreSQL: each example on a database of its own."""
+
+    def open_store(self) -> Store:
+        return open_store(postgres_database())
+
+
+PostgresIsolationMachine.TestCase.settings = settings(
+    max_examples=25,
+    stateful_step_count=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestIsolationOnPostgres = pytest.mark.postgres(PostgresIsolationMachine.TestCase)
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_another_users_words_do_not_change_my_search_results(tmp_path: Path, backend: str) -> None:
     """Which of my entries a query finds must not depend on what other users stored."""
     config = load_config(
         environ={},
@@ -197,7 +222,8 @@ def test_another_users_words_do_not_change_my_search_results(tmp_path: Path) -> 
         keyword={"common_term_cutoff": 2},
         embedding={"provider": "none"},
     )
-    with Vault(tmp_path / "vault.db", config=config) as vault:
+    location = tmp_path / "vault.db" if backend == "sqlite" else postgres_database()
+    with Vault(config=config, store=open_store(location)) as vault:
         mine = vault.add("zebra crossing", user_id="alice")
         for i in range(3):
             vault.add(f"zebra number {i}", user_id="bob")

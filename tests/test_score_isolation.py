@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,12 +25,13 @@ from memvault.stores.values import EntryFilter, SearchDoc, View
 from memvault.text import index_text, query_phrases, query_terms
 
 from .servers import mariadb
+from .servers.postgres import postgres_database
 from .store_conformance.support import alice_data, doc, entry, put, scores_of
 
 
 def _server_store() -> Store:
     if not mariadb.available():
-        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
+        pytest.fail(f"no MariaDB: make test installs mariadb-server (apt), or set {mariadb.ENV}")
     return open_store(mariadb.fresh_database())
 
 
@@ -37,15 +39,24 @@ def _scores_for(vault: Vault, query: str, user: str) -> dict[str, float]:
     return {h.entry.id: h.sources["keyword"] for h in vault.search(query, user_id=user, limit=20)}
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "memory", "mariadb"])
+def _store(backend: str, tmp_path: Path) -> Store:
+    if backend == "sqlite":
+        return SQLiteStore(tmp_path / "v.db")
+    if backend == "postgres":
+        return open_store(postgres_database())
+    if backend == "mariadb":
+        return _server_store()
+    return MemoryStore()
+
+
+@pytest.mark.parametrize(
+    "backend",
+    ["sqlite", "memory", "mariadb", pytest.param("postgres", marks=pytest.mark.postgres)],
+)
 def test_another_users_word_does_not_move_my_scores(
     config: VaultConfig, tmp_path: Path, backend: str
 ) -> None:
-    store: Store
-    if backend == "mariadb":
-        store = _server_store()
-    else:
-        store = SQLiteStore(tmp_path / "v.db") if backend == "sqlite" else MemoryStore()
+    store = _store(backend, tmp_path)
     with Vault(config=config, store=store) as vault:
         for text in ("The quokka lives on Rottnest", "Lunch with Sam", "Quokka photos", "Tea"):
             vault.add(text, user_id="alice")
@@ -277,3 +288,67 @@ def test_mariadb_ranks_exactly_as_sqlite(tmp_path: Path) -> None:
         sqlite_store.close()
         server.close()
         mariadb.drop_created()
+
+
+# -- PostgreSQL: the same numbers as SQLite, to the last bit
+
+
+@pytest.mark.postgres
+def test_postgres_scores_exactly_as_sqlite(tmp_path: Path) -> None:
+    sqlite_store, pg_store = SQLiteStore(tmp_path / "v.db"), _store("postgres", tmp_path)
+    data = [
+        *alice_data(),
+        entry("accent", "Un café à Lisbonne", name="café"),
+        entry("plain", "cafe lisbonne notes"),
+        *[entry(f"b{i}", "zebra apple coffee " * (i + 1), user="bob") for i in range(6)],
+    ]
+    cjk = [entry(f"x{e.id}", e.content, name=e.name, agent_id=e.agent_id) for e in _CJK_DATA]
+    bobs = [entry(f"cb{i}", "销售看板 数据中台 销售看板", user="bob") for i in range(9)]
+    for store in (sqlite_store, pg_store):
+        put(store, *data, *cjk, *bobs)
+    views = [View("alice", all_agents=True), View("alice"), View("alice", "a1")]
+    assert scores_of(pg_store, views) == scores_of(sqlite_store, views)
+    assert _cjk_scores(pg_store) == _cjk_scores(sqlite_store)  # phrases and bigrams too
+    found = pg_store.keyword_search(views[0], index_text("café").split())
+    assert sorted(e.id for e, _ in found) == ["accent", "plain"]
+    sqlite_store.close()
+    pg_store.close()
+
+
+@pytest.mark.postgres
+def test_postgres_keyword_stats_follow_every_write(tmp_path: Path) -> None:
+    import psycopg
+
+    url = postgres_database()
+    store = open_store(url)
+    put(store, *alice_data(), entry("b1", "bob words here", user="bob", agent_id="x"))
+
+    def kept_and_recounted() -> tuple[list[tuple[str, str, int, int]], list[Any]]:
+        with psycopg.connect(url) as conn:
+            kept = conn.execute(
+                "SELECT user_id, agent, entries, tokens FROM keyword_stats ORDER BY 1, 2"
+            ).fetchall()
+            counts: dict[tuple[str, str], list[int]] = {}
+            for user, agent, head, body, extra in conn.execute(
+                "SELECT user_id, coalesce(agent_id, ''), fts_head, fts_body, fts_extra "
+                "FROM memories"
+            ):
+                row = counts.setdefault((user, agent), [0, 0])
+                row[0] += 1
+                row[1] += doc_length(SearchDoc(head, body, extra))
+        return kept, [(u, a, n, t) for (u, a), (n, t) in sorted(counts.items())]
+
+    kept, recounted = kept_and_recounted()
+    assert kept == recounted
+
+    def grow(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = current.replace(content=current.content + " and more words", agent_id="a5")
+        return new, doc(new)
+
+    store.update(View("alice", all_agents=True), "a1", grow)
+    store.delete(View("alice", all_agents=True), ["a2", "a3", "twin1"])
+    store.delete(View("bob", all_agents=True), ["b1"])
+    kept, recounted = kept_and_recounted()
+    assert kept == recounted
+    assert not [row for row in kept if row[0] == "bob"]  # no trace of an emptied user
+    store.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memvault import ConfigError, MemoryStore, SQLiteStore, StoreError
+from memvault import ConfigError, MemoryStore, SQLiteStore, StoreError, StoreUnavailableError
 from memvault.stores import open_store, sqlite_file
 
 
@@ -45,19 +45,27 @@ def test_in_memory_sqlite_and_the_memory_store(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(
-    "url",
-    [
-        "postgresql://memvault:hunter2@db.internal:5432/memvault",
-        "postgres://memvault:hunter2@db/memvault",
-        "postgresql+psycopg://memvault:hunter2@db/memvault",
-    ],
-)
-def test_server_backends_are_not_available_yet(url: str) -> None:
-    with pytest.raises(ConfigError, match="not available yet") as caught:
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])  # nothing listens there once the socket closes
+
+
+@pytest.mark.parametrize("scheme", ["postgresql", "postgres", "postgresql+psycopg"])
+def test_an_unreachable_postgres_server_is_store_unavailable_without_the_password(
+    scheme: str,
+) -> None:
+    url = f"{scheme}://memvault:hunter2@127.0.0.1:{_closed_port()}/memvault"
+    with pytest.raises(StoreUnavailableError, match="cannot be reached") as caught:
         open_store(url)
     assert "hunter2" not in str(caught.value)  # the URL may hold a password
-    assert "sqlite://" in str(caught.value)
+    assert "running" in str(caught.value)  # and it says what to do
+
+
+def test_a_postgres_url_without_a_database_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="names no database") as caught:
+        open_store("postgresql://memvault:hunter2@127.0.0.1:5432")
+    assert "hunter2" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

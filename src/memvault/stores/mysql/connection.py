@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import pymysql
 import pymysql.cursors
 
-from ...errors import ConfigError, StoreError
+from ...errors import ConfigError, StoreError, StoreUnavailableError
 from .schema import LATEST_VERSION, apply_migrations, current_version
 
 # Client error codes of a connection that is gone (can't connect, gone away, lost).
@@ -103,7 +103,7 @@ def store_error(exc: BaseException, what: str) -> StoreError:
     if isinstance(exc, pymysql.err.OperationalError | pymysql.err.InterfaceError) and (
         code in _GONE or code is None
     ):
-        return StoreError(
+        return StoreUnavailableError(
             f"{what} failed: the MySQL server is unreachable ({detail}); check that it is "
             "running and reachable, then retry: the store reconnects by itself",
             reason="database unavailable",

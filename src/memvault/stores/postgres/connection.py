@@ -1,0 +1,384 @@
+"""The connection pool of one PostgreSQL database, transactions, and admin calls.
+
+Concurrency: every thread takes its own connection from a ``psycopg_pool`` pool for
+each call, so searches and writes of different threads (and processes) run side by
+side; a read-modify-write locks its row (``FOR UPDATE``) or the user (an advisory
+lock) instead of the whole database. ``atomic()`` nests: the outermost level is one
+transaction on a connection the thread keeps until it ends, each inner level a
+``SAVEPOINT``; every write method runs in one, so it joins an enclosing block, and
+reads inside it run on the same connection (they see its uncommitted writes).
+
+Every statement runs under ``statement_timeout``, and a connection idle inside a
+transaction is ended by the server after a while, so neither a slow query nor a
+vanished client hangs anything. A server that cannot be reached or goes away raises
+``StoreUnavailableError`` (with what to do); the pool replaces broken connections
+by itself, so calls succeed again once the server is back. Messages never hold the
+URL (it may hold a password).
+
+Other processes' commits are seen through ``LISTEN``/``NOTIFY``: every write
+transaction notifies at commit, and ``change_counter`` counts the notifications a
+listening connection has received (they are delivered only after the commit); each
+call is one round trip on that connection, which also tells when it has broken.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+import psycopg
+import psycopg.errors
+from psycopg import pq
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ...errors import ConfigError, StoreError, StoreUnavailableError
+from .schema import LATEST_VERSION, apply_migrations, current_version
+
+CHANNEL = "memvault_changes"
+_IDLE = pq.TransactionStatus.IDLE
+
+
+def conninfo_of(url: str) -> str:
+    """The libpq URL of a ``postgresql://`` or ``postgresql+driver://`` store URL."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower().split("+", 1)[0]
+    if scheme not in ("postgresql", "postgres"):
+        raise ConfigError("a PostgreSQL store URL starts with postgresql://")
+    if not parts.path.strip("/"):
+        raise ConfigError(
+            "the postgresql:// URL names no database: write "
+            "postgresql://user:password@host:5432/database"
+        )
+    return urlunsplit(parts._replace(scheme="postgresql"))
+
+
+@contextmanager
+def _discard(inner: AbstractContextManager[Any]) -> Iterator[None]:
+    """``inner`` without what it yields (``atomic()`` does not hand out the connection)."""
+    with inner:
+        yield
+
+
+class PostgresConnection:
+    """The pool of one PostgreSQL database, and its admin calls; the store's concerns
+    (entries, keyword index, vectors, audit) build on it."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        statement_timeout_ms: int = 30_000,
+        connect_timeout_s: float = 10.0,
+        pool_size: int = 10,
+        migrate_to: int | None = None,
+    ) -> None:
+        conninfo = conninfo_of(url)
+        self._secret = unquote(urlsplit(conninfo).password or "")
+        self.statement_timeout_ms = int(statement_timeout_ms)
+        self._connect_timeout_s = float(connect_timeout_s)
+        self._local = threading.local()
+        self._closed = False
+        self._kwargs: dict[str, Any] = {
+            "autocommit": True,
+            "connect_timeout": max(1, int(connect_timeout_s)),
+            "options": (
+                f"-c statement_timeout={self.statement_timeout_ms} "
+                "-c idle_in_transaction_session_timeout="
+                f"{max(60_000, self.statement_timeout_ms * 4)}"
+            ),
+        }
+        self._conninfo = conninfo
+        self._listener_lock = threading.Lock()
+        self._listener: psycopg.Connection[Any] | None = None
+        self._notifications = 0
+        self._hnsw_dims: set[int] = set()  # vector sizes whose HNSW index exists
+        # One direct connection first: an unreachable server fails at once (the pool
+        # would keep retrying until its timeout), and the schema is brought up to date.
+        try:
+            with psycopg.connect(conninfo, **self._kwargs) as conn:
+                self.applied_migrations = apply_migrations(conn, migrate_to)
+                self.pgvector = _pgvector_version(conn)
+        except psycopg.Error as exc:
+            raise self._error(exc, "opening the PostgreSQL database") from None
+        self._pool_size = max(1, int(pool_size))
+        self._pool_lock = threading.Lock()
+        self._pool = self._new_pool()
+        try:
+            self._pool.open(wait=True, timeout=connect_timeout_s)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise self._error(exc, "opening the PostgreSQL database") from None
+
+    def _new_pool(self) -> ConnectionPool[Any]:
+        return ConnectionPool(
+            self._conninfo,
+            min_size=1,
+            max_size=self._pool_size,
+            kwargs=self._kwargs,
+            check=ConnectionPool.check_connection,  # a broken connection is replaced
+            timeout=self._connect_timeout_s,
+            open=False,
+            name="memvault",
+        )
+
+    def _getconn(self) -> tuple[ConnectionPool[Any], psycopg.Connection[Any]]:
+        """A pooled connection, and the pool to give it back to.
+
+        After an outage the pool retries with growing pauses, so it may still be
+        pausing when the server is back: if no connection comes in time but the server
+        answers a direct connection, the pool is replaced by a fresh one."""
+        self._check_open()
+        pool = self._pool
+        try:
+            return pool, pool.getconn()
+        except PoolTimeout:
+            try:
+                psycopg.connect(self._conninfo, **self._kwargs).close()
+            except psycopg.Error:
+                raise  # still unreachable: the caller reports the pool's timeout
+            with self._pool_lock:
+                self._check_open()
+                if self._pool is pool:
+                    self._pool = self._new_pool()
+                    self._pool.open(wait=False)
+                    pool.close(timeout=0)
+                fresh = self._pool
+            return fresh, fresh.getconn()
+
+    # -- errors ---------------------------------------------------------------------
+
+    def _message(self, exc: BaseException) -> str:
+        """What the server said, without the password (never the URL)."""
+        text = ""
+        if isinstance(exc, psycopg.Error) and exc.diag.message_primary:
+            text = exc.diag.message_primary
+        else:
+            text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if self._secret:
+            text = text.replace(self._secret, "***")
+        return text
+
+    def _error(self, exc: BaseException, what: str) -> StoreError:
+        """The memvault error for a driver error while doing ``what``."""
+        said = self._message(exc)
+        if isinstance(exc, psycopg.errors.QueryCanceled):
+            return StoreError(
+                f"{what} took longer than the statement timeout "
+                f"({self.statement_timeout_ms} ms) and was rolled back: retry, or raise "
+                "statement_timeout_ms"
+            )
+        state = exc.sqlstate if isinstance(exc, psycopg.Error) else None
+        if state is not None and state.startswith("40"):  # deadlock, serialization
+            return StoreError(
+                f"{what} clashed with a concurrent write ({said}) and was rolled back: retry it"
+            )
+        refused = said.split("FATAL:", 1)[1].strip() if "FATAL:" in said else ""
+        if refused and not any(
+            word in refused for word in ("too many", "starting up", "shutting down", "recovery")
+        ):  # reachable, but it will not take this user or database: a set-up problem
+            return StoreError(
+                f"{what} failed: the PostgreSQL server refused the connection ({refused}): "
+                "check the URL's user, password and database name, and that the database "
+                "exists"
+            )
+        if isinstance(exc, PoolTimeout) or (
+            isinstance(exc, psycopg.OperationalError)
+            and (state is None or state.startswith(("08", "57P")))
+        ):
+            return StoreUnavailableError(
+                f"{what} failed: the PostgreSQL server cannot be reached ({said}); nothing was "
+                "changed. Check that the server is running; memvault reconnects by itself "
+                "when it is back, so retry then"
+            )
+        return StoreError(f"{what} failed and was rolled back: {said}")
+
+    # -- transactions ---------------------------------------------------------------
+
+    def atomic(self) -> AbstractContextManager[None]:
+        """One write transaction that nests: a transaction outermost, a ``SAVEPOINT``
+        inside; see ``protocols.Transactional``."""
+        return _discard(self._write("the write"))
+
+    @contextmanager
+    def _write(self, what: str = "the write") -> Iterator[psycopg.Connection[Any]]:
+        """This thread's connection inside a (nested) write transaction; whatever this
+        level wrote is rolled back on any exception that leaves it."""
+        local = self._local
+        conn: psycopg.Connection[Any] | None = getattr(local, "conn", None)
+        if conn is not None:
+            depth: int = local.depth
+            try:
+                conn.execute(f"SAVEPOINT sp{depth}")
+            except psycopg.Error as exc:
+                raise self._error(exc, what) from None
+            local.depth = depth + 1
+            try:
+                yield conn
+                conn.execute(f"RELEASE SAVEPOINT sp{depth}")
+            except BaseException as exc:
+                if not conn.closed and conn.info.transaction_status != _IDLE:
+                    with suppress(psycopg.Error):  # if it broke, the outer level reports it
+                        conn.execute(f"ROLLBACK TO SAVEPOINT sp{depth}")
+                        conn.execute(f"RELEASE SAVEPOINT sp{depth}")
+                if isinstance(exc, psycopg.Error):
+                    raise self._error(exc, what) from None
+                raise
+            finally:
+                local.depth = depth
+            return
+        try:
+            pool, conn = self._getconn()
+        except (PoolTimeout, psycopg.Error) as exc:
+            raise self._error(exc, what) from None
+        local.conn, local.depth = conn, 1
+        try:
+            conn.execute("BEGIN")
+            yield conn
+            conn.execute(f"NOTIFY {CHANNEL}")
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if not conn.closed and conn.info.transaction_status != _IDLE:
+                with suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(exc, psycopg.Error):
+                raise self._error(exc, what) from None
+            raise
+        finally:
+            local.conn, local.depth = None, 0
+            pool.putconn(conn)
+
+    @contextmanager
+    def _read(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
+        """A connection to read on: this thread's write transaction if it has one."""
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            try:
+                yield conn
+            except psycopg.Error as exc:
+                raise self._error(exc, what) from None
+            return
+        try:
+            pool, conn = self._getconn()
+        except (PoolTimeout, psycopg.Error) as exc:
+            raise self._error(exc, what) from None
+        try:
+            yield conn
+        except psycopg.Error as exc:
+            raise self._error(exc, what) from None
+        finally:
+            if not conn.closed and conn.info.transaction_status != _IDLE:
+                with suppress(psycopg.Error):
+                    conn.rollback()
+            pool.putconn(conn)
+
+    @contextmanager
+    def _snapshot(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
+        """Several reads on one snapshot (a repeatable-read transaction), or inside this
+        thread's write transaction if it has one."""
+        with self._read(what) as conn:
+            if conn.info.transaction_status != _IDLE:
+                yield conn
+                return
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                yield conn
+            finally:
+                if not conn.closed and conn.info.transaction_status != _IDLE:
+                    with suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("this store is closed: open a new one")
+
+    # -- other processes' commits ---------------------------------------------------
+
+    def change_counter(self) -> int:
+        """Counts commits the listening connection has heard of (any connection's).
+
+        When the listener had to be (re)connected, the count moves too: what was
+        committed while nobody listened is unknown, so callers refresh."""
+        self._check_open()
+        with self._listener_lock:
+            for attempt in (1, 2):
+                try:
+                    listener = self._listener
+                    if listener is None or listener.closed or listener.broken:
+                        self._drop_listener()
+                        listener = psycopg.connect(self._conninfo, **self._kwargs)
+                        listener.add_notify_handler(self._heard)
+                        listener.execute(f"LISTEN {CHANNEL}")
+                        self._listener = listener
+                        self._notifications += 1
+                    # A round trip: delivers what has arrived to ``_heard``, and finds out
+                    # whether the connection still works (a restart leaves it dead).
+                    listener.execute("SELECT 1")
+                    return self._notifications
+                except psycopg.Error as exc:
+                    # A listener that broke (the server restarted) is replaced once.
+                    self._drop_listener()
+                    if attempt == 2:
+                        raise self._error(exc, "checking for other processes' writes") from None
+            raise AssertionError("unreachable")
+
+    def _heard(self, _notification: psycopg.Notify) -> None:
+        self._notifications += 1
+
+    def _drop_listener(self) -> None:
+        if self._listener is not None:
+            with suppress(psycopg.Error):
+                self._listener.close()
+            self._listener = None
+
+    # -- admin ----------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        with self._read() as conn:
+            return current_version(conn)
+
+    def health(self) -> dict[str, Any]:
+        with self._read("the health check") as conn:
+            row = conn.execute(
+                "SELECT current_setting('server_version'), "
+                "(SELECT count(*) FROM memories), current_database()"
+            ).fetchone()
+            version = current_version(conn)
+        assert row is not None
+        return {
+            "backend": "postgresql",
+            "server_version": row[0],
+            "database": row[2],
+            "schema_version": version,
+            "latest_schema_version": LATEST_VERSION,
+            "entries": int(row[1]),
+            "pgvector": self.pgvector,
+            "vector_search": (
+                f"pgvector {self.pgvector}"
+                if self.pgvector
+                else "in the application (the server has no pgvector extension)"
+            ),
+            "statement_timeout_ms": self.statement_timeout_ms,
+        }
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self._listener_lock:
+            self._drop_listener()
+        with self._pool_lock:
+            self._pool.close()
+
+
+def _pgvector_version(conn: psycopg.Connection[Any]) -> str | None:
+    """The pgvector version the store uses (its extension, and the ``vec`` column of
+    migration 4); None without it: vectors are then searched in the application."""
+    row = conn.execute(
+        "SELECT e.extversion FROM pg_extension e WHERE e.extname = 'vector' AND EXISTS ("
+        " SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = 'embeddings' AND column_name = 'vec')"
+    ).fetchone()
+    return str(row[0]) if row else None

@@ -1,0 +1,381 @@
+"""Recorded schema migrations of the PostgreSQL store.
+
+Like the SQLite store's: each migration is registered with ``@migration(version,
+name)`` and ``apply_migrations`` runs the missing ones in order, each in its own
+transaction together with the ``memvault_migrations`` row that records it, under an
+advisory lock, so concurrent openers (several workers starting at once) apply each
+step exactly once and a failure leaves the previous version in place.
+
+The tables hold the same columns as SQLite's; text columns compare bytewise
+(``COLLATE "C"``) so ids and times sort exactly as they do there. Every table's key
+starts with ``user_id``, and every statement of the store filters on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import psycopg
+import psycopg.errors
+
+from ...errors import MigrationError
+
+# The advisory lock every migration step takes (any number no other app uses).
+_MIGRATION_LOCK = 7_316_001
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[psycopg.Connection[Any]], None]
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(
+    version: int, name: str
+) -> Callable[[Callable[[psycopg.Connection[Any]], None]], None]:
+    def register(fn: Callable[[psycopg.Connection[Any]], None]) -> None:
+        if MIGRATIONS and MIGRATIONS[-1].version != version - 1:
+            raise RuntimeError(f"migration {version} registered out of order")
+        MIGRATIONS.append(Migration(version, name, fn))
+
+    return register
+
+
+def _run(conn: psycopg.Connection[Any], script: str) -> None:
+    """Run a script of statements separated by lines holding just ``;;``."""
+    for statement in script.split("\n;;\n"):
+        if statement.strip():
+            conn.execute(statement.encode())
+
+
+_T = 'text COLLATE "C"'
+
+
+@migration(1, "memories table, keyword keys and per-view keyword statistics")
+def _memories(conn: psycopg.Connection[Any]) -> None:
+    # fts_keys: the entry's distinct index-form tokens plus its owner's scope key, under
+    # one GIN index, so a term lookup walks only the caller's posting list. fts_len: its
+    # token count (bm25.doc_length). keyword_stats: entries and tokens per (user, agent
+    # space, '' = shared), kept by a trigger, so BM25 knows the caller's view size at once.
+    _run(
+        conn,
+        f"""
+        CREATE TABLE memories (
+            pk bigint GENERATED ALWAYS AS IDENTITY,
+            id {_T} NOT NULL,
+            user_id {_T} NOT NULL,
+            content {_T} NOT NULL,
+            agent_id {_T},
+            session_id {_T},
+            workspace_id {_T},
+            name {_T} NOT NULL DEFAULT '',
+            description {_T} NOT NULL DEFAULT '',
+            kind {_T} NOT NULL,
+            mem_class {_T} NOT NULL,
+            domain {_T},
+            category {_T},
+            confidence double precision,
+            importance double precision NOT NULL,
+            tier {_T} NOT NULL,
+            created_at {_T} NOT NULL,
+            updated_at {_T} NOT NULL,
+            last_accessed_at {_T},
+            access_count bigint NOT NULL DEFAULT 0,
+            expires_at {_T},
+            status {_T},
+            sensitivity {_T} NOT NULL,
+            metadata {_T} NOT NULL DEFAULT '{{}}',
+            source {_T} NOT NULL,
+            quarantine {_T},
+            approved_at {_T},
+            fts_head {_T} NOT NULL DEFAULT '',
+            fts_body {_T} NOT NULL DEFAULT '',
+            fts_extra {_T} NOT NULL DEFAULT '',
+            fts_keys text[] NOT NULL,
+            fts_len integer NOT NULL,
+            PRIMARY KEY (user_id, id)
+        )
+        ;;
+        CREATE INDEX memories_by_user ON memories (user_id, agent_id, created_at)
+        ;;
+        CREATE INDEX memories_by_user_time ON memories (user_id, created_at, id)
+        ;;
+        CREATE INDEX memories_by_pk ON memories (user_id, pk)
+        ;;
+        CREATE INDEX memories_quarantined ON memories (user_id, created_at)
+        WHERE quarantine IS NOT NULL
+        ;;
+        CREATE INDEX memories_by_session ON memories (user_id, session_id, created_at, id)
+        WHERE session_id IS NOT NULL
+        ;;
+        CREATE INDEX memories_keys ON memories USING gin (fts_keys)
+        ;;
+        CREATE TABLE keyword_stats (
+            user_id {_T} NOT NULL,
+            agent {_T} NOT NULL,
+            entries bigint NOT NULL,
+            tokens bigint NOT NULL,
+            PRIMARY KEY (user_id, agent)
+        )
+        ;;
+        CREATE FUNCTION memvault_keyword_stats() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                UPDATE keyword_stats SET entries = entries - 1, tokens = tokens - OLD.fts_len
+                WHERE user_id = OLD.user_id AND agent = coalesce(OLD.agent_id, '');
+                DELETE FROM keyword_stats
+                WHERE user_id = OLD.user_id AND agent = coalesce(OLD.agent_id, '')
+                  AND entries <= 0;
+            END IF;
+            IF TG_OP IN ('UPDATE', 'INSERT') THEN
+                INSERT INTO keyword_stats (user_id, agent, entries, tokens)
+                VALUES (NEW.user_id, coalesce(NEW.agent_id, ''), 1, NEW.fts_len)
+                ON CONFLICT (user_id, agent) DO UPDATE
+                SET entries = keyword_stats.entries + 1,
+                    tokens = keyword_stats.tokens + excluded.tokens;
+            END IF;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER keyword_stats_insert_delete AFTER INSERT OR DELETE ON memories
+        FOR EACH ROW EXECUTE FUNCTION memvault_keyword_stats()
+        ;;
+        CREATE TRIGGER keyword_stats_update AFTER UPDATE ON memories
+        FOR EACH ROW WHEN (OLD.agent_id IS DISTINCT FROM NEW.agent_id
+                           OR OLD.fts_len IS DISTINCT FROM NEW.fts_len)
+        EXECUTE FUNCTION memvault_keyword_stats()
+        """,
+    )
+
+
+@migration(2, "embeddings: one float32 vector per entry, and the vector log")
+def _embeddings(conn: psycopg.Connection[Any]) -> None:
+    # The log says "this entry's vectors changed", so a process holding vectors in memory
+    # re-reads just those. Writers of one user's log rows take a per-user advisory lock
+    # before drawing a seq and hold it to commit, so within a user seq order is commit
+    # order and a reader that saw seq n never misses a later-committed change below it.
+    _run(
+        conn,
+        f"""
+        CREATE TABLE embeddings (
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            model {_T} NOT NULL,
+            dim integer NOT NULL,
+            vector bytea NOT NULL,
+            PRIMARY KEY (user_id, entry_id),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        )
+        ;;
+        CREATE INDEX embeddings_by_model ON embeddings (model, user_id)
+        ;;
+        CREATE TABLE vector_log (
+            seq bigint GENERATED ALWAYS AS IDENTITY,
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            PRIMARY KEY (user_id, seq)
+        )
+        ;;
+        CREATE INDEX vector_log_by_seq ON vector_log (seq)
+        ;;
+        CREATE FUNCTION memvault_vector_log() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            owner text;
+            entry text;
+        BEGIN
+            IF TG_OP = 'DELETE' THEN
+                owner := OLD.user_id; entry := OLD.entry_id;
+            ELSE
+                owner := NEW.user_id; entry := NEW.entry_id;
+            END IF;
+            PERFORM pg_advisory_xact_lock(hashtextextended('memvault-vectors:' || owner, 0));
+            INSERT INTO vector_log (user_id, entry_id) VALUES (owner, entry);
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER vector_log_change AFTER INSERT OR UPDATE OR DELETE ON embeddings
+        FOR EACH ROW EXECUTE FUNCTION memvault_vector_log()
+        ;;
+        CREATE FUNCTION memvault_vector_stale() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM embeddings WHERE user_id = NEW.user_id AND entry_id = NEW.id;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER memories_vector_stale AFTER UPDATE ON memories
+        FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name
+                           OR OLD.content IS DISTINCT FROM NEW.content
+                           OR OLD.description IS DISTINCT FROM NEW.description
+                           OR OLD.metadata IS DISTINCT FROM NEW.metadata)
+        EXECUTE FUNCTION memvault_vector_stale()
+        """,
+    )
+
+
+@migration(3, "sealed originals, reveal state and the append-only audit log")
+def _sensitive(conn: psycopg.Connection[Any]) -> None:
+    _run(
+        conn,
+        f"""
+        CREATE TABLE originals (
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            sealed bytea NOT NULL,
+            PRIMARY KEY (user_id, entry_id),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        )
+        ;;
+        CREATE TABLE reveal_secrets (
+            user_id {_T} PRIMARY KEY,
+            salt bytea NOT NULL,
+            digest bytea NOT NULL
+        )
+        ;;
+        CREATE TABLE reveal_users (
+            user_id {_T} PRIMARY KEY,
+            failures integer NOT NULL DEFAULT 0,
+            first_failure_at {_T},
+            locked_at {_T}
+        )
+        ;;
+        CREATE TABLE reveal_grants (
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            granted_until {_T} NOT NULL,
+            version {_T} NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        )
+        ;;
+        CREATE FUNCTION memvault_grant_forget() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM reveal_grants WHERE user_id = OLD.user_id AND entry_id = OLD.id;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER reveal_grants_forget AFTER DELETE ON memories
+        FOR EACH ROW EXECUTE FUNCTION memvault_grant_forget()
+        ;;
+        CREATE TABLE audit_log (
+            seq bigint GENERATED ALWAYS AS IDENTITY,
+            at {_T} NOT NULL,
+            user_id {_T} NOT NULL,
+            entry_id {_T},
+            actor {_T} NOT NULL,
+            action {_T} NOT NULL,
+            outcome {_T} NOT NULL,
+            detail {_T} NOT NULL DEFAULT '',
+            PRIMARY KEY (user_id, seq)
+        )
+        ;;
+        CREATE TABLE audit_erasing (user_id {_T} PRIMARY KEY)
+        ;;
+        CREATE FUNCTION memvault_audit_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE'
+               AND EXISTS (SELECT 1 FROM audit_erasing WHERE user_id = OLD.user_id) THEN
+                RETURN OLD;
+            END IF;
+            RAISE EXCEPTION 'the audit log is append-only';
+        END $$
+        ;;
+        CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+        FOR EACH ROW EXECUTE FUNCTION memvault_audit_guard()
+        """,
+    )
+
+
+@migration(4, "a pgvector copy of each vector, where the server has pgvector")
+def _pgvector(conn: psycopg.Connection[Any]) -> None:
+    # One column for every model and size (``vector`` without a dimension); the HNSW
+    # indexes are per dimension, on ``vec::vector(n)`` WHERE dim = n, made when the first
+    # vector of that size arrives (vectors.py), so there is one per size for the whole
+    # table, never one per user. Without pgvector nothing changes: vectors stay bytes,
+    # searched in the application, and `memvault doctor` says so.
+    available = conn.execute(
+        "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+    ).fetchone()
+    if available is None:
+        return
+    installed = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if installed is None:
+        conn.execute("SAVEPOINT pgvector")
+        try:
+            conn.execute("CREATE EXTENSION vector")
+        except psycopg.errors.InsufficientPrivilege:
+            conn.execute("ROLLBACK TO SAVEPOINT pgvector")
+            return  # a superuser may add it later (then see vectors.py: has_vec)
+        conn.execute("RELEASE SAVEPOINT pgvector")
+    conn.execute("ALTER TABLE embeddings ADD COLUMN vec vector")
+    rows = conn.execute("SELECT user_id, entry_id, vector FROM embeddings").fetchall()
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE embeddings SET vec = %s::vector WHERE user_id = %s AND entry_id = %s",
+            [(vector_text(bytes(v)), u, e) for u, e, v in rows],
+        )
+
+
+def vector_text(raw: bytes) -> str:
+    """float32 bytes as pgvector's text form (each value round-trips exactly)."""
+    return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"
+
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(conn: psycopg.Connection[Any]) -> int:
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM memvault_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def apply_migrations(conn: psycopg.Connection[Any], target: int | None = None) -> list[int]:
+    """Bring the schema up to ``target`` (default: latest); returns the versions applied.
+
+    ``conn`` is in autocommit mode; each step is one transaction of its own.
+    """
+    target = LATEST_VERSION if target is None else target
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS memvault_migrations ("
+            " version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)"
+        )
+    version = current_version(conn)
+    if version > LATEST_VERSION:
+        raise MigrationError(
+            f"database schema is version {version} but this memvault knows only up to "
+            f"{LATEST_VERSION}: upgrade memvault to open it"
+        )
+    applied: list[int] = []
+    for step in MIGRATIONS:
+        if step.version > target:
+            break
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                # Re-checked under the lock: another opener may have just applied it.
+                if current_version(conn) >= step.version:
+                    continue
+                step.apply(conn)
+                conn.execute(
+                    "INSERT INTO memvault_migrations (version, name, applied_at) "
+                    "VALUES (%s, %s, %s)",
+                    (step.version, step.name, datetime.now(UTC).isoformat()),
+                )
+        except psycopg.OperationalError:
+            raise  # the server went away: the caller reports it as unavailable
+        except psycopg.Error as exc:
+            raise MigrationError(
+                f"could not apply migration {step.version} ({step.name}): "
+                f"{exc.diag.message_primary or type(exc).__name__}; the database was left "
+                "at the previous version"
+            ) from None
+        applied.append(step.version)
+    return applied

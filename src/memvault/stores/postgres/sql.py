@@ -1,0 +1,105 @@
+"""SQL fragments the parts of the PostgreSQL store share: the entry columns, the
+WHERE clauses that keep a query inside a view and its filters, and the keyword keys.
+
+Scope is enforced in every statement by ``user_id`` (the first column of every key);
+the keyword keys carry the owner's scope key as well, so a GIN lookup of a term
+intersects it with the caller's rows instead of walking every user's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ...model import MemoryEntry
+from ..bm25 import doc_length, index_form
+from ..rows import ENTRY_COLUMNS, entry_to_row, format_time
+from ..values import EntryFilter, SearchDoc, View
+
+SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
+_WRITE_COLUMNS = (*ENTRY_COLUMNS, "fts_head", "fts_body", "fts_extra", "fts_keys", "fts_len")
+INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_WRITE_COLUMNS)}) "
+    f"VALUES ({', '.join('%s' for _ in _WRITE_COLUMNS)})"
+)
+UPDATE_SQL = (
+    "UPDATE memories SET "
+    + ", ".join(f"{c} = %s" for c in _WRITE_COLUMNS)
+    + " WHERE user_id = %s AND id = %s"
+)
+PAGE = 500
+
+
+def user_key(user_id: str) -> str:
+    """The owner's key among an entry's keyword keys. Tokens never hold a space, so a
+    key that starts with one can never equal a token."""
+    return " u" + hashlib.blake2b(user_id.encode(), digest_size=10).hexdigest()
+
+
+def keyword_keys(entry: MemoryEntry, doc: SearchDoc) -> list[str]:
+    """What the GIN index holds for an entry: its owner's key, then its distinct tokens
+    in index form (as ``bm25.index_form`` compares them)."""
+    tokens = f"{doc.head} {doc.body} {doc.extra}".split()
+    return [user_key(entry.user_id), *dict.fromkeys(index_form(t) for t in tokens)]
+
+
+def write_row(entry: MemoryEntry, doc: SearchDoc) -> tuple[Any, ...]:
+    """The values of ``INSERT_SQL`` / the first part of ``UPDATE_SQL``."""
+    return (
+        *entry_to_row(entry),
+        doc.head,
+        doc.body,
+        doc.extra,
+        keyword_keys(entry, doc),
+        doc_length(doc),
+    )
+
+
+def view_sql(view: View) -> tuple[str, list[Any]]:
+    """The WHERE clause (table alias ``m``) that keeps a query inside ``view``."""
+    if view.all_agents:
+        return "m.user_id = %s", [view.user_id]
+    if view.agent_id is None:
+        return "m.user_id = %s AND m.agent_id IS NULL", [view.user_id]
+    return "m.user_id = %s AND (m.agent_id IS NULL OR m.agent_id = %s)", [
+        view.user_id,
+        view.agent_id,
+    ]
+
+
+def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (
+        ("kind", flt.kind),
+        ("mem_class", flt.mem_class),
+        ("domain", flt.domain),
+        ("tier", flt.tier),
+        ("agent_id", flt.agent_id),
+        ("session_id", flt.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"m.{column} = %s")
+            params.append(value.value if hasattr(value, "value") else value)
+    if flt.quarantined is not None:
+        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
+    if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
+        clauses.append("(m.expires_at IS NULL OR m.expires_at > %s)")
+        params.append(format_time(flt.valid_at))
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
+    """The WHERE clause on ``keyword_stats`` (user_id, agent) that keeps to ``view``."""
+    if view.all_agents:
+        return f"{alias}.user_id = %s", [view.user_id]
+    if view.agent_id is None:
+        return f"{alias}.user_id = %s AND {alias}.agent = ''", [view.user_id]
+    return f"{alias}.user_id = %s AND {alias}.agent IN ('', %s)", [view.user_id, view.agent_id]
+
+
+def chunks(ids: Sequence[str]) -> Iterator[list[str]]:
+    """``ids`` in pages, so one statement never carries an unbounded array."""
+    for start in range(0, len(ids), PAGE):
+        yield list(ids[start : start + PAGE])

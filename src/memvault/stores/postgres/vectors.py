@@ -1,0 +1,235 @@
+"""Vectors: one float32 vector per entry and model, the log other processes read to
+catch up with them, and nearest-neighbour search in the database.
+
+Vectors are kept as raw float32 bytes (``bytea``), which the engine loads per user
+into its in-memory index exactly as it does from SQLite; where the server has pgvector
+each is also a ``vector`` for ``nearest``. The log's positions are per user
+(``StoredVectors.mark`` is the user's last seq): the trigger that writes the log takes
+a per-user advisory lock, so within one user seq order is commit order.
+
+``nearest``: one HNSW index per vector size for the whole table (``vec::vector(n)``
+WHERE dim = n), never one per user or bank: thousands of per-tenant indexes exhaust
+PostgreSQL's lock table. A user's kNN walks it with ``hnsw.iterative_scan =
+strict_order``, so the user filter never leaves it short of ``k`` results nor out of
+order; a user with few vectors is scanned exactly instead (faster, and exact).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...errors import ValidationError
+from ...model import MemoryEntry
+from ..rows import format_time, row_to_entry
+from ..values import StoredVectors, VectorChanges, VectorItem, View
+from .connection import PostgresConnection
+from .schema import vector_text
+from .sql import SELECT, chunks, view_sql
+
+# Rows of the vector log kept; a process further behind than this reloads its vectors.
+_VECTOR_LOG_KEEP = 100_000
+# Below this many vectors of a user and model, ``nearest`` scans them exactly.
+EXACT_BELOW = 5_000
+# HNSW build settings (pgvector's defaults) and the search breadth.
+_HNSW_M, _HNSW_EF_CONSTRUCTION, _EF_SEARCH = 16, 64, 100
+
+
+def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
+    """(id, agent_id, dim, bytes) rows as one matrix; rows of another size are left out."""
+    if not rows:
+        return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32), mark)
+    dim = rows[0][2]
+    rows = [r for r in rows if r[2] == dim]
+    matrix = np.frombuffer(b"".join(bytes(r[3]) for r in rows), dtype=np.float32)
+    return StoredVectors(
+        [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
+    )
+
+
+class PostgresVectors(PostgresConnection):
+    """The vector half of the store."""
+
+    def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
+        written: list[str] = []
+        if not items:
+            return written
+        with self._write("writing vectors") as conn:
+            for item in items:
+                vector = np.ascontiguousarray(item.vector, dtype=np.float32)
+                raw = vector.tobytes()
+                if self.pgvector:
+                    self._ensure_hnsw(conn, int(vector.shape[0]))
+                    sql = (
+                        "INSERT INTO embeddings (user_id, entry_id, model, dim, vector, vec) "
+                        "SELECT user_id, id, %s, %s, %s, %s::vector FROM memories "
+                    )
+                    values: tuple[Any, ...] = (model, int(vector.shape[0]), raw, vector_text(raw))
+                    update = ", vec = excluded.vec"
+                else:
+                    sql = (
+                        "INSERT INTO embeddings (user_id, entry_id, model, dim, vector) "
+                        "SELECT user_id, id, %s, %s, %s FROM memories "
+                    )
+                    values, update = (model, int(vector.shape[0]), raw), ""
+                row = conn.execute(
+                    sql + "WHERE user_id = %s AND id = %s AND updated_at = %s "
+                    "ON CONFLICT (user_id, entry_id) DO UPDATE SET model = excluded.model, "
+                    f"dim = excluded.dim, vector = excluded.vector{update} RETURNING entry_id",
+                    (*values, user_id, item.entry_id, format_time(item.updated_at)),
+                ).fetchone()
+                if row is not None:
+                    written.append(item.entry_id)
+            conn.execute(
+                "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - %s",
+                (_VECTOR_LOG_KEEP,),
+            )
+        return written
+
+    def load_vectors(self, user_id: str, model: str) -> StoredVectors:
+        with self._snapshot("loading vectors") as conn:
+            mark = _user_mark(conn, user_id)
+            rows = conn.execute(
+                "SELECT m.id, m.agent_id, e.dim, e.vector FROM embeddings e "
+                "JOIN memories m ON m.user_id = e.user_id AND m.id = e.entry_id "
+                "WHERE e.user_id = %s AND e.model = %s ORDER BY m.pk",
+                (user_id, model),
+            ).fetchall()
+        return _stored_vectors(rows, mark)
+
+    def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
+        with self._snapshot("reading vector changes") as conn:
+            first = conn.execute("SELECT min(seq) FROM vector_log").fetchone()
+            mark = _user_mark(conn, user_id)
+            if first is None or first[0] is None:
+                return VectorChanges(since, _stored_vectors([], since), [])
+            if since < int(first[0]) - 1:
+                return None  # pruned past ``since``
+            changed = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT DISTINCT entry_id FROM vector_log "
+                    "WHERE user_id = %s AND seq > %s AND seq <= %s",
+                    (user_id, since, mark),
+                ).fetchall()
+            ]
+            rows: list[Any] = []
+            for chunk in chunks(changed):
+                rows.extend(
+                    conn.execute(
+                        "SELECT m.id, m.agent_id, e.dim, e.vector FROM memories m "
+                        "JOIN embeddings e ON e.user_id = m.user_id AND e.entry_id = m.id "
+                        "AND e.model = %s WHERE m.user_id = %s AND m.id = ANY(%s)",
+                        (model, user_id, chunk),
+                    ).fetchall()
+                )
+        present = {r[0] for r in rows}
+        mark = max(mark, since)
+        return VectorChanges(
+            mark, _stored_vectors(rows, mark), [i for i in changed if i not in present]
+        )
+
+    def missing_vectors(
+        self, model: str, *, limit: int = 256, after: tuple[str, str] | None = None
+    ) -> list[MemoryEntry]:
+        after = after or ("", "")
+        with self._read("listing entries without vectors") as conn:
+            rows = conn.execute(
+                f"SELECT {SELECT} FROM memories m "
+                "LEFT JOIN embeddings e ON e.user_id = m.user_id AND e.entry_id = m.id "
+                "AND e.model = %s "
+                "WHERE e.entry_id IS NULL AND (m.user_id, m.id) > (%s, %s) "
+                "ORDER BY m.user_id, m.id LIMIT %s",
+                (model, *after, limit),
+            ).fetchall()
+        return [row_to_entry(r) for r in rows]
+
+    # -- nearest neighbours in the database -------------------------------------------
+
+    def _ensure_hnsw(self, conn: Any, dim: int) -> None:
+        """The HNSW index for vectors of ``dim`` values, made with the first of them.
+
+        Made inside the writing transaction (under an advisory lock, so two writers
+        never race to make it): a second connection would wait on this one's locks."""
+        known = self._hnsw_dims
+        if dim in known:
+            return
+        name = f"embeddings_hnsw_{dim}"
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (name,))
+        exists = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
+        if exists is None or exists[0] is None:
+            conn.execute(
+                f"CREATE INDEX {name} ON embeddings USING hnsw "
+                f"((vec::vector({dim})) vector_cosine_ops) "
+                f"WITH (m = {_HNSW_M}, ef_construction = {_HNSW_EF_CONSTRUCTION}) "
+                f"WHERE dim = {dim}"
+            )
+        else:
+            known.add(dim)  # committed already; one made here counts once it commits
+
+    def nearest(self, view: View, model: str, query: Any, k: int = 10) -> list[tuple[str, float]]:
+        """The ``k`` entries of ``view`` whose ``model`` vectors are most similar (cosine)
+        to ``query``, as (id, similarity), best first; ties by id.
+
+        In the database with pgvector (HNSW, or an exact scan for a user with few
+        vectors), else over the user's vectors in the application."""
+        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        if vector.size == 0 or not np.isfinite(vector).all():
+            raise ValidationError("the query vector must be non-empty and finite numbers")
+        if not isinstance(k, int) or k < 1:
+            raise ValidationError("k must be a positive whole number")
+        dim = int(vector.size)
+        if not self.pgvector:
+            return self._nearest_in_app(view, model, vector, k)
+        where, params = view_sql(view)
+        text = vector_text(vector.tobytes())
+        with self._snapshot("the vector search") as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM embeddings WHERE model = %s "
+                "AND user_id = %s AND dim = %s LIMIT %s) t",
+                (model, view.user_id, dim, EXACT_BELOW),
+            ).fetchone()
+            exact = row is None or int(row[0]) < EXACT_BELOW
+            if exact:  # not the indexed expression: the planner scans the user's rows
+                distance, order = "e.vec <=> %s::vector", "d, m.id"
+            else:  # the indexed expression, ordered by it alone, so the index serves it
+                distance, order = f"e.vec::vector({dim}) <=> %s::vector({dim})", "d"
+                conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
+                conn.execute(f"SET LOCAL hnsw.ef_search = {max(_EF_SEARCH, 2 * k)}")
+            rows = conn.execute(
+                f"SELECT m.id, {distance} AS d FROM embeddings e "
+                "JOIN memories m ON m.user_id = e.user_id AND m.id = e.entry_id "
+                f"WHERE e.model = %s AND e.dim = %s AND e.user_id = %s AND {where} "
+                f"ORDER BY {order} LIMIT %s",
+                (text, model, dim, view.user_id, *params, k),
+            ).fetchall()
+        found = sorted(((float(d), i) for i, d in rows if d == d), key=lambda p: p)
+        return [(i, 1.0 - d) for d, i in found]
+
+    def _nearest_in_app(
+        self, view: View, model: str, vector: Any, k: int
+    ) -> list[tuple[str, float]]:
+        stored = self.load_vectors(view.user_id, model)
+        if not stored.ids or stored.matrix.shape[1] != vector.size:
+            return []
+        keep = [
+            i
+            for i, agent in enumerate(stored.agent_ids)
+            if view.all_agents or agent is None or agent == view.agent_id
+        ]
+        if not keep:
+            return []
+        matrix = stored.matrix[keep]
+        norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(vector))
+        sims = (matrix @ vector) / np.where(norms == 0, 1.0, norms)
+        order = sorted(range(len(keep)), key=lambda i: (-float(sims[i]), stored.ids[keep[i]]))
+        return [(stored.ids[keep[i]], float(sims[i])) for i in order[:k]]
+
+
+def _user_mark(conn: Any, user_id: str) -> int:
+    row = conn.execute(
+        "SELECT coalesce(max(seq), 0) FROM vector_log WHERE user_id = %s", (user_id,)
+    ).fetchone()
+    return int(row[0]) if row else 0
