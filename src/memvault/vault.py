@@ -367,8 +367,10 @@ class Vault:
         if user_id is not None:
             entries = self.store.list_entries(owner_view(user_id), limit=sample)
         else:
-            # "Entries without a vector of a model no embedder is named": every entry.
-            entries = self.store.missing_vectors("\x00", limit=sample)
+            # Entries lacking a vector of the empty model name, which no embedder has: every
+            # entry (the first of the store, any user). NUL would do too but PostgreSQL
+            # refuses it in text.
+            entries = self.store.missing_vectors("", limit=sample)
         return advise(self.embedder, [e.content for e in entries])
 
     # -- reveal and audit (``RevealService``) -------------------------------------------
