@@ -33,6 +33,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ import numpy as np
 from ..errors import ConfigError
 from ..model import MemoryEntry
 from ..stores.bm25 import index_form
-from ..text import tokenize
+from ..text import has_cjk, tokenize
 
 SHIPPED = Path(__file__).with_name("rerank_weights.json")
 FORMAT = "memvault-rerank"
@@ -125,15 +126,30 @@ def _log_rank(rank: int) -> float:
     return max(0.0, 1.0 - math.log(rank) / _RANK_SCALE)
 
 
-def coverage(entry: MemoryEntry, terms: frozenset[str]) -> float:
+def screen(terms: frozenset[str]) -> re.Pattern[str]:
+    """The words that start like one of ``terms`` (its first three characters), as one
+    pattern for :func:`coverage`."""
+    starts = sorted({re.escape(t[:3]) for t in terms}, key=lambda s: (-len(s), s))
+    return re.compile(r"\b(?:" + "|".join(starts) + r")\w*") if starts else re.compile(r"(?!)")
+
+
+def coverage(entry: MemoryEntry, terms: frozenset[str], prefixes: re.Pattern[str]) -> float:
     """The share of the query's ``terms`` found in the entry's own text (name,
-    description, content; not the neighbouring turns the index adds)."""
+    description, content; not the neighbouring turns the index adds).
+
+    Tokenising every candidate whole would cost more than the rest of the search, so
+    in text without CJK only the words that start like a term (its first three
+    letters, the pattern ``prefixes``) go through the tokenizer: a stem keeps its word's first
+    letters, so this finds the same terms except for a word whose first letters carry
+    a diacritic."""
     if not terms:
         return 0.0
-    found: set[str] = set()
-    for part in (entry.name, entry.description, entry.content):
-        if part:
-            found.update(index_form(t) for t in tokenize(part))
+    text = " ".join(p for p in (entry.name, entry.description, entry.content) if p)
+    if has_cjk(text):
+        found = {index_form(t) for t in tokenize(text)}
+    else:
+        words = prefixes.findall(text.lower())
+        found = {index_form(t) for t in tokenize(" ".join(words))} if words else set()
     return len(terms & found) / len(terms)
 
 
@@ -144,7 +160,8 @@ def features(candidates: Sequence[Candidate], terms: Sequence[str]) -> np.ndarra
     out = np.zeros((n, len(FEATURES)), dtype=np.float64)
     if n == 0:
         return out
-    cover = [coverage(c.entry, wanted) for c in candidates]
+    prefixes = screen(wanted)
+    cover = [coverage(c.entry, wanted, prefixes) for c in candidates]
     kw_best = max((c.keyword[1] for c in candidates if c.keyword), default=0.0)
     by_kw = sorted(
         (c.keyword[0], cover[i]) for i, c in enumerate(candidates) if c.keyword is not None
