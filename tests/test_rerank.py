@@ -15,7 +15,10 @@ import pytest
 from memvault import Vault, load_config
 from memvault.embed.local import MODEL_NAME, LocalEmbedder
 from memvault.errors import ConfigError, MemvaultError
-from memvault.retrieval.rerank import FEATURES, SHIPPED, load_model, parse_model
+from memvault.model import MemoryEntry
+from memvault.retrieval.rerank import FEATURES, SHIPPED, coverage, load_model, parse_model, screen
+from memvault.stores.bm25 import index_form
+from memvault.text import query_terms, tokenize
 
 # A small personal vault: most questions below paraphrase their answer (no shared
 # word), one reuses its words.
@@ -220,3 +223,21 @@ def test_the_confident_channel_leads(db: Path, local: LocalEmbedder) -> None:
     assert fused.candidates[0].entry.content != target  # fusion follows the stray words
     assert ex.candidates[0].entry.content == target
     assert exact.candidates[0].entry.content == "The vendor invoice number 8812 was paid late"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Studies show the group went camping by the lake",
+        "GO to the café; it's well-known and good",
+        "nothing in common here",
+        "销售看板 will be ready on Monday",
+    ],
+)
+def test_coverage_counts_the_terms_the_tokenizer_finds(text: str) -> None:
+    """The prefix screen gives the share a full tokenization gives."""
+    entry = MemoryEntry(id="e", user_id="u", content=text)
+    for query in ["what did the study group do at the lake", "go cafe good", "看板 monday"]:
+        terms = frozenset(index_form(t) for t in query_terms(query))
+        found = {index_form(t) for t in tokenize(text)}
+        assert coverage(entry, terms, screen(terms)) == len(terms & found) / len(terms)
