@@ -241,3 +241,14 @@ def test_coverage_counts_the_terms_the_tokenizer_finds(text: str) -> None:
         terms = frozenset(index_form(t) for t in query_terms(query))
         found = {index_form(t) for t in tokenize(text)}
         assert coverage(entry, terms, screen(terms)) == len(terms & found) / len(terms)
+
+
+def test_a_cjk_query_keeps_the_fused_order(db: Path, local: LocalEmbedder) -> None:
+    """The model was trained on English conversations only (and did worse than fusion on
+    a Chinese set): a query with CJK text is left in the fused order, and explain says so."""
+    with open_vault(db, local) as vault:
+        vault.add("销售看板下周一上线", user_id="u")
+        ex = vault.explain("看板什么时候上线", user_id="u")
+    assert ex.stage == "fusion" and "CJK" in ex.stage_note
+    assert [c.fusion_rank for c in ex.candidates] == list(range(1, len(ex.candidates) + 1))
+    assert ex.candidates[0].entry.content == "销售看板下周一上线"
