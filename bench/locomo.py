@@ -1,4 +1,8 @@
-"""LoCoMo turn retrieval through the real ``Vault``: keyword, vector and hybrid.
+"""LoCoMo turn retrieval through the real ``Vault``: keyword, vector, fusion and hybrid.
+
+``hybrid`` is the default configuration (fused, then reranked by the learned second
+stage); ``fusion`` the same with ``retrieval.rerank = false``; ``keyword`` has no
+embedder, ``vector`` keyword weight 0.
 
 Protocol (as in ``../shared/bench/BASELINES.md``): each of the 10 conversations is
 one user's memory, every dialog turn one entry, stored as an integration stores a
@@ -40,8 +44,15 @@ from memvault import Vault, load_config
 from memvault.embed.base import Embedder
 from memvault.fences import escape_data
 
-DATA = (
-    Path(__file__).resolve().parents[2] / "shared" / "bench" / "data" / "locomo" / "locomo10.json"
+HERE = Path(__file__).resolve().parent
+# The shared data sits beside the checkout (or beside the folder of worktrees).
+DATA = next(
+    (
+        p / "shared" / "bench" / "data" / "locomo" / "locomo10.json"
+        for p in HERE.parents
+        if (p / "shared" / "bench" / "data" / "locomo" / "locomo10.json").exists()
+    ),
+    HERE.parents[1] / "shared" / "bench" / "data" / "locomo" / "locomo10.json",
 )
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
@@ -240,6 +251,10 @@ def evaluate(
     overrides.setdefault("embedding", {})["background"] = False
     if mode == "vector":
         overrides.setdefault("retrieval", {})["keyword_weight"] = 0.0
+        overrides["retrieval"]["rerank"] = False  # one channel: its own order
+    if mode in ("keyword", "fusion"):
+        # keyword: BM25's own order; fusion: the fused order before the second stage.
+        overrides.setdefault("retrieval", {})["rerank"] = False
     config = load_config(environ={}, home=tmp, **overrides)
     vault = Vault(
         tmp / f"{mode}.db", config=config, embedder=None if mode == "keyword" else embedder
@@ -324,7 +339,7 @@ def cells(s: dict[str, float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--modes", nargs="+", default=["keyword", "vector", "hybrid"])
+    parser.add_argument("--modes", nargs="+", default=["keyword", "vector", "fusion", "hybrid"])
     parser.add_argument("--convs", type=int, nargs="*", default=None)
     parser.add_argument(
         "--batch", type=int, default=1, help="1: Vault.add per turn; N: add_many of N turns"

@@ -6,7 +6,10 @@ beyond that, to keep the run short on 2 cores, each further entry's vector is a
 real vector of an earlier entry plus Gaussian noise, re-normalised. That changes
 nothing about the work a query does (one exact matrix-vector product over every
 vector of the user, BM25 over FTS5, fusion), which is what is measured here.
-Quality is measured by ``locomo.py``.
+Quality is measured by ``locomo.py``. Each query runs twice, alternately, on two
+vaults over the same file: the default configuration (fused, then the learned
+reranker) and ``retrieval.rerank = false`` (fused order), so the reranker's cost
+is read under the same load.
 
     .venv/bin/python bench/scale.py [--sizes 10000 100000] [--queries 200]
 """
@@ -46,6 +49,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scale.db"
         config = load_config(environ={}, home=Path(tmp))
+        plain = load_config(environ={}, home=Path(tmp), retrieval={"rerank": False})
         writer = Vault(path, config=config, embedder=None)
         real: list[np.ndarray] = []
         stored = 0
@@ -74,6 +78,7 @@ def main() -> None:
                 )
             stored = size
             vault = Vault(path, config=config, embedder=embedder)
+            fused = Vault(path, config=plain, embedder=embedder)
             queries = [
                 " ".join(
                     zipf_pick(rng, vocab) if rng.random() < 0.6 else rng.choice(COMMON)
@@ -83,21 +88,33 @@ def main() -> None:
             ]
             for q in queries[:10]:  # load the vector cache and warm up
                 vault.search(q, user_id="bench", limit=10)
-            times = []
+                fused.search(q, user_id="bench", limit=10)
+            times: list[float] = []
+            plain_times: list[float] = []
             for q in queries:
-                t0 = time.perf_counter()
-                vault.search(q, user_id="bench", limit=10)
-                times.append((time.perf_counter() - t0) * 1000)
+                for v, into in ((vault, times), (fused, plain_times)):
+                    t0 = time.perf_counter()
+                    v.search(q, user_id="bench", limit=10)
+                    into.append((time.perf_counter() - t0) * 1000)
             vault.close()
-            rows.append((size, statistics.median(times), percentile(times, 0.95)))
+            fused.close()
+            rows.append(
+                (
+                    size,
+                    statistics.median(times),
+                    percentile(times, 0.95),
+                    statistics.median(plain_times),
+                    percentile(plain_times, 0.95),
+                )
+            )
         writer.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"hybrid search, limit 10, {args.queries} queries per size, one user, 2 cores")
     print(f"(real embeddings for the first {args.embed_upto:,} entries, {embed_seconds:.0f} s)\n")
-    print("| entries | query p50 (ms) | query p95 (ms) |")
-    print("|---:|---:|---:|")
-    for size, p50, p95 in rows:
-        print(f"| {size:,} | {p50:.1f} | {p95:.1f} |")
+    print("| entries | query p50 (ms) | query p95 (ms) | rerank = false: p50 | p95 |")
+    print("|---:|---:|---:|---:|---:|")
+    for size, p50, p95, f50, f95 in rows:
+        print(f"| {size:,} | {p50:.1f} | {p95:.1f} | {f50:.1f} | {f95:.1f} |")
     print(f"\npeak RSS {rss:.0f} MB")
 
 

@@ -13,10 +13,12 @@ hybrid ranking side by side on
   questions and cue/trigger pairs; users ``u0``-``u2`` are the dev half, the rest test.
 
 Everything goes through the public API: ``Vault.add_many`` to store, ``Vault.explain``
-to search (it is the search's own computation, and it keeps each channel's rank, so one
-hybrid search yields all three rankings: keyword order, vector order and the fused
-order). Query latency is that of ``Vault.search`` (query embedding included) for the
-first ``TIMED`` queries of each set.
+to search (it is the search's own computation, and it keeps each channel's rank and
+each candidate's place in the fused order, so one hybrid search yields every ranking:
+keyword order, vector order, the fused order (``fusion``, what ``retrieval.rerank =
+false`` returns) and the final order (``hybrid``: reranked by the second stage under
+the default configuration)). Query latency is that of ``Vault.search`` (query
+embedding included) for the first ``TIMED`` queries of each set.
 
     PYTHONPATH=src .venv/bin/python bench/shapes.py [--sets shapes locomo] [--set a.b=v]
         [--embed-cache /tmp/x.pkl] [--dump /tmp/candidates.json]
@@ -50,7 +52,7 @@ LOCOMO = next(
     HERE.parents[1] / "shared" / "bench" / "data" / "locomo" / "locomo10.json",
 )
 SHAPES = HERE / "data" / "shapes.json"
-MODES = ("keyword", "vector", "hybrid")
+MODES = ("keyword", "vector", "fusion", "hybrid")
 DEPTH = 50
 TIMED = 100  # searches timed per set; the rest reuse cached query vectors (a loaded
 # machine embeds one query at a time slowly, and the rankings do not depend on it)
@@ -251,6 +253,9 @@ def run(
                     ]
                     for name in ("keyword", "vector")
                 }
+                # The fused order before the second stage, as the engine recorded it;
+                # ``hybrid`` is the search's final order (reranked by default).
+                by["fusion"] = [ref(c) for c in sorted(ex.candidates, key=lambda c: c.fusion_rank)]
                 by["hybrid"] = [ref(c) for c in ex.candidates]
                 row = {"user": corpus.user_id, "group": q.group, "split": q.split}
                 for mode in MODES:

@@ -114,8 +114,22 @@ def test_filters_and_agents_are_explained_alike(hybrid_vault: Vault) -> None:
     same(hybrid_vault, "go services", limit=5, quarantined=False)
 
 
-def test_scores_are_the_product_of_the_factors(hybrid_vault: Vault) -> None:
-    explained = hybrid_vault.explain("Alice go services", user_id="alice", limit=10)
+@pytest.fixture
+def fusion_vault(tmp_path: Path, local: LocalEmbedder) -> Iterator[Vault]:
+    """The hybrid vault with the fused order final (``retrieval.rerank = false``)."""
+    clock = Clock()
+    config = cfg(tmp_path, retrieval={"rerank": False})
+    with Vault(tmp_path / "f.db", config=config, embedder=local, clock=clock) as vault:
+        fill(vault, clock)
+        assert vault.flush(timeout=120)
+        yield vault
+
+
+def test_scores_are_the_product_of_the_factors(fusion_vault: Vault) -> None:
+    # Pins the fusion stage's score formula; the second stage has its own tests
+    # (test_rerank.py), where score is the reranker's.
+    explained = fusion_vault.explain("Alice go services", user_id="alice", limit=10)
+    assert explained.stage == "fusion"
     assert explained.person == "Alice"
     for c in explained.candidates:
         product = c.fused * (c.importance * c.recency * c.tier)

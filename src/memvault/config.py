@@ -117,6 +117,15 @@ class RetrievalConfig(BaseModel):
         "index also sees each entry's context (chosen on LoCoMo 0-4)",
     )
     rrf_k: float = Field(60.0, gt=0, description="reciprocal rank fusion constant")
+    rerank: bool = Field(
+        True,
+        description="re-order the fused candidates with the learned second stage "
+        "(``retrieval.rerank``; trained by bench/train_rerank.py); False = fusion order",
+    )
+    rerank_weights: Path | None = Field(
+        None,
+        description="path of a reranker weights file (None = the one shipped in the package)",
+    )
     candidates: int = Field(50, ge=1, le=1000, description="depth each channel contributes")
     min_similarity: float = Field(
         0.2,

@@ -28,6 +28,7 @@ from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
 from .retrieval.recall import Recall
 from .retrieval.relevance import Relevance
+from .retrieval.rerank import load_model
 from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
@@ -78,6 +79,9 @@ class Vault:
             self.embedder: Embedder | None = (
                 make_embedder(cfg.embedding) if embedder is _UNSET else embedder
             )
+            # A broken weights file fails here, before any thread starts.
+            rc = cfg.retrieval
+            reranker = load_model(rc.rerank_weights) if rc.rerank else None
         except BaseException:
             self.store.close()
             raise
@@ -90,7 +94,7 @@ class Vault:
         semantic = semantic_screen(cfg.security.semantic_screen, native)
         self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
         channels = channels_for(store, cfg, derived.index, native, derived.settle)
-        self._recall = Recall(store, cfg, channels, people, self._clock)
+        self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)

@@ -154,6 +154,13 @@ class VectorChannel:
         pool.query_vector = vector  # for context()'s relevance gate
         return ranked
 
+    def similarities(self, view: View, pool: Pool, entry_ids: Sequence[str]) -> dict[str, float]:
+        """The query's cosine to each of ``entry_ids`` (read into ``pool``) that has a
+        vector; empty when the query was not embedded."""
+        if pool.query_vector is None or not entry_ids:
+            return {}
+        return self.index.similarity(view, pool.query_vector, entry_ids)
+
 
 def channels_for(
     store: Store,

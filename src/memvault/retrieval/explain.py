@@ -25,7 +25,10 @@ ContextUse = Literal["injected", "placeholder", "held", "not relevant"]
 
 @dataclass(frozen=True, slots=True)
 class CandidateTrace:
-    """One candidate: ``score = fused * importance * recency * tier * person``.
+    """One candidate: ``score = fused * importance * recency * tier * person``, or, when
+    the second stage ran (``Explanation.stage == "rerank"``), ``score = rerank``, the
+    learned model's score over ``features``; ``fusion_rank`` is its place in the fused
+    order before that.
 
     ``rank`` is the final order (from 1); ``returned`` is whether ``search`` with the
     same arguments returns it (its rank is within the limit).
@@ -46,6 +49,9 @@ class CandidateTrace:
     context: ContextUse
     evidence: str | None = None  # why it is relevant: "keyword", "meaning" or None
     word_match: bool = False  # the keyword channel found it through a word of its own text
+    fusion_rank: int = 0
+    rerank: float | None = None
+    features: dict[str, float] | None = None
 
     @property
     def sources(self) -> dict[str, float]:
@@ -61,6 +67,9 @@ class CandidateTrace:
                 for name, found in self.channels.items()
             },
             "fused": self.fused,
+            "fusion_rank": self.fusion_rank,
+            "rerank": self.rerank,
+            "features": None if self.features is None else dict(self.features),
             "boosts": {
                 "importance": self.importance,
                 "recency": self.recency,
@@ -94,6 +103,8 @@ class Explanation:
     expired: tuple[str, ...]  # ids a channel found but expiry left out
     gate: Gate | None = None  # how context() judged the query (``retrieval.relevance``)
     phrases: tuple[str, ...] = ()  # the keyword channel's phrases (CJK runs as bigrams)
+    stage: str = "fusion"  # what set the final order: "fusion" or "rerank" (the second stage)
+    stage_note: str = ""  # why the configured second stage did not run, if it did not
 
     @property
     def hits(self) -> list[Hit]:
@@ -112,6 +123,8 @@ class Explanation:
             "now": self.now.isoformat(),
             "candidates": [c.to_dict() for c in self.candidates],
             "expired": list(self.expired),
+            "stage": self.stage,
+            "stage_note": self.stage_note,
             "gate": None
             if self.gate is None
             else {
@@ -125,7 +138,9 @@ class Explanation:
     def format(self, rows: int | None = None, *, width: int = 32) -> str:
         """A readable table of the first ``rows`` candidates (default: the returned ones)."""
         shown = self.candidates[: self.limit if rows is None else rows]
-        head = ["#", *self.channels, "fused", "×imp", "×rec", "×tier", "×person", "score"]
+        reranked = self.stage == "rerank"
+        head = ["#", *self.channels, "fused", "×imp", "×rec", "×tier", "×person"]
+        head += ["fusion#", "rerank"] if reranked else ["score"]
         table = [[*head, "context", "content"]]
         for c in shown:
             ranks = [
@@ -135,15 +150,17 @@ class Explanation:
             factors = [f"{f:.3f}" for f in (c.importance, c.recency, c.tier, c.person)]
             text = " ".join(c.entry.content.split())
             text = text if len(text) <= width else text[: width - 1] + "…"
-            table.append(
-                [str(c.rank), *ranks, f"{c.fused:.5f}", *factors, f"{c.score:.5f}", c.context, text]
-            )
+            tail = [f"#{c.fusion_rank}", f"{c.score:.4f}"] if reranked else [f"{c.score:.5f}"]
+            table.append([str(c.rank), *ranks, f"{c.fused:.5f}", *factors, *tail, c.context, text])
         sizes = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
         lines = [
             f"query {self.query!r} -> terms {' '.join(self.terms) or '-'}"
             + (", phrases " + ", ".join(map(repr, self.phrases)) if self.phrases else "")
             + (f", person {self.person!r}" if self.person else "")
+            + (", order: learned rerank over the fused candidates" if reranked else "")
         ]
+        if self.stage_note:
+            lines.append(self.stage_note)
         gate = self.gate
         if gate is not None and gate.margin is not None:
             lines.append(
@@ -200,6 +217,9 @@ def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevan
                 use,
                 why,
                 word,
+                c.fusion_rank,
+                c.rerank,
+                c.features,
             )
         )
     return Explanation(
@@ -214,6 +234,8 @@ def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevan
         expired=tuple(recalled.expired),
         gate=gate,
         phrases=recalled.query.phrases,
+        stage=recalled.stage,
+        stage_note=recalled.stage_note,
     )
 
 

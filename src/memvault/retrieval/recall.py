@@ -3,17 +3,22 @@
 ``Recall.ask`` checks what a caller asked for (a :class:`Search`); ``Recall.run``
 ranks the view's entries for it and keeps, for every candidate, what each step made
 of it (its rank and raw score in each channel, the fused score, each boost factor).
-``Recall.hits`` turns that into ``Vault.search``'s hits; ``explain.explain`` returns
-it as data. Both call the same code, so what ``explain`` shows is what ``search``
-did. ``Recall.context`` packs the relevant hits into a prompt block
+With ``retrieval.rerank`` (the default) the fused candidates are then re-ordered by
+the learned second stage (``retrieval.rerank``), whose score and features each
+candidate keeps too. ``Recall.hits`` turns that into ``Vault.search``'s hits;
+``explain.explain`` returns it as data. Both call the same code, so what ``explain``
+shows is what ``search`` did. ``Recall.context`` packs the relevant hits into a prompt block
 (``memvault.render.pack``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+
+import numpy as np
 
 from ..config import VaultConfig
 from ..embed.base import Vectors
@@ -22,12 +27,15 @@ from ..model import Hit, MemoryEntry
 from ..render import pack
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
-from ..text import QUESTION_WORDS, query_phrases, query_terms
+from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
 from ..validation import check_encodable, check_limit
 from ..views import entry_filter, recall_view
-from .channels import Channel, Pool, Query
+from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
+from .rerank import FEATURES, Candidate, Model, features
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +49,10 @@ class ChannelScore:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """One candidate after weighing: ``score = fused * importance * recency * tier * person``."""
+    """One candidate after weighing: ``score = fused * importance * recency * tier * person``,
+    or, when the second stage ran, ``score = rerank`` (its score in (0, 1)), with
+    ``features`` what it read (named as ``rerank.FEATURES``) and ``fusion_rank`` the
+    candidate's place (from 1) in the fused order before it."""
 
     entry: MemoryEntry
     channels: dict[str, ChannelScore]
@@ -51,6 +62,9 @@ class Scored:
     tier: float
     person: float
     score: float
+    fusion_rank: int = 0
+    rerank: float | None = None
+    features: dict[str, float] | None = None
 
     @property
     def sources(self) -> dict[str, float]:
@@ -72,6 +86,8 @@ class Recalled:
     candidates: list[Scored]
     expired: list[str]  # fused candidates left out because they had expired at ``now``
     vector: Vectors | None = None  # the query's embedding (None: the vector channel did not run)
+    stage: str = "fusion"  # the order's last stage: "fusion" or "rerank"
+    stage_note: str = ""  # why the second stage did not run, when it was configured
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +125,7 @@ class Recall:
         channels: Sequence[Channel],
         people: People,
         clock: Callable[[], datetime],
+        reranker: Model | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -124,6 +141,28 @@ class Recall:
             cold=rc.cold_factor,
             archive=rc.archive_factor,
         )
+        self.vector = next((c for c in self.channels if isinstance(c, VectorChannel)), None)
+        self.reranker, self.stage_note = self._check_reranker(reranker)
+
+    def _check_reranker(self, model: Model | None) -> tuple[Model | None, str]:
+        """The model when it fits this vault's channels, else None and why (logged once):
+        its cosine features only mean something for the embedding model it was trained on."""
+        if model is None:
+            return None, ""
+        if self.vector is None:  # keyword only: the model was trained on both channels
+            return None, "keyword search only: the fused order is final"
+        embedder = self.vector.index.model
+        # Vectors are stored under the model's full identity (name/variant/dim/pooling);
+        # the weights need only the same model: its int8 and float forms give cosines
+        # within 0.001 of each other (tests/test_local_model.py), so they share weights.
+        if embedder.split("/", 1)[0] == model.model.split("/", 1)[0]:
+            return model, ""
+        note = (
+            f"reranker trained for embedding model {model.model!r}, this vault's is "
+            f"{embedder!r}: fusion order is used (retrieval.rerank = false silences this)"
+        )
+        log.warning("memvault: %s", note)
+        return None, note
 
     def query(self, user_id: str, text: str) -> Query:
         """The keyword terms and phrases, and the named person, of a search text."""
@@ -209,8 +248,61 @@ class Recall:
                 continue
             candidates.append(self._weigh(entry, found[entry_id], fused_score, query, now))
         candidates.sort(key=lambda c: c.score, reverse=True)
+        candidates = [replace(c, fusion_rank=i) for i, c in enumerate(candidates, start=1)]
         names = tuple(channel.name for channel in self.channels)
-        return Recalled(query, depth, now, names, candidates, expired, pool.query_vector)
+        stage, note = "fusion", self.stage_note
+        if self.reranker is not None and candidates:
+            if has_cjk(query.text):
+                # Trained on English conversations only; measured on bench/paraphrase.py's
+                # Chinese set it did worse than fusion (the English model's cosines of
+                # Chinese text are weak evidence), so such queries keep the fused order.
+                note = "a query with CJK text keeps the fused order (reranker trained on English)"
+            else:
+                candidates = self._rerank(self.reranker, view, pool, query, candidates)
+                stage = "rerank"
+        return Recalled(
+            query,
+            depth,
+            now,
+            names,
+            candidates,
+            expired,
+            pool.query_vector,
+            stage,
+            note,
+        )
+
+    def _rerank(
+        self, model: Model, view: View, pool: Pool, query: Query, candidates: list[Scored]
+    ) -> list[Scored]:
+        """The candidates re-ordered by the second stage (ties keep the fused order)."""
+        cosines: dict[str, float] = {}
+        if self.vector is not None:
+            missing = [c.entry.id for c in candidates if "vector" not in c.channels]
+            cosines = self.vector.similarities(view, pool, missing)
+        rows = []
+        for c in candidates:
+            kw, vec = c.channels.get("keyword"), c.channels.get("vector")
+            rows.append(
+                Candidate(
+                    c.entry,
+                    None if kw is None else (kw.rank, kw.score),
+                    None if vec is None else (vec.rank, vec.score),
+                    vec.score if vec is not None else cosines.get(c.entry.id),
+                    c.fused,
+                    c.importance * c.recency * c.tier,
+                    c.person > 1.0,
+                )
+            )
+        matrix = features(rows, query.terms)
+        scores = model.scores(matrix)
+        order = np.lexsort((np.arange(len(candidates)), -scores))
+        out = []
+        for i in order.tolist():
+            named = dict(zip(FEATURES, matrix[i].tolist(), strict=True))
+            score = float(scores[i])
+            out.append(replace(candidates[i], rerank=score, features=named, score=score))
+        return out
 
     def _weigh(
         self,

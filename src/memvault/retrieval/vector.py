@@ -95,6 +95,13 @@ class _UserVectors:
         top = top[np.argsort(-sims[top], kind="stable")]
         return [(self.ids[i], float(sims[i])) for i in top if np.isfinite(sims[i])]
 
+    def similarity(self, query: Matrix, entry_ids: Sequence[str]) -> dict[str, float]:
+        rows = [(entry_id, self.pos[entry_id]) for entry_id in entry_ids if entry_id in self.pos]
+        if not rows or query.shape[0] != self.matrix.shape[1]:
+            return {}
+        sims = np.einsum("ij,j->i", self.matrix[[i for _, i in rows]], query)  # no BLAS threads
+        return {entry_id: float(sim) for (entry_id, _), sim in zip(rows, sims, strict=True)}
+
 
 class VectorIndex:
     """Per-user caches of one model's vectors over a ``Store``."""
@@ -139,6 +146,13 @@ class VectorIndex:
         with self._lock:
             self._check_external_writes()
             return self._user(view.user_id).search(view, query, k)
+
+    def similarity(self, view: View, query: Matrix, entry_ids: Sequence[str]) -> dict[str, float]:
+        """The cosine of ``query`` to each of ``entry_ids`` that has a vector (the caller
+        has checked the ids are in ``view``)."""
+        with self._lock:
+            self._check_external_writes()
+            return self._user(view.user_id).similarity(query, entry_ids)
 
     def upsert(self, user_id: str, items: Sequence[tuple[str, str | None, Matrix]]) -> None:
         """Reflect vectors this process just stored."""
