@@ -252,3 +252,21 @@ def test_a_cjk_query_keeps_the_fused_order(db: Path, local: LocalEmbedder) -> No
     assert ex.stage == "fusion" and "CJK" in ex.stage_note
     assert [c.fusion_rank for c in ex.candidates] == list(range(1, len(ex.candidates) + 1))
     assert ex.candidates[0].entry.content == "销售看板下周一上线"
+
+
+def test_the_shipped_weights_step_aside_quietly_for_another_chosen_model(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The shipped weights know MiniLM; a vault configured for another embedder uses the
+    # fused order and says so in explain(), without a warning: it is a supported setup.
+    config = load_config(environ={}, home=tmp_path, embedding={"provider": "hashing"})
+    with (
+        caplog.at_level(logging.INFO, logger="memvault"),
+        Vault(tmp_path / "h.db", config=config) as vault,
+    ):
+        vault.add("my cat Miso sleeps on the sofa", user_id="u")
+        vault.flush()
+        ex = vault.explain("where does the cat sleep?", user_id="u")
+    assert ex.stage == "fusion" and "reranker trained for" in ex.stage_note
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("reranker trained for" in r.getMessage() for r in caplog.records)

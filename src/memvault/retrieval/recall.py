@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from ..views import entry_filter, recall_view
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
-from .rerank import FEATURES, Candidate, Model, features
+from .rerank import FEATURES, SHIPPED, Candidate, Model, features
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +162,10 @@ class Recall:
             f"reranker trained for embedding model {model.model!r}, this vault's is "
             f"{embedder!r}: fusion order is used (retrieval.rerank = false silences this)"
         )
-        log.warning("memvault: %s", note)
+        # The shipped weights know one model; another model chosen in the config is a
+        # supported setup, so only a weights file the user named is worth a warning.
+        shipped = Path(model.source) == SHIPPED
+        log.log(logging.INFO if shipped else logging.WARNING, "memvault: %s", note)
         return None, note
 
     def query(self, user_id: str, text: str) -> Query:
