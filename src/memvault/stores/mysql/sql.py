@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..rows import ENTRY_COLUMNS, format_time
+from ..clauses import filter_clause, view_clause
+from ..rows import ENTRY_COLUMNS
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -27,36 +28,11 @@ PAGE = 500
 
 def view_sql(view: View) -> tuple[str, list[Any]]:
     """The WHERE clause (table alias ``m``) that keeps a query inside ``view``."""
-    if view.all_agents:
-        return "m.user_id = %s", [view.user_id]
-    if view.agent_id is None:
-        return "m.user_id = %s AND m.agent_id IS NULL", [view.user_id]
-    return "m.user_id = %s AND (m.agent_id IS NULL OR m.agent_id = %s)", [
-        view.user_id,
-        view.agent_id,
-    ]
+    return view_clause(view, "%s")
 
 
 def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    for column, value in (
-        ("kind", flt.kind),
-        ("mem_class", flt.mem_class),
-        ("domain", flt.domain),
-        ("tier", flt.tier),
-        ("agent_id", flt.agent_id),
-        ("session_id", flt.session_id),
-    ):
-        if value is not None:
-            clauses.append(f"m.{column} = %s")
-            params.append(value.value if hasattr(value, "value") else value)
-    if flt.quarantined is not None:
-        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
-    if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
-        clauses.append("(m.expires_at IS NULL OR m.expires_at > %s)")
-        params.append(format_time(flt.valid_at))
-    return "".join(f" AND {c}" for c in clauses), params
+    return filter_clause(flt, "%s")
 
 
 def chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:

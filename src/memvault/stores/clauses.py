@@ -1,0 +1,53 @@
+"""WHERE clauses every SQL backend shares: an entry view and an entry filter.
+
+The three SQL stores differ in their parameter marks (``?`` for SQLite, ``%s`` for the
+PostgreSQL and MySQL drivers), not in what a view or filter means; writing the rule
+once keeps a scope (whose entries a query may see) identical on every backend. Every
+clause is on the table alias ``m``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rows import format_time
+from .values import EntryFilter, View
+
+
+def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[str, list[Any]]:
+    """The condition that keeps a query inside ``view``; ``agent`` is how the agent
+    column is written (SQLite writes ``+m.agent_id`` to steer its planner)."""
+    if view.all_agents:
+        return f"m.user_id = {mark}", [view.user_id]
+    if view.agent_id is None:
+        return f"m.user_id = {mark} AND {agent} IS NULL", [view.user_id]
+    return f"m.user_id = {mark} AND ({agent} IS NULL OR {agent} = {mark})", [
+        view.user_id,
+        view.agent_id,
+    ]
+
+
+def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
+    """``flt`` as `` AND …`` conditions (empty for no filter) and their parameters."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (
+        ("kind", flt.kind),
+        ("mem_class", flt.mem_class),
+        ("domain", flt.domain),
+        ("tier", flt.tier),
+        ("agent_id", flt.agent_id),
+        ("session_id", flt.session_id),
+    ):
+        if value is not None:
+            clauses.append(f"m.{column} = {mark}")
+            params.append(value.value if hasattr(value, "value") else value)
+    if flt.quarantined is not None:
+        clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
+    if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
+        clauses.append(f"(m.expires_at IS NULL OR m.expires_at > {mark})")
+        params.append(format_time(flt.valid_at))
+    return "".join(f" AND {c}" for c in clauses), params
+
+
+__all__ = ["filter_clause", "view_clause"]
