@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import re
 import resource
 import statistics
@@ -40,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from common import CachedEmbedder, parse_sets, session_date
 from memvault import Vault, load_config
 from memvault.embed.base import Embedder
 from memvault.fences import escape_data
@@ -72,12 +72,6 @@ class Conversation:
     index: int
     turns: list[Turn]
     questions: list[tuple[str, int, list[str]]] = field(default_factory=list)
-
-
-def session_date(raw: str) -> str:
-    """'1:56 pm on 8 May, 2023' -> '8 May 2023'."""
-    m = re.search(r"(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})", raw or "")
-    return f"{int(m.group(1))} {m.group(2)} {m.group(3)}" if m else (raw or "")
 
 
 def load(path: Path) -> list[Conversation]:
@@ -170,63 +164,6 @@ class TorchMiniLM:
         return self.model.encode(
             list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
         )
-
-
-class CachedEmbedder:
-    """Remembers vectors by text across runs (a pickle file), to iterate on parameters fast."""
-
-    def __init__(self, inner: Embedder, path: Path | None) -> None:
-        self.inner = inner
-        self.path = path
-        self.cache: dict[str, Any] = {}
-        self.passthrough = False  # set while querying, so query latency is real
-        if path is not None and path.exists():
-            self.cache = pickle.loads(path.read_bytes())
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed(self, texts: Any) -> Any:
-        import numpy as np
-
-        if self.passthrough:
-            return self.inner.embed(texts)
-        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        if missing:
-            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self.cache[text] = vec
-        return np.stack([self.cache[t] for t in texts]) if texts else self.inner.embed([])
-
-    def embed_queries(self, texts: Any) -> Any:
-        from memvault.embed import embed_queries
-
-        return embed_queries(self.inner, texts)  # queries are never cached: latency is real
-
-    def save(self) -> None:
-        if self.path is not None:
-            self.path.write_bytes(pickle.dumps(self.cache))
-
-
-def parse_sets(pairs: list[str]) -> dict[str, Any]:
-    """``section.field=value`` pairs into nested config overrides (values parsed as JSON)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        dotted, _, raw = pair.partition("=")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        node = out
-        *parents, leaf = dotted.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
-    return out
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import re
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from common import CachedEmbedder, parse_sets, session_date
 from memvault import Vault, load_config
 from memvault.embed.base import Embedder
 
@@ -75,11 +75,6 @@ class Corpus:
     questions: list[Question] = field(default_factory=list)
 
 
-def _session_date(raw: str) -> str:
-    m = re.search(r"(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})", raw or "")
-    return f"{int(m.group(1))} {m.group(2)} {m.group(3)}" if m else (raw or "")
-
-
 def load_locomo(path: Path) -> list[Corpus]:
     """Each conversation one user; each turn one record; QA of categories 1-4 as questions."""
     categories = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -90,7 +85,7 @@ def load_locomo(path: Path) -> list[Corpus]:
         sessions = sorted(int(k.split("_")[1]) for k in conv if re.fullmatch(r"session_\d+", k))
         records = []
         for s in sessions:
-            date = _session_date(conv.get(f"session_{s}_date_time", ""))
+            date = session_date(conv.get(f"session_{s}_date_time", ""))
             for turn in conv[f"session_{s}"]:
                 text = turn["text"]
                 if turn.get("blip_caption"):
@@ -148,59 +143,6 @@ def load_shapes(path: Path) -> list[Corpus]:
     return out
 
 
-class CachedEmbedder:
-    """Remembers vectors by text across runs (a pickle), so re-runs embed nothing twice;
-    ``queries = True`` passes through, for timing a search as a user gets it."""
-
-    def __init__(self, inner: Embedder, path: Path | None) -> None:
-        self.inner = inner
-        self.path = path
-        self.cache: dict[str, Any] = {}
-        self.queries = False  # while searching: pass through, so latency is real
-        if path is not None and path.exists():
-            self.cache = pickle.loads(path.read_bytes())
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
-
-    def embed(self, texts: Sequence[str]) -> Any:
-        import numpy as np
-
-        if self.queries or not texts:
-            return self.inner.embed(texts)
-        missing = [t for t in dict.fromkeys(texts) if t not in self.cache]
-        if missing:
-            for text, vec in zip(missing, self.inner.embed(missing), strict=True):
-                self.cache[text] = vec
-        return np.stack([self.cache[t] for t in texts])
-
-    def save(self) -> None:
-        if self.path is not None:
-            self.path.write_bytes(pickle.dumps(self.cache))
-
-
-def parse_sets(pairs: list[str]) -> dict[str, Any]:
-    """``section.field=value`` pairs into nested config overrides (values parsed as JSON)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        dotted, _, raw = pair.partition("=")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        node = out
-        *parents, leaf = dotted.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
-    return out
-
-
 def metrics(ranked: list[str], gold: list[str]) -> dict[str, float]:
     g = set(gold)
     rr = next((1.0 / r for r, ref in enumerate(ranked, 1) if ref in g), 0.0)
@@ -234,13 +176,13 @@ def run(
                 if timed < TIMED:
                     # A real search, query embedding included, for the latency figures.
                     if isinstance(embedder, CachedEmbedder):
-                        embedder.queries = True
+                        embedder.passthrough = True
                     t0 = time.perf_counter()
                     vault.search(q.text, user_id=corpus.user_id, limit=10)
                     latencies.append((time.perf_counter() - t0) * 1000)
                     timed += 1
                     if isinstance(embedder, CachedEmbedder):
-                        embedder.queries = False
+                        embedder.passthrough = False
                 ex = vault.explain(q.text, user_id=corpus.user_id, limit=DEPTH)
                 ref: Callable[[Any], str] = lambda c: c.entry.metadata["ref"]  # noqa: E731
                 by = {

@@ -38,9 +38,10 @@ from typing import Any
 import numpy as np
 
 import locomo
+from common import CachedEmbedder
 from memvault import Vault, load_config
 from memvault.retrieval.rerank import FEATURES, FORMAT, SHIPPED, VERSION
-from shapes import LOCOMO, SHAPES, CachedEmbedder, load_shapes
+from shapes import LOCOMO, SHAPES, load_shapes
 
 DEPTH = 50
 BOOST_WEIGHT = 2.0
