@@ -1,4 +1,4 @@
-"""WHERE clauses every SQL backend shares: an entry view and an entry filter.
+"""SQL every backend shares: an entry view, an entry filter, the audit log's reading.
 
 The three SQL stores differ in their parameter marks (``?`` for SQLite, ``%s`` for the
 PostgreSQL and MySQL drivers), not in what a view or filter means; writing the rule
@@ -8,10 +8,11 @@ clause is on the table alias ``m``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from .rows import format_time
-from .values import EntryFilter, View
+from .rows import format_time, parse_time
+from .values import AuditRecord, EntryFilter, View
 
 
 def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[str, list[Any]]:
@@ -50,4 +51,33 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
     return "".join(f" AND {c}" for c in clauses), params
 
 
-__all__ = ["filter_clause", "view_clause"]
+def audit_query(
+    user_id: str, entry_id: str | None, limit: int, after: int, mark: str
+) -> tuple[str, list[Any]]:
+    """The statement of ``audit_log()``: a user's records after ``after``, in order."""
+    sql = (
+        "SELECT seq, at, user_id, entry_id, actor, action, outcome, detail FROM audit_log "
+        f"WHERE user_id = {mark} AND seq > {mark}"
+    )
+    params: list[Any] = [user_id, int(after)]
+    if entry_id is not None:
+        sql += f" AND entry_id = {mark}"
+        params.append(entry_id)
+    return sql + f" ORDER BY seq LIMIT {mark}", [*params, int(limit)]
+
+
+def audit_record(row: Sequence[Any]) -> AuditRecord:
+    """One row of :func:`audit_query` as a record."""
+    return AuditRecord(
+        at=parse_time(row[1]),  # type: ignore[arg-type]
+        user_id=row[2],
+        entry_id=row[3],
+        actor=row[4],
+        action=row[5],
+        outcome=row[6],
+        detail=row[7],
+        seq=int(row[0]),
+    )
+
+
+__all__ = ["audit_query", "audit_record", "filter_clause", "view_clause"]

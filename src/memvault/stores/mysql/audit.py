@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..clauses import audit_query, audit_record
 from ..rows import format_time, parse_time
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import MySQLConnection
@@ -100,30 +101,11 @@ class MySQLAudit(MySQLConnection):
     def audit_log(
         self, user_id: str, *, entry_id: str | None = None, limit: int = 100, after: int = 0
     ) -> list[AuditRecord]:
-        sql = (
-            "SELECT seq, at, user_id, entry_id, actor, action, outcome, detail FROM audit_log "
-            "WHERE user_id = %s AND seq > %s"
-        )
-        params: list[Any] = [user_id, int(after)]
-        if entry_id is not None:
-            sql += " AND entry_id = %s"
-            params.append(entry_id)
+        sql, params = audit_query(user_id, entry_id, limit, after, "%s")
         with self._read() as cur:
-            cur.execute(sql + " ORDER BY seq LIMIT %s", (*params, int(limit)))
+            cur.execute(sql, params)
             rows = cur.fetchall()
-        return [
-            AuditRecord(
-                at=parse_time(r[1]),  # type: ignore[arg-type]
-                user_id=r[2],
-                entry_id=r[3],
-                actor=r[4],
-                action=r[5],
-                outcome=r[6],
-                detail=r[7],
-                seq=int(r[0]),
-            )
-            for r in rows
-        ]
+        return [audit_record(r) for r in rows]
 
     def reveal_secret(self, user_id: str) -> tuple[bytes, bytes] | None:
         with self._read() as cur:
