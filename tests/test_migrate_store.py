@@ -252,6 +252,10 @@ def test_the_command_fails_in_one_line_without_the_password(tmp_path: Path) -> N
     assert "hunter2secret" not in failed.stderr + failed.stdout
     assert urlsplit(url).password not in failed.stderr
 
+    missing = run(tmp_path, "migrate-store", "--from", str(tmp_path / "nope.db"), "--to", url)
+    assert missing.returncode == 2 and "no SQLite file" in missing.stderr
+    assert not (tmp_path / "nope.db").exists()
+
     conflict = run(tmp_path, "migrate-store", "--from", "x.db", "--to", "x.db")
     assert conflict.returncode == 2
     assert "same store" in conflict.stderr

@@ -677,10 +677,13 @@ def migrate_store(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from .migrate import migrate_store as copy_vault
-    from .stores import open_store
+    from .stores import open_store, sqlite_file
 
     if source.strip() == target.strip():
         raise ValidationError("--from and --to name the same store: name two stores")
+    path = sqlite_file(source)
+    if path is not None and not path.is_file():  # opening it would create an empty one
+        raise ValidationError(f"--from: there is no SQLite file {path}: check the path")
     console = Console(stderr=True)  # stdout keeps only the summary line
     with (
         closing(open_store(source)) as src,

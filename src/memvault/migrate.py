@@ -96,8 +96,7 @@ def migrate_store(
     """
     if source is target:
         raise ValidationError("the source and the target are the same store: name two stores")
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValidationError("batch must be a whole number of at least 1", field="batch")
+    _check_batch(batch)
     if progress is not None and not callable(progress):
         raise ValidationError("progress must be a callable taking (done, total)")
     users = [make_scope(user_id).user_id] if user_id is not None else source.user_ids()
@@ -122,7 +121,14 @@ def migrate_store(
 def vault_checksum(store: Store, user_id: str, *, batch: int = 500) -> tuple[int, str]:
     """(entry count, sha256) of one user's vault: every entry's fields, its stored tokens,
     its sealed original and its vectors per model, in id order, whatever the backend."""
-    uid = make_scope(user_id).user_id
+    _check_batch(batch)
+    count, checksum, _ = _digest(store, make_scope(user_id).user_id, batch)
+    return count, checksum
+
+
+def _digest(store: Store, uid: str, batch: int) -> tuple[int, str, int]:
+    """``vault_checksum``, and how many of the entries have a sealed original."""
+    originals = 0
     vectors = {m: _vectors_by_id(store, uid, m) for m in store.vector_models(uid)}
     per_entry: dict[str, str] = {}
     for chunk in _batches(store.iter_entries(_owner(uid)), batch):
@@ -131,7 +137,9 @@ def vault_checksum(store: Store, user_id: str, *, batch: int = 500) -> tuple[int
             h = hashlib.sha256(_canonical(e))
             d = docs.get(e.id)
             h.update(json.dumps([d.head, d.body, d.extra] if d else None).encode())
-            h.update(b"\x00original" + (store.get_original(uid, e.id) or b""))
+            original = store.get_original(uid, e.id)
+            originals += original is not None
+            h.update(b"\x00none" if original is None else b"\x00original\x00" + original)
             for model in sorted(vectors):
                 v = vectors[model].get(e.id)
                 if v is not None:
@@ -140,7 +148,7 @@ def vault_checksum(store: Store, user_id: str, *, batch: int = 500) -> tuple[int
     total = hashlib.sha256()
     for entry_id in sorted(per_entry):
         total.update(f"{entry_id}\x00{per_entry[entry_id]}\n".encode())
-    return len(per_entry), total.hexdigest()
+    return len(per_entry), total.hexdigest(), originals
 
 
 # -- one user ---------------------------------------------------------------------------
@@ -188,8 +196,8 @@ def _copy_user(
     with target.atomic():
         for record in audit:
             target.append_audit(replace(record, seq=0))
-    count, checksum = vault_checksum(source, uid)
-    target_count, target_checksum = vault_checksum(target, uid)
+    count, checksum, originals = _digest(source, uid, batch)
+    target_count, target_checksum, _ = _digest(target, uid, batch)
     if (count, checksum) != (target_count, target_checksum):
         what = "entry counts" if count != target_count else "checksums"
         raise StoreError(
@@ -203,7 +211,6 @@ def _copy_user(
         )
     if source.reveal_secret(uid) != target.reveal_secret(uid):
         raise StoreError(f"after the copy the reveal challenge of user {uid!r} differs")
-    originals = sum(1 for e in source.iter_entries(owner) if source.get_original(uid, e.id))
     return UserCopy(
         user_id=uid,
         entries=count,
@@ -257,6 +264,11 @@ def _audit_to_copy(source: Store, target: Store, uid: str) -> list[AuditRecord]:
 
 
 # -- helpers ----------------------------------------------------------------------------
+
+
+def _check_batch(batch: object) -> None:
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValidationError("batch must be a whole number of at least 1", field="batch")
 
 
 def _owner(uid: str) -> View:
