@@ -662,6 +662,52 @@ def reindex(
     typer.echo(f"embedded {done} memories with {model}")
 
 
+@app.command("migrate-store")
+def migrate_store(
+    source: Annotated[
+        str, typer.Option("--from", help="the store to copy from: a URL or an SQLite file")
+    ],
+    target: Annotated[str, typer.Option("--to", help="the store to copy into: a URL or a file")],
+    user: Annotated[str | None, typer.Option("--user", "-u", help="only this user")] = None,
+) -> None:
+    """Copy a vault (or one user's part) to another store, verify it, resume if cut off."""
+    from contextlib import closing
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from .migrate import migrate_store as copy_vault
+    from .stores import open_store, sqlite_file
+
+    if source.strip() == target.strip():
+        raise ValidationError("--from and --to name the same store: name two stores")
+    path = sqlite_file(source)
+    if path is not None and not path.is_file():  # opening it would create an empty one
+        raise ValidationError(f"--from: there is no SQLite file {path}: check the path")
+    console = Console(stderr=True)  # stdout keeps only the summary line
+    with (
+        closing(open_store(source)) as src,
+        closing(open_store(target)) as dst,
+        Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        ) as bar,
+    ):
+        task = bar.add_task("copying", total=None)
+        report = copy_vault(
+            src,
+            dst,
+            user_id=user,
+            progress=lambda n, total: bar.update(task, completed=n, total=total),
+        )
+    typer.echo(report.summary())
+
+
 @app.command()
 def doctor(
     ctx: typer.Context,

@@ -82,6 +82,15 @@ def test_get_returns_the_inserted_entry_with_every_field(store: Store) -> None:
     assert store.get(OWNER, "e2") == minimal
 
 
+def test_user_ids_names_every_user_with_an_entry_once(store: Store) -> None:
+    assert store.user_ids() == []
+    put(store, entry("e1", "one"), entry("e2", "two", agent_id="a1"))
+    put(store, entry("e1", "bob's", user="bob"), entry("z", "zed's", user="Zed"))
+    assert store.user_ids() == sorted(["alice", "bob", "Zed"])
+    store.delete(View("bob", all_agents=True), ["e1"])
+    assert store.user_ids() == sorted(["alice", "Zed"])
+
+
 def test_get_of_unknown_id_is_none(store: Store) -> None:
     put(store, entry("e1", "x"))
     assert store.get(OWNER, "nope") is None

@@ -23,6 +23,18 @@ def test_every_backend_is_a_keyword_index(store: Store) -> None:
     assert isinstance(store, KeywordIndex)
 
 
+def test_search_docs_returns_the_stored_tokens_of_the_users_entries(store: Store) -> None:
+    mine = SearchDoc(head="title", body="warehouse clickhouse", extra="context near")
+    store.insert([(entry("e1", "Our warehouse"), mine)])
+    put(store, entry("e2", "Lunch at noon"), entry("e1", "bob's", user="bob"))
+
+    docs = store.search_docs("alice", ["e1", "e2", "nope", "e1"])
+    assert docs == {"e1": mine, "e2": doc(entry("e2", "Lunch at noon"))}
+    assert store.search_docs("bob", ["e1", "e2"]) == {"e1": doc(entry("e1", "bob's", user="bob"))}
+    assert store.search_docs("carol", ["e1"]) == {}
+    assert store.search_docs("alice", []) == {}
+
+
 def test_keyword_search_finds_an_entry_by_one_of_its_tokens(store: Store) -> None:
     put(
         store,

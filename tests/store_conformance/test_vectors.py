@@ -37,6 +37,22 @@ def test_put_and_load_vectors_per_user_and_model(store: Store) -> None:
     assert stored(store, "carol") == {}
 
 
+def test_vector_models_lists_the_users_models_only(store: Store) -> None:
+    e1, e2, b1 = put(
+        store, entry("e1", "one"), entry("e2", "two", agent_id="a1"), entry("e1", "b", user="bob")
+    )
+    assert store.vector_models("alice") == []
+    store.put_vectors("alice", "zeta", [VectorItem("e1", e1.updated_at, vec(1, 0))])
+    store.put_vectors("alice", MODEL, [VectorItem("e2", e2.updated_at, vec(0, 1))])
+    store.put_vectors("bob", "other-model", [VectorItem("e1", b1.updated_at, vec(3, 3))])
+
+    assert store.vector_models("alice") == [MODEL, "zeta"]
+    assert store.vector_models("bob") == ["other-model"]
+    assert store.vector_models("carol") == []
+    store.delete(OWNER, ["e1"])
+    assert store.vector_models("alice") == [MODEL]
+
+
 def test_put_vectors_skips_entries_changed_since_and_other_users_entries(store: Store) -> None:
     (e1,) = put(store, entry("e1", "one"))
     stale = e1.updated_at - timedelta(seconds=1)

@@ -286,6 +286,17 @@ class MemoryStore:
         found = (self.get(view, i) for i in dict.fromkeys(entry_ids))
         return [e for e in found if e is not None]
 
+    def user_ids(self) -> list[str]:
+        with self._lock:
+            self._check_open()
+            return sorted({uid for uid, _ in self._rows})
+
+    def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
+        with self._lock:
+            self._check_open()
+            rows = (self._rows.get((user_id, i)) for i in entry_ids)
+            return {row[0].id: row[1] for row in rows if row is not None}
+
     def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
         with self._lock:
             self._check_open()
@@ -334,6 +345,11 @@ class MemoryStore:
                 k for k in self._rows if k > after and self._vectors.get(k, ("",))[0] != model
             )
             return [_own(self._rows[k][0]) for k in keys[:limit]]
+
+    def vector_models(self, user_id: str) -> list[str]:
+        with self._lock:
+            self._check_open()
+            return sorted({name for (uid, _), (name, _) in self._vectors.items() if uid == user_id})
 
     def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
         return None  # no log kept: nothing outside this object writes to it anyway

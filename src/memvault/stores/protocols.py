@@ -100,6 +100,9 @@ class EntryStore(Protocol):
     def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
         """Distinct values of one top-level metadata key among the user's entries."""
 
+    def user_ids(self) -> list[str]:
+        """Every user that has at least one entry, sorted: what copying a whole store walks."""
+
     def erase_user(self, user_id: str) -> list[str]:
         """Delete every trace of a user in one transaction: entries (with their vectors,
         originals and grants), reveal secret and state, and audit records; the full-text
@@ -145,6 +148,11 @@ class KeywordIndex(Protocol):
         ``planner``'s choice; without one, every term runs (one ``" OR "`` group).
         """
 
+    def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
+        """The tokens stored with each of the user's entries among ``entry_ids`` (missing
+        ones left out): a copy of the vault indexes exactly what the original did, even
+        where the engine's context went into them."""
+
 
 @runtime_checkable
 class VectorStore(Protocol):
@@ -164,6 +172,9 @@ class VectorStore(Protocol):
         self, model: str, *, limit: int = 256, after: tuple[str, str] | None = None
     ) -> list[MemoryEntry]:
         """Entries (any user) with no vector of ``model``, by (user_id, id) after ``after``."""
+
+    def vector_models(self, user_id: str) -> list[str]:
+        """The models the user has vectors of, sorted: what a copy of the vault must move."""
 
     def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
         """What happened to the user's vectors after log position ``since``.

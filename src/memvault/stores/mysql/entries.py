@@ -206,6 +206,24 @@ class MySQLEntries(MySQLConnection):
                 out.extend(row_to_entry(r) for r in cur.fetchall())
         return out
 
+    def user_ids(self) -> list[str]:
+        with self._read() as cur:
+            cur.execute("SELECT DISTINCT user_id FROM memories")
+            rows = cur.fetchall()
+        return sorted(r[0] for r in rows)
+
+    def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
+        out: dict[str, SearchDoc] = {}
+        with self._read() as cur:
+            for chunk, marks in chunks(list(dict.fromkeys(entry_ids))):
+                cur.execute(
+                    "SELECT id, fts_head, fts_body, fts_extra FROM memories "
+                    f"WHERE user_id = %s AND id IN ({marks})",
+                    (user_id, *chunk),
+                )
+                out.update((r[0], SearchDoc(r[1], r[2], r[3])) for r in cur.fetchall())
+        return out
+
     def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
         path = '$."' + key.replace('"', "").replace("\\", "") + '"'
         with self._read() as cur:

@@ -87,6 +87,15 @@ class MySQLVectors(MySQLConnection):
             rows = cur.fetchall()
         return _stored_vectors(rows, mark)
 
+    def vector_models(self, user_id: str) -> list[str]:
+        with self._snapshot("listing vector models") as cur:
+            cur.execute(
+                "SELECT DISTINCT model FROM embeddings WHERE user_id = %s ORDER BY model",
+                (user_id,),
+            )
+            rows = cur.fetchall()
+        return [r[0] for r in rows]
+
     def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
         with self._snapshot("reading vector changes") as cur:
             mark = _mark(cur)

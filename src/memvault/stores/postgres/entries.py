@@ -118,6 +118,23 @@ class PostgresEntries(PostgresConnection):
                 out.extend(row_to_entry(r) for r in rows)
         return out
 
+    def user_ids(self) -> list[str]:
+        with self._read() as conn:
+            rows = conn.execute("SELECT DISTINCT user_id FROM memories").fetchall()
+        return sorted(r[0] for r in rows)
+
+    def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
+        out: dict[str, SearchDoc] = {}
+        with self._read() as conn:
+            for chunk in chunks(list(dict.fromkeys(entry_ids))):
+                rows = conn.execute(
+                    "SELECT id, fts_head, fts_body, fts_extra FROM memories "
+                    "WHERE user_id = %s AND id = ANY(%s)",
+                    (user_id, chunk),
+                ).fetchall()
+                out.update((r[0], SearchDoc(r[1], r[2], r[3])) for r in rows)
+        return out
+
     def list_entries(
         self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
     ) -> list[MemoryEntry]:

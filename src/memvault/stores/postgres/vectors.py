@@ -99,6 +99,14 @@ class PostgresVectors(PostgresConnection):
             ).fetchall()
         return _stored_vectors(rows, mark)
 
+    def vector_models(self, user_id: str) -> list[str]:
+        with self._snapshot("listing vector models") as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT model FROM embeddings WHERE user_id = %s ORDER BY model",
+                (user_id,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
         with self._snapshot("reading vector changes") as conn:
             first = conn.execute("SELECT min(seq) FROM vector_log").fetchone()

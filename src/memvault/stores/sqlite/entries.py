@@ -187,6 +187,23 @@ class SQLiteEntries(SQLiteConnection):
                 out.extend(row_to_entry(r) for r in rows)
         return out
 
+    def user_ids(self) -> list[str]:
+        with self._read() as conn:
+            rows = conn.execute("SELECT DISTINCT user_id FROM memories").fetchall()
+        return sorted(r[0] for r in rows)
+
+    def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
+        out: dict[str, SearchDoc] = {}
+        with self._read() as conn:
+            for chunk, marks in chunks(list(dict.fromkeys(entry_ids))):
+                rows = conn.execute(
+                    "SELECT id, fts_head, fts_body, fts_extra FROM memories "
+                    f"WHERE user_id = ? AND id IN ({marks})",
+                    (user_id, *chunk),
+                ).fetchall()
+                out.update((r[0], SearchDoc(r[1], r[2], r[3])) for r in rows)
+        return out
+
     def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
         path = '$."' + key.replace('"', "") + '"'
         with self._read() as conn:

@@ -82,6 +82,15 @@ class SQLiteVectors(SQLiteConnection):
             ).fetchall()
         return _stored_vectors(rows, mark)
 
+    def vector_models(self, user_id: str) -> list[str]:
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT e.model FROM embeddings e JOIN memories m "
+                "ON m.pk = e.memory_pk WHERE m.user_id = ? ORDER BY e.model",
+                (user_id,),
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
         with self._read() as conn, snapshot(conn):
             first, mark = conn.execute("SELECT min(seq), max(seq) FROM vector_log").fetchone()
