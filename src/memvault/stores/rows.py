@@ -8,13 +8,16 @@ fixed-width UTC text, metadata as JSON with sorted keys.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+import numpy as np
+
 from ..fields import STORED, Column, FieldSpec
 from ..model import MemoryEntry
+from .values import StoredVectors
 
 # Column order used by every SELECT of an entry.
 ENTRY_COLUMNS: tuple[str, ...] = tuple(f.name for f in STORED)
@@ -95,3 +98,16 @@ def row_to_entry(row: tuple[Any, ...] | Any) -> MemoryEntry:
         for (name, _, decode), raw in zip(_CODECS, tuple(row), strict=False)
     }
     return MemoryEntry(**values)
+
+
+def stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
+    """(id, agent_id, dim, float32 bytes) rows as one matrix, for every SQL backend; rows of
+    another size than the first are left out (a model's vectors share one size)."""
+    if not rows:
+        return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32), mark)
+    dim = rows[0][2]
+    rows = [r for r in rows if r[2] == dim]
+    matrix = np.frombuffer(b"".join(bytes(r[3]) for r in rows), dtype=np.float32)
+    return StoredVectors(
+        [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
+    )

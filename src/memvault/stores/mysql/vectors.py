@@ -11,7 +11,7 @@ import numpy as np
 
 from ...errors import StoreError
 from ...model import MemoryEntry
-from ..rows import format_time, row_to_entry
+from ..rows import format_time, row_to_entry, stored_vectors
 from ..values import StoredVectors, VectorChanges, VectorItem
 from .connection import MySQLConnection
 from .sql import SELECT, chunks, log_vectors
@@ -24,18 +24,6 @@ _WRITE_COUNTERS = {
     "mariadb": ("Handler_write", "Handler_update", "Handler_delete"),
     "mysql": ("Innodb_rows_inserted", "Innodb_rows_updated", "Innodb_rows_deleted"),
 }
-
-
-def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
-    """(id, agent_id, dim, blob) rows as one matrix; rows of another size are left out."""
-    if not rows:
-        return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32), mark)
-    dim = rows[0][2]
-    rows = [r for r in rows if r[2] == dim]
-    matrix = np.frombuffer(b"".join(bytes(r[3]) for r in rows), dtype=np.float32)
-    return StoredVectors(
-        [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
-    )
 
 
 def _mark(cur: Any) -> int:
@@ -85,7 +73,7 @@ class MySQLVectors(MySQLConnection):
                 (user_id, model),
             )
             rows = cur.fetchall()
-        return _stored_vectors(rows, mark)
+        return stored_vectors(rows, mark)
 
     def vector_models(self, user_id: str) -> list[str]:
         with self._snapshot("listing vector models") as cur:
@@ -104,7 +92,7 @@ class MySQLVectors(MySQLConnection):
             if first is None:
                 if mark > since:
                     return None  # changes happened and were pruned
-                return VectorChanges(since, _stored_vectors([], since), [])
+                return VectorChanges(since, stored_vectors([], since), [])
             if since < int(first) - 1:
                 return None  # pruned past ``since``
             cur.execute(
@@ -124,7 +112,7 @@ class MySQLVectors(MySQLConnection):
                 rows.extend(cur.fetchall())
         present = {r[0] for r in rows}
         return VectorChanges(
-            mark, _stored_vectors(rows, mark), [i for i in changed if i not in present]
+            mark, stored_vectors(rows, mark), [i for i in changed if i not in present]
         )
 
     def missing_vectors(

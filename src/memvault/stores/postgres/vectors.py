@@ -23,7 +23,7 @@ import numpy as np
 
 from ...errors import ValidationError
 from ...model import MemoryEntry
-from ..rows import format_time, row_to_entry
+from ..rows import format_time, row_to_entry, stored_vectors
 from ..values import StoredVectors, VectorChanges, VectorItem, View
 from .connection import PostgresConnection
 from .schema import vector_text
@@ -35,18 +35,6 @@ _VECTOR_LOG_KEEP = 100_000
 EXACT_BELOW = 5_000
 # HNSW build settings (pgvector's defaults) and the search breadth.
 _HNSW_M, _HNSW_EF_CONSTRUCTION, _EF_SEARCH = 16, 64, 100
-
-
-def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
-    """(id, agent_id, dim, bytes) rows as one matrix; rows of another size are left out."""
-    if not rows:
-        return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32), mark)
-    dim = rows[0][2]
-    rows = [r for r in rows if r[2] == dim]
-    matrix = np.frombuffer(b"".join(bytes(r[3]) for r in rows), dtype=np.float32)
-    return StoredVectors(
-        [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
-    )
 
 
 class PostgresVectors(PostgresConnection):
@@ -97,7 +85,7 @@ class PostgresVectors(PostgresConnection):
                 "WHERE e.user_id = %s AND e.model = %s ORDER BY m.pk",
                 (user_id, model),
             ).fetchall()
-        return _stored_vectors(rows, mark)
+        return stored_vectors(rows, mark)
 
     def vector_models(self, user_id: str) -> list[str]:
         with self._snapshot("listing vector models") as conn:
@@ -112,7 +100,7 @@ class PostgresVectors(PostgresConnection):
             first = conn.execute("SELECT min(seq) FROM vector_log").fetchone()
             mark = _user_mark(conn, user_id)
             if first is None or first[0] is None:
-                return VectorChanges(since, _stored_vectors([], since), [])
+                return VectorChanges(since, stored_vectors([], since), [])
             if since < int(first[0]) - 1:
                 return None  # pruned past ``since``
             changed = [
@@ -136,7 +124,7 @@ class PostgresVectors(PostgresConnection):
         present = {r[0] for r in rows}
         mark = max(mark, since)
         return VectorChanges(
-            mark, _stored_vectors(rows, mark), [i for i in changed if i not in present]
+            mark, stored_vectors(rows, mark), [i for i in changed if i not in present]
         )
 
     def missing_vectors(

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...errors import StoreError
 from ...model import MemoryEntry
-from ..rows import format_time, row_to_entry
+from ..rows import format_time, row_to_entry, stored_vectors
 from ..values import StoredVectors, VectorChanges, VectorItem
 from .connection import SQLiteConnection
 from .sql import SELECT, chunks, snapshot
@@ -22,18 +22,6 @@ _VECTOR_LOG_KEEP = 100_000
 
 def _vector_mark(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT coalesce(max(seq), 0) FROM vector_log").fetchone()[0])
-
-
-def _stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
-    """(id, agent_id, dim, blob) rows as one matrix; rows of another size are left out."""
-    if not rows:
-        return StoredVectors([], [], np.zeros((0, 0), dtype=np.float32), mark)
-    dim = rows[0][2]
-    rows = [r for r in rows if r[2] == dim]
-    matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32)
-    return StoredVectors(
-        [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
-    )
 
 
 class SQLiteVectors(SQLiteConnection):
@@ -80,7 +68,7 @@ class SQLiteVectors(SQLiteConnection):
                 "JOIN memories m ON m.pk = e.memory_pk WHERE m.user_id = ? AND e.model = ?",
                 (user_id, model),
             ).fetchall()
-        return _stored_vectors(rows, mark)
+        return stored_vectors(rows, mark)
 
     def vector_models(self, user_id: str) -> list[str]:
         with self._read() as conn:
@@ -95,7 +83,7 @@ class SQLiteVectors(SQLiteConnection):
         with self._read() as conn, snapshot(conn):
             first, mark = conn.execute("SELECT min(seq), max(seq) FROM vector_log").fetchone()
             if first is None:
-                return VectorChanges(since, _stored_vectors([], since), [])
+                return VectorChanges(since, stored_vectors([], since), [])
             if since < first - 1:
                 return None  # pruned past ``since``
             changed = [
@@ -118,7 +106,7 @@ class SQLiteVectors(SQLiteConnection):
                 )
         present = {r[0] for r in rows}
         return VectorChanges(
-            int(mark), _stored_vectors(rows, int(mark)), [i for i in changed if i not in present]
+            int(mark), stored_vectors(rows, int(mark)), [i for i in changed if i not in present]
         )
 
     def missing_vectors(
