@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,6 +17,7 @@ from memvault.migrate import migrate_store, vault_checksum
 from memvault.stores import open_store
 from memvault.stores.values import View
 
+from .cli_process import run_cli
 from .servers import mariadb
 from .servers.postgres import postgres_database
 
@@ -197,14 +196,7 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
 
 
 def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": "none"}
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(home, *args)
 
 
 def test_the_command_copies_verifies_and_says_so_in_one_line(tmp_path: Path) -> None:

@@ -9,10 +9,8 @@ The contract itself (entries, keyword, vectors, reveal, atomic) runs on PostgreS
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from memvault.stores import open_store
 from memvault.stores.postgres import PostgresStore
 from memvault.stores.values import SearchDoc, VectorItem, View
 
+from .cli_process import run_cli
 from .servers import postgres
 from .store_conformance.support import MODEL, OWNER, entry, hit_ids, put
 
@@ -217,20 +216,7 @@ def test_a_server_that_goes_away_gives_store_unavailable_and_the_pool_recovers(
 
 
 def _cli(tmp_path: Path, store_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "MEMVAULT_HOME": str(tmp_path / "home"),
-        "MEMVAULT_EMBEDDER": "none",
-        "MEMVAULT_DB": store_url,
-        "PYTHONPATH": os.pathsep.join(sys.path),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(tmp_path / "home", *args, store=store_url)
 
 
 def test_the_cli_runs_on_postgres_and_doctor_names_pgvector_not_the_password(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from memvault.server.keys import KeyStore
 from memvault.stores.mysql import MySQLStore
 from memvault.stores.postgres import PostgresStore
 
+from .cli_process import run_cli
 from .gateway_server import serving
 from .servers import mariadb, postgres
 
@@ -94,20 +94,7 @@ def outage(request: pytest.FixtureRequest) -> Iterator[Outage]:
 
 
 def _cli(home: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "MEMVAULT_HOME": str(home),
-        "MEMVAULT_EMBEDDER": "none",
-        "MEMVAULT_DB": url,
-        "PYTHONPATH": os.pathsep.join(sys.path),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_cli(home, *args, store=url)
 
 
 def _assert_unavailable(response: httpx.Response, secrets: tuple[str, ...]) -> None:
