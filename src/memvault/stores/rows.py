@@ -17,7 +17,7 @@ import numpy as np
 
 from ..fields import STORED, Column, FieldSpec
 from ..model import MemoryEntry
-from .values import StoredVectors
+from .values import RevealState, StoredVectors
 
 # Column order used by every SELECT of an entry.
 ENTRY_COLUMNS: tuple[str, ...] = tuple(f.name for f in STORED)
@@ -98,6 +98,18 @@ def row_to_entry(row: tuple[Any, ...] | Any) -> MemoryEntry:
         for (name, _, decode), raw in zip(_CODECS, tuple(row), strict=False)
     }
     return MemoryEntry(**values)
+
+
+def reveal_state(user: Sequence[Any] | None, grant: Sequence[Any] | None) -> RevealState:
+    """The reveal state from a ``reveal_users`` row (failures, first_failure_at, locked_at)
+    and a ``reveal_grants`` row (granted_until, version); None where there is no row."""
+    return RevealState(
+        int(user[0]) if user else 0,
+        parse_time(user[1]) if user else None,
+        parse_time(user[2]) if user else None,
+        parse_time(grant[0]) if grant else None,
+        grant[1] if grant else None,
+    )
 
 
 def stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:

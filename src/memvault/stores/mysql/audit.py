@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..clauses import audit_query, audit_record
-from ..rows import format_time, parse_time
+from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import MySQLConnection
 from .sql import log_vectors
@@ -61,13 +61,7 @@ class MySQLAudit(MySQLConnection):
                     (user_id, entry_id),
                 )
                 grant = cur.fetchone()
-            current = RevealState(
-                int(user[0]),
-                parse_time(user[1]),
-                parse_time(user[2]),
-                parse_time(grant[0]) if grant else None,
-                grant[1] if grant else None,
-            )
+            current = reveal_state(user, grant)
             new, record = change(current)
             cur.execute(
                 "UPDATE reveal_users SET failures = %s, first_failure_at = %s, locked_at = %s "

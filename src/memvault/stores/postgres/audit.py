@@ -8,7 +8,7 @@ from typing import Any
 import psycopg
 
 from ..clauses import audit_query, audit_record
-from ..rows import format_time, parse_time
+from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import PostgresConnection
 
@@ -63,13 +63,7 @@ class PostgresAudit(PostgresConnection):
                     "WHERE user_id = %s AND entry_id = %s",
                     (user_id, entry_id),
                 ).fetchone()
-            current = RevealState(
-                int(user[0]) if user else 0,
-                parse_time(user[1]) if user else None,
-                parse_time(user[2]) if user else None,
-                parse_time(grant[0]) if grant else None,
-                grant[1] if grant else None,
-            )
+            current = reveal_state(user, grant)
             new, record = change(current)
             conn.execute(
                 "INSERT INTO reveal_users (user_id, failures, first_failure_at, locked_at) "

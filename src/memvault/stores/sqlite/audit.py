@@ -7,7 +7,7 @@ import sqlite3
 
 from ...errors import StoreError
 from ..clauses import audit_query, audit_record
-from ..rows import format_time, parse_time
+from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import SQLiteConnection
 
@@ -59,13 +59,7 @@ class SQLiteAudit(SQLiteConnection):
                         "WHERE user_id = ? AND entry_id = ?",
                         (user_id, entry_id),
                     ).fetchone()
-                current = RevealState(
-                    int(user[0]) if user else 0,
-                    parse_time(user[1]) if user else None,
-                    parse_time(user[2]) if user else None,
-                    parse_time(grant[0]) if grant else None,
-                    grant[1] if grant else None,
-                )
+                current = reveal_state(user, grant)
                 new, record = change(current)
                 conn.execute(
                     "INSERT OR REPLACE INTO reveal_users "
