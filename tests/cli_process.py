@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 
-def run_cli(home: Path, *args: str, store: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    home: Path, *args: str, store: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "MEMVAULT_HOME": str(home),
@@ -26,5 +28,6 @@ def run_cli(home: Path, *args: str, store: str | None = None) -> subprocess.Comp
         capture_output=True,
         text=True,
         env=env,
+        cwd=cwd,
         timeout=120,
     )

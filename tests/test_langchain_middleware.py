@@ -50,7 +50,9 @@ def vault(tmp_path: Path) -> Iterator[Vault]:
 @pytest.fixture
 def manager(vault: Vault, tmp_path: Path) -> Iterator[MemoryManager]:
     builtin = BuiltinFileProvider()
-    m = MemoryManager(builtin)
+    # A generous recall deadline: these tests check what reaches the model, not speed,
+    # and a loaded machine can take over the default 2 s (the deadline has its own tests).
+    m = MemoryManager(builtin, prefetch_timeout=60)
     m.add_provider(VaultProvider(vault))
     m.initialize_all(user_id="alice", agent_id="helper", thread_id="t1", base_dir=str(tmp_path))
     builtin.add("user", "Alice prefers short answers in English")

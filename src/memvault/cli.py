@@ -67,7 +67,20 @@ class _State:
                 ) from None
         return config
 
-    def vault(self, *, model: Literal["no", "quick", "yes"] = "no") -> Vault:
+    def routed(self, agent: str | None) -> VaultConfig:
+        """The configuration whose store holds ``agent``'s memories: the agent's own
+        store when ``memvault agents set`` gave it one, else the default."""
+        config = self.config()
+        if agent is None:
+            return config
+        from .agent.stores import AgentRegistry
+
+        store = AgentRegistry.in_home(config.home).get(agent).store
+        return config if store is None else config.model_copy(update={"store_url": store})
+
+    def vault(
+        self, *, model: Literal["no", "quick", "yes"] = "no", agent: str | None = None
+    ) -> Vault:
         """The vault, with or without its embedding model.
 
         A CLI process lives for one command, so it pays model start-up only where the
@@ -75,9 +88,9 @@ class _State:
         ``yes`` embeds on this thread before returning (search, import); ``quick`` does so
         only with a model that starts in well under a second, and otherwise leaves the
         vectors to the back-fill (``memvault reindex``, a server). No back-fill thread
-        runs in a CLI process either way.
+        runs in a CLI process either way. ``agent`` picks that agent's store.
         """
-        config = self.config()
+        config = self.routed(agent)
         if model == "no":
             return Vault(config=config, embedder=None)
         config = config.model_copy(
@@ -151,7 +164,7 @@ def add(
 ) -> None:
     """Remember something."""
     state = _state(ctx)
-    with state.vault(model="quick") as vault:
+    with state.vault(model="quick", agent=agent) as vault:
         entry = vault.add(
             content,
             user_id=user,
@@ -190,7 +203,7 @@ def search(
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
-    with _state(ctx).vault(model="yes") as vault:
+    with _state(ctx).vault(model="yes", agent=agent) as vault:
         hits: list[Hit] = vault.search(query, user_id=user, agent_id=agent, limit=limit, kind=kind)
     if as_json:
         _echo_json([h.to_dict() for h in hits])
@@ -210,7 +223,7 @@ def get(
     as_json: AsJson = False,
 ) -> None:
     """Show one memory."""
-    with _state(ctx).vault() as vault:
+    with _state(ctx).vault(agent=agent) as vault:
         entry = vault.get(entry_id, user_id=user, agent_id=agent)
     if as_json:
         _echo_json(entry.to_dict())
@@ -231,7 +244,7 @@ def list_(
     as_json: AsJson = False,
 ) -> None:
     """List memories, newest first."""
-    with _state(ctx).vault() as vault:
+    with _state(ctx).vault(agent=agent) as vault:
         entries = vault.list(user_id=user, agent_id=agent, kind=kind, limit=limit, offset=offset)
     if as_json:
         _echo_json([e.to_dict() for e in entries])
@@ -257,7 +270,7 @@ def update(
 ) -> None:
     """Change a memory."""
     state = _state(ctx)
-    with state.vault(model="quick") as vault:
+    with state.vault(model="quick", agent=agent) as vault:
         entry = vault.update(
             entry_id,
             user_id=user,
@@ -283,7 +296,7 @@ def delete(
     agent: Agent = None,
 ) -> None:
     """Forget a memory."""
-    with _state(ctx).vault() as vault:
+    with _state(ctx).vault(agent=agent) as vault:
         vault.delete(entry_id, user_id=user, agent_id=agent)
     typer.echo(f"deleted {entry_id}")
 
@@ -295,10 +308,13 @@ def export(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="write to this file (default: stdout)")
     ] = None,
+    agent: Agent = None,
 ) -> None:
-    """Write all of a user's memories as JSON lines."""
-    with _state(ctx).vault() as vault:
-        lines = (json.dumps(r, ensure_ascii=False) + "\n" for r in vault.export(user_id=user))
+    """Write all of a user's memories as JSON lines (with --agent: what that agent sees,
+    from its own store when it has one)."""
+    with _state(ctx).vault(agent=agent) as vault:
+        records = vault.export(user_id=user, agent_id=agent)
+        lines = (json.dumps(r, ensure_ascii=False) + "\n" for r in records)
         if output is None:
             for line in lines:
                 sys.stdout.write(line)
@@ -331,8 +347,12 @@ def import_(
     skip_existing: Annotated[
         bool, typer.Option("--skip-existing", help="leave ids the user already has alone")
     ] = False,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", "-a", help="import into this agent's own store (if it has one)"),
+    ] = None,
 ) -> None:
-    """Import JSON lines (all or nothing) into a user's memory."""
+    """Import JSON lines (all or nothing) into a user's memory; records keep their agent."""
     if source == "-":
         lines = sys.stdin.read().splitlines()
     else:
@@ -342,7 +362,7 @@ def import_(
             raise ValidationError(f"cannot read {source}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise ValidationError(f"{source} is not UTF-8 text: pass a JSONL export") from None
-    with _state(ctx).vault(model="yes") as vault:
+    with _state(ctx).vault(model="yes", agent=agent) as vault:
         entries = vault.import_(
             lines, user_id=user, on_conflict="skip" if skip_existing else "error"
         )
@@ -404,14 +424,16 @@ def erase(
     user: User,
     yes: Annotated[bool, typer.Option("--yes", help="confirm: this cannot be undone")] = False,
 ) -> None:
-    """Erase a user: memories, reveal secret and state, audit records, memory files, settings."""
+    """Erase a user: memories (in every agent's store too), reveal secret and state, audit
+    records, memory files, settings."""
     if not yes:
         raise ValidationError(f"erasing {user!r} cannot be undone: add --yes to confirm")
     from .agent.config import MemoryConfigStore
+    from .agent.stores import AgentVaults
 
     config = _state(ctx).config()
-    with Vault(config=config, embedder=None) as vault:
-        deleted = vault.erase_user(user_id=user, actor="cli")
+    with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as every:
+        deleted = every.erase_user(user_id=user, actor="cli")
     user_dir = MemoryConfigStore(config.home).user_overrides_path(user).parent
     shutil.rmtree(user_dir, ignore_errors=True)
     typer.echo(f"erased {user}: {deleted} memories")
@@ -558,6 +580,103 @@ def keys_revoke(
     typer.echo(f"revoked {key_id}")
 
 
+agents_app = typer.Typer(
+    help="Each agent's memory settings: on/off, its own store, prefetch size (<home>/agents.json)."
+)
+app.add_typer(agents_app, name="agents")
+AgentArg = Annotated[str, typer.Argument(metavar="AGENT", help="the agent id")]
+
+
+def _agent_line(agent_id: str, public: dict[str, Any]) -> str:
+    state = "on" if public["enabled"] else "OFF"
+    store = public["store"] or "default store"
+    return f"{agent_id}  memory {state}  store: {store}  prefetch: {public['prefetch_limit']}"
+
+
+@agents_app.command("list")
+def agents_list(ctx: typer.Context, as_json: AsJson = False) -> None:
+    """Agents with settings of their own (every other agent gets the defaults)."""
+    from .agent.stores import AgentRegistry
+
+    records = AgentRegistry.in_home(_state(ctx).config().home).all()
+    if as_json:
+        _echo_json({k: v.public() for k, v in records.items()})
+        return
+    if not records:
+        typer.echo("no agent has settings of its own: all use the default store")
+    for agent_id, settings in records.items():
+        typer.echo(_agent_line(agent_id, settings.public()))
+
+
+@agents_app.command("show")
+def agents_show(ctx: typer.Context, agent: AgentArg, as_json: AsJson = False) -> None:
+    """One agent's settings (the defaults when it has none of its own)."""
+    from .agent.stores import AgentRegistry
+
+    public = AgentRegistry.in_home(_state(ctx).config().home).get(agent).public()
+    if as_json:
+        _echo_json({"agent_id": agent, **public})
+    else:
+        typer.echo(_agent_line(agent, public))
+
+
+@agents_app.command("set")
+def agents_set(
+    ctx: typer.Context,
+    agent: AgentArg,
+    store: Annotated[
+        str | None,
+        typer.Option(help="the agent's own store: a URL or an SQLite file path"),
+    ] = None,
+    default_store: Annotated[
+        bool, typer.Option("--default-store", help="back to the default store")
+    ] = False,
+    enabled: Annotated[
+        bool | None, typer.Option("--enable/--disable", help="turn the agent's memory on or off")
+    ] = None,
+    prefetch_limit: Annotated[
+        int | None, typer.Option(min=1, max=100, help="memories injected before each call")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Change an agent's settings; a new store is opened (schema created) first, so one
+    that cannot be reached changes nothing. Memories are not moved: see migrate-store."""
+    from .agent.stores import AgentVaults, resolve_store
+
+    if store is not None and default_store:
+        raise ValidationError("pass either --store or --default-store, not both")
+    changes: dict[str, Any] = {}
+    if store is not None:
+        changes["store"] = resolve_store(store)
+    if default_store:
+        changes["store"] = None
+    if enabled is not None:
+        changes["enabled"] = enabled
+    if prefetch_limit is not None:
+        changes["prefetch_limit"] = prefetch_limit
+    if not changes:
+        raise ValidationError(
+            "nothing to change: pass --store, --default-store, --enable/--disable or "
+            "--prefetch-limit"
+        )
+    config = _state(ctx).config()
+    with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as agents:
+        public = agents.configure(agent, **changes).public()
+    if as_json:
+        _echo_json({"agent_id": agent, **public})
+    else:
+        typer.echo(_agent_line(agent, public))
+
+
+@agents_app.command("reset")
+def agents_reset(ctx: typer.Context, agent: AgentArg) -> None:
+    """Drop an agent's own settings (back to the defaults); its memories stay put."""
+    from .agent.stores import AgentRegistry
+
+    AgentRegistry.in_home(_state(ctx).config().home).remove(agent)
+    typer.echo(f"{agent} uses the defaults again")
+
+
 quarantine_app = typer.Typer(help="Review memories the threat scan held back from prompts.")
 app.add_typer(quarantine_app, name="quarantine")
 
@@ -620,7 +739,7 @@ def mcp(
             f"the MCP server needs the 'mcp' extra ({exc.name} is missing): "
             "pip install 'memvault[mcp]'"
         ) from None
-    config = _state(ctx).config()
+    config = _state(ctx).routed(agent)
     with Vault(config=config) as vault:
         run_stdio(vault, user_id=user, agent_id=agent, base_dir=config.home)
 
@@ -771,6 +890,9 @@ _FLAGS = {
     "query": "QUERY",
     "content": "CONTENT",
     "id": "ID",
+    "store": "--store",
+    "prefetch_limit": "--prefetch-limit",
+    "enabled": "--enable/--disable",
 }
 
 
@@ -806,9 +928,13 @@ def main(argv: list[str] | None = None) -> int:
     except typer.TyperException as exc:  # usage: unknown option, missing or unparsable value
         return _usage_error(exc)
     except (ValidationError, NotFoundError, ConflictError, AuthorizationError) as exc:
-        flag = _FLAGS.get(str(exc.context.get("field")))
-        prefix = f"{flag}: " if flag and not exc.message.startswith(flag) else ""
-        return _fail(prefix + exc.message, 2)
+        field = str(exc.context.get("field"))
+        flag = _FLAGS.get(field)
+        message = exc.message
+        if flag and message.startswith(field + ": "):  # the library's name for it -> the flag
+            message = message[len(field) + 2 :]
+        prefix = f"{flag}: " if flag and not message.startswith(flag) else ""
+        return _fail(prefix + message, 2)
     except MemvaultError as exc:
         return _fail(exc.message, 1)
     except Exception as exc:  # a bug: still one line, and the exit code says failure

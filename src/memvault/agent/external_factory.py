@@ -18,11 +18,12 @@ from ..llm import ChatClient
 from ..vault import Vault
 from .config import MemoryConfig
 from .external import ExternalMemory, NoExternalMemory
+from .stores import AgentVaults
 from .vault_external import VaultExternalMemory
 
 
 def make_external_memory(
-    config: MemoryConfig, *, vault: Vault, llm: Callable[[], ChatClient] | None = None
+    config: MemoryConfig, *, vault: Vault | AgentVaults, llm: Callable[[], ChatClient] | None = None
 ) -> ExternalMemory:
     """The external memory for ``config.provider``; ``llm`` is the chat client factory
     a provider that reflects through memvault's model uses."""

@@ -9,6 +9,10 @@ entries in one store transaction.
 It is a class of its own rather than more methods on ``VaultProvider``: a provider is
 bound to one session (``initialize`` with a user and an agent), while the gateway serves
 every user from one external memory, naming the banks on each call.
+
+Given ``AgentVaults``, a work bank is searched, counted and cleared in its agent's own
+store when the agent has one (``memvault agents set``); the user bank is the default
+store's.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from ..model import Hit
 from ..security.quarantine import injectable
 from ..vault import Vault
 from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+from .stores import AgentVaults
 
 
 class VaultExternalMemory:
@@ -36,8 +41,11 @@ class VaultExternalMemory:
 
     name = "memvault"
 
-    def __init__(self, vault: Vault, *, llm: Callable[[], ChatClient] | None = None) -> None:
-        self.vault = vault
+    def __init__(
+        self, vault: Vault | AgentVaults, *, llm: Callable[[], ChatClient] | None = None
+    ) -> None:
+        self.agents = vault if isinstance(vault, AgentVaults) else None
+        self.vault = vault.default if isinstance(vault, AgentVaults) else vault
         self._llm = llm
         self._own_client: ChatClient | None = None
         self._lock = threading.Lock()
@@ -57,8 +65,12 @@ class VaultExternalMemory:
         if client is not None:
             client.close()
 
+    def _vault(self, agent_id: str | None) -> Vault:
+        return self.vault if self.agents is None else self.agents.vault_for(agent_id)
+
     def _search(self, query: str, banks: Banks, limit: int) -> list[Hit]:
-        return self.vault.search(query, user_id=banks.user_id, agent_id=banks.agent_id, limit=limit)
+        vault = self._vault(banks.agent_id)
+        return vault.search(query, user_id=banks.user_id, agent_id=banks.agent_id, limit=limit)
 
     @staticmethod
     def _hit(hit: Hit, banks: Banks) -> ExternalHit:
@@ -100,7 +112,8 @@ class VaultExternalMemory:
     def status(self, banks: Banks) -> ExternalStatus:
         """Available when the store answers; ``entries`` counts the banks' view."""
         try:
-            entries = self.vault.count(user_id=banks.user_id, agent_id=banks.agent_id)
+            vault = self._vault(banks.agent_id)
+            entries = vault.count(user_id=banks.user_id, agent_id=banks.agent_id)
         except MemvaultError as exc:
             return ExternalStatus(self.name, False, banks, detail=exc.message)
         return ExternalStatus(self.name, True, banks, entries=entries)
@@ -108,12 +121,13 @@ class VaultExternalMemory:
     def clear_bank(self, bank: Bank) -> int:
         """Delete the bank's entries: listed first, then deleted in one call, which is
         one store transaction (all of them go, or none)."""
+        vault = self._vault(bank.agent_id)
         doomed = [
             record["id"]
-            for record in self.vault.export(user_id=bank.user_id, agent_id=bank.agent_id)
+            for record in vault.export(user_id=bank.user_id, agent_id=bank.agent_id)
             if record["agent_id"] == bank.agent_id
         ]
-        return len(self.vault.delete_many(doomed, user_id=bank.user_id))
+        return len(vault.delete_many(doomed, user_id=bank.user_id))
 
 
 __all__ = ["VaultExternalMemory"]

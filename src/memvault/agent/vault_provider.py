@@ -7,6 +7,11 @@ After each turn it keeps the raw exchange as a ``source_archive`` entry (every
 N turns, by ``turn_index``), with the thread as its session, so each archived turn
 is also found by the words of the turns around it. Its tools are ``memory_save``
 and ``memory_recall``.
+
+Given ``AgentVaults`` instead of one vault, it follows the agent's own settings when
+``initialize`` names the agent (``memvault agents set``): the agent's store, its prefetch
+limit, and whether memory is on at all; with memory off it injects nothing, archives
+nothing and its tools answer that memory is off.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from ..model import MemClass, Source
 from ..validation import IDENT_RE
 from ..vault import Vault
 from .provider import MemoryProvider, SessionContext
-from .vault_tools import TOOL_SCHEMAS, VaultTools
+from .stores import AgentVaults
+from .vault_tools import TOOL_SCHEMAS, VaultTools, fail
 
 log = logging.getLogger(__name__)
 
@@ -57,20 +63,24 @@ def thread_session(thread_id: str) -> str | None:
 
 
 class VaultProvider(MemoryProvider):
-    """Hybrid recall and the seed-002 tools over a ``Vault``."""
+    """Hybrid recall and the seed-002 tools over a ``Vault`` (or each agent's own, from
+    ``AgentVaults``). ``prefetch_limit`` None is the agent's setting (5 by default)."""
 
     def __init__(
         self,
-        vault: Vault,
+        vault: Vault | AgentVaults,
         *,
-        prefetch_limit: int = 5,
+        prefetch_limit: int | None = None,
         archive_turns: bool = True,
         archive_every: int = 1,
     ) -> None:
-        if prefetch_limit < 1 or archive_every < 1:
+        if (prefetch_limit is not None and prefetch_limit < 1) or archive_every < 1:
             raise ValueError("prefetch_limit and archive_every must be at least 1")
-        self.vault = vault
-        self.prefetch_limit = prefetch_limit
+        self._agents = vault if isinstance(vault, AgentVaults) else None
+        self.vault = vault.default if isinstance(vault, AgentVaults) else vault
+        self._limit = prefetch_limit
+        self.prefetch_limit = prefetch_limit or 5
+        self.enabled = True
         self.archive_turns = archive_turns
         self.archive_every = archive_every
         self.session: SessionContext | None = None
@@ -95,6 +105,11 @@ class VaultProvider(MemoryProvider):
         self.session = SessionContext.from_kwargs(
             user_id=user_id, agent_id=agent_id, thread_id=thread_id, base_dir=base_dir, **kwargs
         )
+        if self._agents is not None:
+            memory = self._agents.memory(agent_id)
+            self.vault = memory.vault
+            self.enabled = memory.enabled
+            self.prefetch_limit = self._limit or memory.prefetch_limit
         self._tools = VaultTools(self.vault, user_id=user_id, agent_id=agent_id)
         if self.vault.embedder is not None:
             # Load the model now: prefetch runs under the manager's timeout every turn.
@@ -109,11 +124,11 @@ class VaultProvider(MemoryProvider):
         return self.session
 
     def system_prompt_block(self) -> str:
-        return SYSTEM_PROMPT_BLOCK
+        return SYSTEM_PROMPT_BLOCK if self.enabled else ""
 
     def prefetch(self, query: str, *, thread_id: str = "") -> str:
         session = self._require()
-        if not query or not query.strip():
+        if not self.enabled or not query or not query.strip():
             return ""
         return self.vault.context(
             query, user_id=session.user_id, agent_id=session.agent_id, limit=self.prefetch_limit
@@ -128,7 +143,7 @@ class VaultProvider(MemoryProvider):
         turn_index: int | None = None,
     ) -> None:
         session = self._require()
-        if not self.archive_turns:
+        if not self.enabled or not self.archive_turns:
             return
         if turn_index is not None and turn_index % self.archive_every != 0:
             return
@@ -156,8 +171,13 @@ class VaultProvider(MemoryProvider):
         return [dict(schema) for schema in TOOL_SCHEMAS]
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        self._require()
+        session = self._require()
         assert self._tools is not None
+        if not self.enabled:
+            return fail(
+                f"long-term memory is off for agent {session.agent_id}: nothing was saved or "
+                "recalled; carry on without it (an admin turns it on with memvault agents set)"
+            )
         return self._tools.call(tool_name, args)
 
 

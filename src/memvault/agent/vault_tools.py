@@ -98,7 +98,7 @@ def _ok(**payload: Any) -> str:
     return json.dumps({"success": True, **payload}, ensure_ascii=False)
 
 
-def _fail(message: str) -> str:
+def fail(message: str) -> str:
     return json.dumps({"success": False, "error": message}, ensure_ascii=False)
 
 
@@ -138,15 +138,15 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
         try:
             value = json.loads(raw)
         except json.JSONDecodeError as exc:
-            return _fail(
+            return fail(
                 f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}): "
                 "send one JSON object with the tool's parameters"
             )
         except (ValueError, RecursionError):  # numbers too long, nesting too deep
-            return _fail("the arguments are not usable JSON: send one flat JSON object")
+            return fail("the arguments are not usable JSON: send one flat JSON object")
         if isinstance(value, dict):
             return value
-    return _fail("the arguments must be one JSON object with the tool's parameters")
+    return fail("the arguments must be one JSON object with the tool's parameters")
 
 
 class VaultTools:
@@ -167,28 +167,28 @@ class VaultTools:
             if name == "memory_recall":
                 return self.recall(args)
         except SecurityError as exc:
-            return _fail(
+            return fail(
                 f"blocked by the security scan ({exc.context.get('pattern_id', 'threat')}): "
                 "memories must not contain instructions to the assistant, secrets or "
                 "hidden characters; rephrase it as a plain fact"
             )
         except NotFoundError:
-            return _fail(f"no memory with id {args.get('id')!r}: call memory_recall to find the id")
+            return fail(f"no memory with id {args.get('id')!r}: call memory_recall to find the id")
         except MemvaultError as exc:
-            return _fail(str(exc))
-        return _fail(f"unknown tool {name!r}: use memory_save or memory_recall")
+            return fail(str(exc))
+        return fail(f"unknown tool {name!r}: use memory_save or memory_recall")
 
     def save(self, args: dict[str, Any]) -> str:
         unknown = set(args) - set(MEMORY_SAVE_SCHEMA["parameters"]["properties"])
         if unknown:
-            return _fail(f"unknown parameters {sorted(unknown)}: remove them")
+            return fail(f"unknown parameters {sorted(unknown)}: remove them")
         action = args.get("action")
         kind = args.get("type")
         if kind is not None and kind not in KINDS:
-            return _fail(f"'type' must be one of {', '.join(KINDS)}")
+            return fail(f"'type' must be one of {', '.join(KINDS)}")
         if action == "create":
             if not isinstance(args.get("content"), str) or not args["content"].strip():
-                return _fail("create needs 'content': the text to remember")
+                return fail("create needs 'content': the text to remember")
             entry = self.vault.add(
                 args["content"],
                 user_id=self.user_id,
@@ -204,13 +204,13 @@ class VaultTools:
         if action in ("update", "delete"):
             entry_id = args.get("id")
             if not isinstance(entry_id, str) or not entry_id:
-                return _fail(f"{action} needs the memory 'id': call memory_recall to find it")
+                return fail(f"{action} needs the memory 'id': call memory_recall to find it")
             if action == "delete":
                 self.vault.delete(entry_id, user_id=self.user_id, agent_id=self.agent_id)
                 return _ok(action="deleted", id=entry_id)
             turn = sorted(k for k in ("session_id", *TURN_ARGS) if k in args)
             if turn:
-                return _fail(
+                return fail(
                     f"{', '.join(turn)} describe a turn when it is created; update changes "
                     "only content, name, description and type"
                 )
@@ -224,20 +224,20 @@ class VaultTools:
                 kind=args.get("type"),
             )
             return _ok(action="updated", memory=brief(entry))
-        return _fail("'action' must be one of create, update, delete")
+        return fail("'action' must be one of create, update, delete")
 
     def recall(self, args: dict[str, Any]) -> str:
         unknown = set(args) - set(MEMORY_RECALL_SCHEMA["parameters"]["properties"])
         if unknown:
-            return _fail(f"unknown parameters {sorted(unknown)}: remove them")
+            return fail(f"unknown parameters {sorted(unknown)}: remove them")
         query = args.get("query")
         if not isinstance(query, str) or not query.strip():
-            return _fail("'query' must be a non-empty string: the words to search for")
+            return fail("'query' must be a non-empty string: the words to search for")
         limit = args.get("limit", 5)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 20:
-            return _fail("'limit' must be an integer from 1 to 20")
+            return fail("'limit' must be an integer from 1 to 20")
         if args.get("type") is not None and args["type"] not in KINDS:
-            return _fail(f"'type' must be one of {', '.join(KINDS)}")
+            return fail(f"'type' must be one of {', '.join(KINDS)}")
         hits: list[Hit] = self.vault.search(
             query,
             user_id=self.user_id,
@@ -259,5 +259,6 @@ __all__ = [
     "TURN_ARGS",
     "VaultTools",
     "brief",
+    "fail",
     "parse_arguments",
 ]

@@ -76,6 +76,7 @@ from starlette.types import Receive, Scope, Send
 
 from .._version import __version__
 from ..agent.builtin import BuiltinFileProvider
+from ..agent.stores import AgentVaults
 from ..agent.vault_tools import (
     KINDS,
     MEMORY_RECALL_SCHEMA,
@@ -549,14 +550,16 @@ class HttpEndpoint:
 
     def __init__(
         self,
-        vault: Vault,
+        vault: Vault | AgentVaults,
         *,
         base_dir: str | Path,
         path: str = "/mcp",
         resolve: Callable[[Scope], tuple[str, str | None]] = request_scope,
         cache_size: int = DEFAULT_MAXSIZE,
     ) -> None:
-        self.vault = vault
+        # With AgentVaults, an agent that has its own store is served from it.
+        self.agents = vault if isinstance(vault, AgentVaults) else None
+        self.vault = vault.default if isinstance(vault, AgentVaults) else vault
         self.base_dir = Path(base_dir)
         self.path = path
         self._resolve = resolve  # (user, agent) of a request; the gateway passes its own
@@ -572,7 +575,8 @@ class HttpEndpoint:
         user_id, agent_id = scope
 
         def create() -> UserTools:
-            return UserTools(self.vault, user_id=user_id, agent_id=agent_id, base_dir=self.base_dir)
+            vault = self.vault if self.agents is None else self.agents.vault_for(agent_id)
+            return UserTools(vault, user_id=user_id, agent_id=agent_id, base_dir=self.base_dir)
 
         return self._tools.get_or_create(scope, create)
 

@@ -28,7 +28,7 @@ from ..config import VaultConfig, export_worker_settings, load_config, worker_se
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
-from . import admin, health, memories, quarantine, sensitive, v2
+from . import admin, agents, health, memories, quarantine, sensitive, v2
 from .auth import Who, authenticate
 from .errors import (
     PayloadTooLargeError,
@@ -130,7 +130,7 @@ def _mcp_endpoint(gw: Gateway) -> Any:
         return who.user_id, check_optional_ident(agent or None, "agent_id")
 
     return HttpEndpoint(
-        gw.vault, base_dir=gw.home, resolve=resolve, cache_size=gw.settings.agent_cache_size
+        gw.agents, base_dir=gw.home, resolve=resolve, cache_size=gw.settings.agent_cache_size
     )
 
 
@@ -260,7 +260,7 @@ def create_app(
     _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
-    for module in (health, memories, v2, admin, sensitive, quarantine):
+    for module in (health, memories, v2, admin, agents, sensitive, quarantine):
         app.include_router(module.router)
     _add_panel(app)
     if mcp_endpoint is not None:

@@ -34,7 +34,7 @@ NDJSON = "application/x-ndjson"
 
 @router.post("/v1/memories", status_code=201, response_model=Entry)
 def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    entry = gw.vault.add(
+    entry = gw.vault_for(body.agent_id).add(
         body.content,
         user_id=act_as(who, body.user_id),
         agent_id=body.agent_id,
@@ -54,7 +54,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
 
 @router.post("/v1/memories/search", response_model=SearchResponse, responses=NOT_FOUND)
 def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    hits = gw.vault.search(
+    hits = gw.vault_for(body.agent_id).search(
         body.query,
         user_id=act_as(who, body.user_id),
         agent_id=body.agent_id,
@@ -90,10 +90,11 @@ def list_memories(
         "tier": tier,
         "session_id": session_id,
     }
-    items = gw.vault.list(**filters, limit=limit, offset=offset)
+    vault = gw.vault_for(agent_id)
+    items = vault.list(**filters, limit=limit, offset=offset)
     return {
         "items": [e.to_dict() for e in items],
-        "total": gw.vault.count(**filters),
+        "total": vault.count(**filters),
         "limit": limit,
         "offset": offset,
     }
@@ -115,7 +116,8 @@ def export_memories(
 ) -> StreamingResponse:
     # Read it all here, in one thread: errors surface before the 200, and the store's
     # cursor never moves between threadpool workers.
-    records = list(gw.vault.export(user_id=act_as(who, user_id), agent_id=agent_id))
+    vault = gw.vault_for(agent_id)
+    records = list(vault.export(user_id=act_as(who, user_id), agent_id=agent_id))
 
     def lines() -> Iterator[str]:
         for record in records:
@@ -142,8 +144,11 @@ async def import_memories(
     who: Who,
     gw: GatewayDep,
     user_id: UserQuery = None,
+    agent_id: AgentQuery = None,
     on_conflict: Literal["error", "skip"] = "error",
 ) -> dict[str, Any]:
+    """All or nothing. ``agent_id`` picks the store: name the agent to import an agent's
+    export into that agent's own store (the records keep their own ``agent_id``)."""
     raw = await request.body()
     try:
         text = raw.decode("utf-8")
@@ -151,7 +156,10 @@ async def import_memories(
         raise ValidationError("the body is not UTF-8 text: send JSON lines") from None
     target = act_as(who, user_id)
     entries = await run_in_threadpool(
-        gw.vault.import_, text.splitlines(), user_id=target, on_conflict=on_conflict
+        gw.vault_for(agent_id).import_,
+        text.splitlines(),
+        user_id=target,
+        on_conflict=on_conflict,
     )
     return {"imported": len(entries), "ids": [e.id for e in entries]}
 
@@ -160,12 +168,13 @@ async def import_memories(
 def get_memory(
     entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
 ) -> dict[str, Any]:
-    return gw.vault.get(entry_id, user_id=act_as(who, user_id), agent_id=agent_id).to_dict()
+    vault = gw.vault_for(agent_id)
+    return vault.get(entry_id, user_id=act_as(who, user_id), agent_id=agent_id).to_dict()
 
 
 @router.patch("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
 def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    entry = gw.vault.update(
+    entry = gw.vault_for(body.agent_id).update(
         entry_id,
         user_id=act_as(who, body.user_id),
         agent_id=body.agent_id,
@@ -189,13 +198,13 @@ def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) 
 def delete_memory(
     entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
 ) -> Response:
-    gw.vault.delete(entry_id, user_id=act_as(who, user_id), agent_id=agent_id)
+    gw.vault_for(agent_id).delete(entry_id, user_id=act_as(who, user_id), agent_id=agent_id)
     return Response(status_code=204)
 
 
 @router.delete("/v1/users/{user_id}", response_model=EraseResponse, responses=NOT_FOUND)
 def erase_user(user_id: str, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    """Erase a subject: every memory of the user, their reveal secret, reveal state and
-    audit records, their memory files and settings."""
+    """Erase a subject: every memory of the user (in every agent's store too), their
+    reveal secret, reveal state and audit records, their memory files and settings."""
     target = act_as(who, user_id)
     return {"user_id": target, "deleted": gw.erase_user(target, actor=who.key_id or "local")}

@@ -24,6 +24,8 @@ class ReviewRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     user_id: str | None = None
+    # Only picks the store: an agent with its own store holds its memories there.
+    agent_id: str | None = None
 
 
 def _actor(who: Any) -> str:
@@ -41,8 +43,9 @@ def list_quarantined(
 ) -> dict[str, Any]:
     """Memories held for review, newest first; each carries its ``quarantine`` reason."""
     user = act_as(who, user_id)
-    items = gw.vault.quarantined(user_id=user, agent_id=agent_id, limit=limit, offset=offset)
-    total = gw.vault.count(user_id=user, agent_id=agent_id, quarantined=True)
+    vault = gw.vault_for(agent_id)
+    items = vault.quarantined(user_id=user, agent_id=agent_id, limit=limit, offset=offset)
+    total = vault.count(user_id=user, agent_id=agent_id, quarantined=True)
     return {"items": [e.to_dict() for e in items], "total": total, "limit": limit, "offset": offset}
 
 
@@ -52,7 +55,8 @@ def approve(
 ) -> dict[str, Any]:
     """Release a held memory: recall and prompts may show it from now on."""
     user = act_as(who, body.user_id if body else None)
-    return gw.vault.approve(entry_id, user_id=user, actor=_actor(who)).to_dict()
+    vault = gw.vault_for(body.agent_id if body else None)
+    return vault.approve(entry_id, user_id=user, actor=_actor(who)).to_dict()
 
 
 @router.post(
@@ -64,5 +68,5 @@ def approve(
 def reject(entry_id: str, who: Who, gw: GatewayDep, body: ReviewRequest | None = None) -> Response:
     """Delete a held memory (409 if the memory is not held)."""
     user = act_as(who, body.user_id if body else None)
-    gw.vault.reject(entry_id, user_id=user, actor=_actor(who))
+    gw.vault_for(body.agent_id if body else None).reject(entry_id, user_id=user, actor=_actor(who))
     return Response(status_code=204)

@@ -1,6 +1,7 @@
-"""``Gateway``: what the routers share — the vault, the keys, the config store, the
-builtin memory files of each (user, agent), the external memory ``memory.provider``
-selects (with the bank naming), and the chat model when one is set.
+"""``Gateway``: what the routers share — the vault (and each agent's own, when the
+admin gave it one: ``agents``), the keys, the config store, the builtin memory files of
+each (user, agent), the external memory ``memory.provider`` selects (with the bank
+naming), and the chat model when one is set.
 
 It holds no HTTP types; routers get it through ``deps.gateway``.
 """
@@ -16,6 +17,7 @@ from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
 from ..agent.external import BankNaming, Banks, ExternalMemory
 from ..agent.external_factory import make_external_memory
+from ..agent.stores import AgentVaults
 from ..llm import ChatClient
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..vault import Vault
@@ -49,6 +51,7 @@ class Gateway:
     settings: ServerSettings
     external_memory: InitVar[ExternalMemory | None] = None
     config_store: MemoryConfigStore = field(init=False)
+    agents: AgentVaults = field(init=False)
     external: ExternalMemory = field(init=False)
     bank_naming: BankNaming = field(init=False)
     _builtin: LRUCache[tuple[str, str | None], BuiltinFileProvider] = field(init=False)
@@ -61,11 +64,12 @@ class Gateway:
         self.config_store = MemoryConfigStore(self.home, yaml_path=self.settings.yaml_path)
         admin = self.config_store.admin_config()
         self.bank_naming = BankNaming.from_config(admin)
+        self.agents = AgentVaults(self.vault)
         self._owns_external = external_memory is None
         self.external = (
             external_memory
             if external_memory is not None
-            else make_external_memory(admin, vault=self.vault, llm=self.llm)
+            else make_external_memory(admin, vault=self.agents, llm=self.llm)
         )
         self._builtin = LRUCache(self.settings.agent_cache_size)
         self._recall = LRUCache(max(self.settings.agent_cache_size, 1024))
@@ -77,6 +81,10 @@ class Gateway:
     @property
     def auth(self) -> bool:
         return self.keys is not None
+
+    def vault_for(self, agent_id: str | None) -> Vault:
+        """The vault that holds ``agent_id``'s memories: its own store's, or the default."""
+        return self.agents.vault_for(agent_id)
 
     def builtin(self, user_id: str, agent_id: str | None) -> BuiltinFileProvider:
         """The USER.md / MEMORY.md provider of one (user, agent), initialized once."""
@@ -111,8 +119,9 @@ class Gateway:
 
     def erase_user(self, user_id: str, *, actor: str = "local") -> int:
         """Every trace of a user: entries, reveal secret and state, audit records and
-        index tokens (``Vault.erase_user``), the memory files and the config overrides."""
-        deleted = self.vault.erase_user(user_id=user_id, actor=actor)
+        index tokens (``Vault.erase_user``, in every agent's store too), the memory files
+        and the config overrides."""
+        deleted = self.agents.erase_user(user_id=user_id, actor=actor)
         user_dir = self.config_store.user_overrides_path(user_id).parent
         shutil.rmtree(user_dir, ignore_errors=True)
         self._builtin.discard_where(lambda key: key[0] == user_id)
@@ -128,6 +137,7 @@ class Gateway:
                 close()
         if self._llm is not None:
             self._llm.close()
+        self.agents.close()
 
 
 __all__ = ["Gateway", "ServerSettings"]

@@ -83,6 +83,41 @@ def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
     return None if path == ":memory:" else Path(path)
 
 
+def check_location(url_or_path: str) -> str:
+    """``url_or_path`` if ``open_store`` would know what to open, without opening it:
+    ``ConfigError`` for an empty value, an unknown scheme or a malformed ``sqlite://``
+    URL. For settings that name a store to be opened later."""
+    if not isinstance(url_or_path, str) or not url_or_path.strip():
+        raise ConfigError("the store location is empty: pass a path or a URL such as sqlite:///…")
+    match = _URL.match(url_or_path)
+    if match is None:
+        return url_or_path
+    base = match.group(1).lower().split("+", 1)[0]
+    if base == "sqlite":
+        _sqlite_path(url_or_path)
+    elif base not in ("memory", "mysql", "mariadb", "postgresql", "postgres"):
+        raise ConfigError(
+            f"unknown store scheme {match.group(1)!r}: use {_supported()}, or a plain file path"
+        )
+    return url_or_path
+
+
+def shown_location(url_or_path: str | os.PathLike[str]) -> str:
+    """A store location as it may be shown: a URL's password (if any) replaced by ***."""
+    text = os.fspath(url_or_path)
+    if _URL.match(text) is None:
+        return text
+    parts = urlsplit(text)
+    try:
+        password = parts.password
+    except ValueError:
+        return text.split("://", 1)[0] + "://…"
+    if password is None:
+        return text
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username}:***@{host}").geturl()
+
+
 def _supported() -> str:
     return (
         "sqlite:///absolute/path.db, postgresql://user@host/database, "
@@ -139,4 +174,4 @@ def _postgres(url: str, migrate_to: int | None) -> Store:
     return PostgresStore(url, migrate_to=migrate_to)
 
 
-__all__ = ["open_store", "sqlite_file"]
+__all__ = ["check_location", "open_store", "shown_location", "sqlite_file"]
