@@ -334,12 +334,23 @@ def test_http_agents_routes_and_routing(config: VaultConfig, tmp_path: Path) -> 
         )
         assert alice.get(f"/v1/memories/{entry_id}").status_code == 404
 
+        # v2 recall without a limit takes the agent's prefetch size (2 here, 5 by default).
+        for i in range(4):
+            alice.post(
+                "/v1/memories", json={"content": f"twist {i} of the plot", "agent_id": "writer"}
+            )
+        v2 = alice.post(
+            "/api/memory/v2/search", params={"agent_id": "writer"}, json={"query": "plot twist"}
+        )
+        assert v2.status_code == 200, v2.text
+        assert len(v2.json()["results"]) == 2
+
         listed = admin.get("/v1/agents").json()
         assert [a["agent_id"] for a in listed["agents"]] == ["writer"]
         assert listed["defaults"]["prefetch_limit"] == 5
 
         erased = admin.delete("/v1/users/alice")
-        assert erased.status_code == 200 and erased.json()["deleted"] == 1
+        assert erased.status_code == 200 and erased.json()["deleted"] == 5
         with Vault(own, config=config, embedder=None) as direct:
             assert _ids(direct, "alice") == set()
 

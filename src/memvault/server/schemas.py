@@ -255,7 +255,8 @@ class EntriesResponse(BaseModel):
 
 class V2SearchRequest(_Body):
     query: str
-    limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
+    # None: the agent's prefetch size (``memvault agents set --prefetch-limit``; 5 by default).
+    limit: int | None = Field(None, ge=1, le=MAX_SEARCH, strict=True)
 
 
 class ReflectRequest(_Body):

@@ -246,11 +246,13 @@ def search(
     user_id: UserQuery = None,
     agent_id: AgentQuery = None,
 ) -> dict[str, Any]:
-    """Recall from the external provider; the hit count shows in the status."""
+    """Recall from the external provider (``limit`` omitted: the agent's prefetch size);
+    the hit count shows in the status."""
     user = act_as(who, user_id)
     budget = gw.config_store.get_effective_memory_config(user).config.hindsight.recall_budget
+    limit = body.limit if body.limit is not None else gw.agents.settings(agent_id).prefetch_limit
     hits = gw.external.recall(
-        body.query, banks=gw.banks(user, agent_id), limit=body.limit, budget=budget
+        body.query, banks=gw.banks(user, agent_id), limit=limit, budget=budget
     )
     gw.note_recall(user, len(hits))
     return {"results": [_hit(h) for h in hits]}
