@@ -204,14 +204,7 @@ def fresh_database(url: str | None = None) -> str:
     url = url or server_url()
     address = parse_url(url)
     name = f"mvtest_{os.getpid()}_{next(_counter)}"
-    conn = pymysql.connect(
-        host=address.host,
-        port=address.port,
-        user=address.user,
-        password=address.password,
-        unix_socket=address.unix_socket,
-        autocommit=True,
-    )
+    conn = pymysql.connect(**address.connect_args(with_database=False), autocommit=True)
     try:
         with conn.cursor() as cur:
             cur.execute(f"DROP DATABASE IF EXISTS `{name}`")
@@ -236,14 +229,7 @@ def drop_database(url: str) -> None:
 
     address = parse_url(url)
     try:
-        conn = pymysql.connect(
-            host=address.host,
-            port=address.port,
-            user=address.user,
-            password=address.password,
-            unix_socket=address.unix_socket,
-            autocommit=True,
-        )
+        conn = pymysql.connect(**address.connect_args(with_database=False), autocommit=True)
     except pymysql.err.Error:
         return  # the server is gone (a test stopped it): its directory goes at exit
     try:

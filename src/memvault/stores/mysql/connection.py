@@ -55,6 +55,21 @@ class ServerAddress:
     unix_socket: str | None = None
     options: dict[str, str] = field(default_factory=dict)
 
+    def connect_args(self, *, with_database: bool = True) -> dict[str, Any]:
+        """The keyword arguments of ``pymysql.connect`` for this server (utf8mb4, as every
+        memvault connection is); without the database for server-wide statements."""
+        args: dict[str, Any] = {
+            "host": self.host,
+            "port": self.port,
+            "user": self.user,
+            "password": self.password,
+            "unix_socket": self.unix_socket,
+            "charset": "utf8mb4",
+        }
+        if with_database:
+            args["database"] = self.database
+        return args
+
 
 def parse_url(url: str) -> ServerAddress:
     """``mysql://user:password@host:port/database?option=value`` (also ``mariadb://`` and
@@ -188,13 +203,7 @@ class MySQLConnection:
         io_timeout = self.statement_timeout_ms / 1000 + 5
         try:
             conn = pymysql.connect(
-                host=a.host,
-                port=a.port,
-                user=a.user,
-                password=a.password,
-                database=a.database,
-                unix_socket=a.unix_socket,
-                charset="utf8mb4",
+                **a.connect_args(),
                 autocommit=True,
                 connect_timeout=self.connect_timeout_s,
                 read_timeout=io_timeout,
