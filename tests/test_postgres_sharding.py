@@ -34,7 +34,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from memvault import NotFoundError, Vault, load_config
+from memvault import ConflictError, NotFoundError, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.stores import open_store
 
@@ -254,6 +254,9 @@ def workload(url: str, home: Path, users: list[str]) -> list[tuple[str, Any]]:
                 user_id=user,
             )
             clock.tick()
+        for user in users:  # a taken id is refused, wherever the user's rows live
+            with pytest.raises(ConflictError):
+                hybrid.add("another text", user_id=user, id="e2")
         # Vectors are written before entries change (see the report: a delete racing the
         # embedding worker's write loses that batch's vectors until the next back-fill).
         assert hybrid.flush(timeout=120)
