@@ -304,6 +304,15 @@ class LifecycleConfig(BaseModel):
         gt=0,
         description="how often `memvault serve` runs the transitions (None: only on demand)",
     )
+    track_access: bool = Field(
+        True, description="record each recall (last_accessed_at, access_count) as use"
+    )
+    reinforce_after: int = Field(
+        10, ge=0, description="recalls at which use adds its full share to importance (0: off)"
+    )
+    reinforce_share: float = Field(
+        0.5, ge=0, le=1, description="share of the gap to importance 1.0 that full use adds"
+    )
 
 
 class VaultConfig(BaseModel):

@@ -22,7 +22,7 @@ from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
-from .lifecycle import Maintenance, MaintenanceReport
+from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
@@ -100,14 +100,19 @@ class Vault:
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
+        self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
+        if self._accesses is not None:
+            self._recall.on_recall = self._accesses.record
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
 
     # -- lifecycle ------------------------------------------------------------------
 
     def close(self) -> None:
-        """Finish queued embeddings, then close the store."""
+        """Finish queued embeddings, record pending recalls, then close the store."""
         self._derived.close()
+        if self._accesses is not None:
+            self._accesses.flush()
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:

@@ -91,10 +91,7 @@ class MaintenanceReport:
 
 def last_activity(entry: MemoryEntry) -> datetime:
     """When the entry was last written, changed or recalled."""
-    times = [entry.created_at, entry.updated_at]
-    if entry.last_accessed_at is not None:
-        times.append(entry.last_accessed_at)
-    return max(times)
+    return entry.last_activity
 
 
 def window_of(mem_class: MemClass, config: LifecycleConfig) -> timedelta | None:
