@@ -32,6 +32,7 @@ from .errors import (
     UpstreamError,
     ValidationError,
 )
+from .lifecycle import MaintenanceReport, TierMove
 from .model import (
     DecisionStatus,
     Domain,
@@ -70,6 +71,7 @@ __all__ = [
     "Kind",
     "LLMError",
     "LLMUnavailableError",
+    "MaintenanceReport",
     "MemClass",
     "MemoryEntry",
     "MemoryManager",
@@ -89,6 +91,7 @@ __all__ = [
     "StoreUnavailableError",
     "StreamingContextScrubber",
     "Tier",
+    "TierMove",
     "UnsupportedOperationError",
     "UpstreamError",
     "ValidationError",

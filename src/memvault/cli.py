@@ -160,6 +160,14 @@ def add(
     name: Annotated[str | None, typer.Option(help="a short title")] = None,
     description: Annotated[str | None, typer.Option(help="one line used for relevance")] = None,
     metadata: Annotated[str | None, typer.Option(help="a JSON object")] = None,
+    mem_class: Annotated[
+        str,
+        typer.Option(
+            "--class",
+            help="semantic (stable fact) | short_term (day-to-day, ages in 7 days) | process "
+            "(task detail, 15 days) | source_archive | compressed_archive",
+        ),
+    ] = "semantic",
     as_json: AsJson = False,
 ) -> None:
     """Remember something."""
@@ -173,6 +181,7 @@ def add(
             name=name,
             description=description,
             metadata=_metadata(metadata),
+            mem_class=mem_class,
             source="api",
         )
     if as_json:
@@ -525,7 +534,7 @@ def serve(
                 f"panel: http://{host}:{port}{PANEL_PATH}\n"
                 "more keys: memvault keys create --user USER_ID"
             )
-    settings = ServerSettings(cors_origins=tuple(cors_origin or ()))
+    settings = ServerSettings(cors_origins=tuple(cors_origin or ()), run_maintenance=True)
     run(config, host=host, port=port, auth=not no_auth, settings=settings, workers=workers)
 
 
@@ -781,6 +790,42 @@ def reindex(
     typer.echo(f"embedded {done} memories with {model}")
 
 
+@app.command()
+def maintain(
+    ctx: typer.Context,
+    now: Annotated[
+        str | None,
+        typer.Option("--now", help="age entries as of this ISO 8601 time (default: now)"),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="report what would move; write nothing")
+    ] = False,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="only this user's memories")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Move memories down the tiers (active -> cold -> archive) by their class windows.
+
+    Idempotent, never deletes; `memvault serve` runs it on a schedule
+    (lifecycle.schedule_minutes). Covers the default store and every agent's own store.
+    """
+    from .agent.stores import AgentVaults
+
+    config = _state(ctx).config()
+    with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as every:
+        report = every.maintain(now=now, dry_run=dry_run, user_id=user)
+    if as_json:
+        _echo_json(report.to_dict())
+        return
+    verb = "would move" if dry_run else "moved"
+    counts = ", ".join(f"{k} {v}" for k, v in report.counts.items()) or "nothing"
+    typer.echo(
+        f"{verb} {len(report.moves)} of {report.scanned} memories ({counts}) "
+        f"as of {report.now.isoformat()}"
+    )
+
+
 @app.command("migrate-store")
 def migrate_store(
     source: Annotated[
@@ -891,6 +936,9 @@ _FLAGS = {
     "content": "CONTENT",
     "id": "ID",
     "store": "--store",
+    "now": "--now",
+    "mem_class": "--class",
+    "dry_run": "--dry-run",
     "prefetch_limit": "--prefetch-limit",
     "enabled": "--enable/--disable",
 }

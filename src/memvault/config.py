@@ -10,8 +10,7 @@ Which config owns what:
   where the store is (``home``, ``db_path`` / ``store_url``), size limits, keyword
   indexing, embeddings, retrieval and fusion, the context block, the threat scan
   (``security``), sensitive-data protection and reveal (``sensitive``), the LLM client
-  the gateway's reflect uses (``llm``), and the lifecycle windows (tiers, decay) when
-  they land.
+  the gateway's reflect uses (``llm``), and how entries age (``lifecycle``: tiers, decay).
 * ``agent.config.MemoryConfig`` is the agent layer's, layered per user (defaults <
   ``config.yaml`` < global overrides < user overrides): whether memory is on, the
   provider (builtin files, Hindsight), the builtin files' quotas, the Hindsight
@@ -285,6 +284,37 @@ class LLMConfig(BaseModel):
         return bool(self.base_url and self.model)
 
 
+class LifecycleConfig(BaseModel):
+    """How entries age (seed 004): each class's window in the ``active`` tier, then ``cold``,
+    then ``archive``. A window counts from the entry's last activity (written, updated or
+    recalled); None means the class never leaves ``active`` by age. Nothing is deleted."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    short_term_days: float | None = Field(7.0, gt=0, description="recent day-to-day context")
+    process_days: float | None = Field(15.0, gt=0, description="task detail")
+    semantic_days: float | None = Field(None, gt=0, description="stable facts (None: stay)")
+    source_archive_days: float | None = Field(None, gt=0, description="raw conversation turns")
+    compressed_archive_days: float | None = Field(None, gt=0, description="summaries")
+    archive_after_days: float | None = Field(
+        365.0, gt=0, description="idle days after which a cold entry moves to archive"
+    )
+    schedule_minutes: float | None = Field(
+        360.0,
+        gt=0,
+        description="how often `memvault serve` runs the transitions (None: only on demand)",
+    )
+    track_access: bool = Field(
+        True, description="record each recall (last_accessed_at, access_count) as use"
+    )
+    reinforce_after: int = Field(
+        10, ge=0, description="recalls at which use adds its full share to importance (0: off)"
+    )
+    reinforce_share: float = Field(
+        0.5, ge=0, le=1, description="share of the gap to importance 1.0 that full use adds"
+    )
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -312,6 +342,7 @@ class VaultConfig(BaseModel):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
+    lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)
@@ -480,6 +511,7 @@ __all__ = [
     "EmbeddingConfig",
     "KeywordConfig",
     "LLMConfig",
+    "LifecycleConfig",
     "RetrievalConfig",
     "SecurityConfig",
     "SensitiveConfig",

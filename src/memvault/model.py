@@ -142,6 +142,14 @@ class MemoryEntry:
         """A copy with some fields changed (entries are immutable)."""
         return dataclasses.replace(self, **changes)
 
+    @property
+    def last_activity(self) -> datetime:
+        """When the entry was last written, changed or recalled: what ageing counts from."""
+        times = [self.created_at, self.updated_at]
+        if self.last_accessed_at is not None:
+            times.append(self.last_accessed_at)
+        return max(times)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: enums as strings, times as ISO 8601 UTC."""
         out: dict[str, Any] = {}

@@ -22,6 +22,7 @@ from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
+from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
@@ -36,7 +37,7 @@ from .stores import open_store
 from .stores.protocols import Store
 from .stores.values import AuditRecord
 from .transfer import Transfer
-from .validation import check_limit, check_offset, make_scope
+from .validation import check_datetime, check_limit, check_offset, make_scope
 from .views import entry_filter, owner_view, read_entry
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
@@ -98,14 +99,20 @@ class Vault:
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
+        self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
+        self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
+        if self._accesses is not None:
+            self._recall.on_recall = self._accesses.record
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
 
     # -- lifecycle ------------------------------------------------------------------
 
     def close(self) -> None:
-        """Finish queued embeddings, then close the store."""
+        """Finish queued embeddings, record pending recalls, then close the store."""
         self._derived.close()
+        if self._accesses is not None:
+            self._accesses.flush()
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
@@ -360,6 +367,23 @@ class Vault:
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user (one audit record of it stays); returns the entry count."""
         return self._transfer.erase_user(user_id=user_id, actor=actor)
+
+    def maintain(
+        self,
+        *,
+        now: datetime | str | None = None,
+        dry_run: bool = False,
+        user_id: str | None = None,
+    ) -> MaintenanceReport:
+        """Move entries down the tiers their class windows give them at ``now`` (the
+        clock's time by default): active to cold, cold to archive; never deleting, never
+        promoting. Idempotent; ``dry_run`` reports without writing. Of ``user_id`` only,
+        or of every user."""
+        when = check_datetime(now, "now")
+        users = None if user_id is None else [make_scope(user_id).user_id]
+        if not isinstance(dry_run, bool):
+            raise ValidationError("dry_run must be true or false", field="dry_run")
+        return self._maintenance.run(now=when, dry_run=dry_run, user_ids=users)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()

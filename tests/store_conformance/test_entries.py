@@ -26,6 +26,7 @@ from memvault.stores.protocols import EntryStore
 from memvault.stores.values import EntryFilter, RevealState, SearchDoc, VectorItem, View
 
 from .support import (
+    MODEL,
     OWNER,
     SHARED,
     T0,
@@ -37,6 +38,8 @@ from .support import (
     put,
     put_state,
     read_state,
+    stored,
+    vec,
 )
 
 
@@ -197,6 +200,26 @@ def test_update_passes_the_current_entry_and_stores_the_result(store: Store) -> 
     assert hit_ids(store, OWNER, "cat") == []
     assert hit_ids(store, OWNER, "dog", flt=EntryFilter(tier=Tier.COLD)) == ["e1"]
     assert hit_ids(store, OWNER, "dog", flt=EntryFilter(tier=Tier.ACTIVE)) == []
+
+
+def test_touch_records_recalls_without_editing(store: Store) -> None:
+    """A recall moves last_accessed_at forward (never back) and counts; the version,
+    index and vector stay, and other users' entries with the same id are untouched."""
+    put(store, entry("e1", "the cat sat"), entry("e1", "the cat sat", user="bob"))
+    before = store.get(OWNER, "e1")
+    assert before is not None and before.last_accessed_at is None
+    store.put_vectors("alice", MODEL, [VectorItem("e1", before.updated_at, vec(1.0, 0.0))])
+    store.touch("alice", ["e1", "e1", "missing"], T0 + timedelta(days=2))
+    store.touch("alice", ["e1"], T0 + timedelta(days=1))  # an older report: no step back
+    after = store.get(OWNER, "e1")
+    assert after is not None
+    assert after.last_accessed_at == T0 + timedelta(days=2)
+    assert after.access_count == 2  # the repeated id in one call counts once
+    assert after.updated_at == before.updated_at and after.content == before.content
+    assert hit_ids(store, OWNER, "cat") == ["e1"]
+    assert "e1" in stored(store)
+    bob = store.get(View("bob", all_agents=True), "e1")
+    assert bob is not None and bob.access_count == 0 and bob.last_accessed_at is None
 
 
 def test_update_sees_the_previous_update(store: Store) -> None:

@@ -29,6 +29,7 @@ import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
 from ..errors import ConfigError, NotFoundError, ValidationError
+from ..lifecycle import MaintenanceReport
 from ..stores.factory import check_location, shown_location, sqlite_file
 from ..validation import check_ident, shown
 from ..vault import Vault
@@ -319,6 +321,25 @@ class AgentVaults:
             if settings.store is not None and _identity(settings.store) not in seen:
                 seen.add(_identity(settings.store))
                 yield self._vault_of(settings.store)
+
+    def maintain(
+        self,
+        *,
+        now: datetime | str | None = None,
+        dry_run: bool = False,
+        user_id: str | None = None,
+    ) -> MaintenanceReport:
+        """``Vault.maintain`` in every store, as one report (``users`` and ``scanned``
+        summed over the stores; a user with memories in two stores counts twice)."""
+        reports = [v.maintain(now=now, dry_run=dry_run, user_id=user_id) for v in self.vaults()]
+        first = reports[0]
+        return MaintenanceReport(
+            now=first.now,
+            dry_run=first.dry_run,
+            users=sum(r.users for r in reports),
+            scanned=sum(r.scanned for r in reports),
+            moves=tuple(m for r in reports for m in r.moves),
+        )
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """``Vault.erase_user`` in every store; returns the entries deleted in all."""

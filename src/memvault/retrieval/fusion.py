@@ -39,13 +39,25 @@ class Boosts:
     half_life_days: float = 30.0
     cold: float = 0.97  # tier factors: active 1.0
     archive: float = 0.94
+    # Use reinforces: after ``reinforce_after`` recalls, importance has moved this share
+    # of its distance to 1.0 (linearly before; 0 recalls or reinforce_after 0: none).
+    reinforce_after: int = 10
+    reinforce_share: float = 0.5
+
+    def importance_of(self, entry: MemoryEntry) -> float:
+        """The entry's importance, raised by use and bounded by 1.0."""
+        if self.reinforce_after <= 0 or entry.access_count <= 0:
+            return entry.importance
+        used = min(entry.access_count, self.reinforce_after) / self.reinforce_after
+        return entry.importance + (1.0 - entry.importance) * self.reinforce_share * used
 
     def factors(self, entry: MemoryEntry, now: datetime) -> tuple[float, float, float]:
-        """The importance, recency and tier factors, each 1.0 when neutral (for ``explain``)."""
-        importance = 1.0 + self.importance * (entry.importance - 0.5) * 2.0
+        """The importance, recency and tier factors, each 1.0 when neutral (for ``explain``).
+        Recency counts from the last activity: a write, an update or a recall."""
+        importance = 1.0 + self.importance * (self.importance_of(entry) - 0.5) * 2.0
         recency = 1.0
         if self.recency and self.half_life_days > 0:
-            age_days = max(0.0, (now - entry.updated_at).total_seconds() / 86400.0)
+            age_days = max(0.0, (now - entry.last_activity).total_seconds() / 86400.0)
             recency = 1.0 + self.recency * math.pow(0.5, age_days / self.half_life_days)
         tier = 1.0
         if entry.tier is Tier.COLD:

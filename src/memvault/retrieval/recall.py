@@ -141,7 +141,11 @@ class Recall:
             half_life_days=rc.half_life_days,
             cold=rc.cold_factor,
             archive=rc.archive_factor,
+            reinforce_after=config.lifecycle.reinforce_after,
+            reinforce_share=config.lifecycle.reinforce_share,
         )
+        # Told which entries each search and context showed (the vault's access log).
+        self.on_recall: Callable[[str, list[str]], None] | None = None
         self.vector = next((c for c in self.channels if isinstance(c, VectorChannel)), None)
         self.reranker, self.stage_note = self._check_reranker(reranker)
 
@@ -201,7 +205,13 @@ class Recall:
 
     def hits(self, search: Search) -> list[Hit]:
         """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns)."""
-        return [c.hit() for c in self.run(search).candidates[: search.limit]]
+        hits = [c.hit() for c in self.run(search).candidates[: search.limit]]
+        self._recalled(search, hits)
+        return hits
+
+    def _recalled(self, search: Search, hits: list[Hit]) -> None:
+        if self.on_recall is not None and hits:
+            self.on_recall(search.view.user_id, [h.entry.id for h in hits])
 
     def context(
         self,
@@ -220,7 +230,9 @@ class Recall:
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
         search = self.ask(query, user_id, agent_id, limit or cc.limit, quarantined=False)
-        return pack(select(self.run(search), search.limit), budget)
+        chosen = select(self.run(search), search.limit)
+        self._recalled(search, chosen)
+        return pack(chosen, budget)
 
     def run(self, search: Search) -> Recalled:
         """Every candidate for the search, best first (``hits`` keeps ``search.limit``)."""

@@ -28,7 +28,7 @@ from ..config import VaultConfig, export_worker_settings, load_config, worker_se
 from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..validation import check_optional_ident
 from ..vault import Vault
-from . import admin, agents, health, memories, quarantine, sensitive, v2
+from . import admin, agents, health, maintenance, memories, quarantine, sensitive, v2
 from .auth import Who, authenticate
 from .errors import (
     PayloadTooLargeError,
@@ -240,10 +240,13 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        scheduler = maintenance.start_schedule(gw)
         try:
             async with mcp_endpoint.running() if mcp_endpoint else nullcontext():
                 yield
         finally:
+            if scheduler is not None:
+                scheduler.stop()
             gw.close()
 
     app = FastAPI(
@@ -260,7 +263,7 @@ def create_app(
     _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
-    for module in (health, memories, v2, admin, agents, sensitive, quarantine):
+    for module in (health, memories, v2, admin, agents, maintenance, sensitive, quarantine):
         app.include_router(module.router)
     _add_panel(app)
     if mcp_endpoint is not None:

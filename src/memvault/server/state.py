@@ -34,6 +34,8 @@ class ServerSettings:
     # (user, agent) pairs whose memory files (and MCP tools) stay loaded; the least
     # recently used go first and are re-read from disk when they come back.
     agent_cache_size: int = DEFAULT_MAXSIZE
+    # Run the tier transitions every lifecycle.schedule_minutes (``memvault serve`` does).
+    run_maintenance: bool = False
 
 
 @dataclass

@@ -81,3 +81,20 @@ def audit_record(row: Sequence[Any]) -> AuditRecord:
 
 
 __all__ = ["audit_query", "audit_record", "filter_clause", "view_clause"]
+
+
+def touch_sql(mark: str) -> str:
+    """Record one recall of one entry (parameters: the time twice, user id, entry id):
+    ``last_accessed_at`` only moves forward (times are fixed-width UTC text, so text order
+    is time order) and ``access_count`` grows by one. Not an edit: ``updated_at`` and the
+    index columns stay, so no trigger re-indexes or drops a vector."""
+    return (
+        "UPDATE memories SET last_accessed_at = CASE WHEN last_accessed_at IS NULL "
+        f"OR last_accessed_at < {mark} THEN {mark} ELSE last_accessed_at END, "
+        f"access_count = access_count + 1 WHERE user_id = {mark} AND id = {mark}"
+    )
+
+
+def touch_params(user_id: str, entry_ids: Sequence[str], at: Any) -> list[tuple[Any, ...]]:
+    stamp = format_time(at)
+    return [(stamp, stamp, user_id, entry_id) for entry_id in dict.fromkeys(entry_ids)]

@@ -286,6 +286,19 @@ class MemoryStore:
         found = (self.get(view, i) for i in dict.fromkeys(entry_ids))
         return [e for e in found if e is not None]
 
+    def touch(self, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
+        with self._lock:
+            self._check_open()
+            for entry_id in dict.fromkeys(entry_ids):
+                row = self._rows.get((user_id, entry_id))
+                if row is None:
+                    continue
+                entry, doc = row
+                last = entry.last_accessed_at
+                seen = at if last is None or last < at else last
+                touched = entry.replace(last_accessed_at=seen, access_count=entry.access_count + 1)
+                self._rows[(user_id, entry_id)] = (_own(touched), doc)
+
     def user_ids(self) -> list[str]:
         with self._lock:
             self._check_open()

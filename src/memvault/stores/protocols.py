@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from ..model import MemoryEntry
@@ -99,6 +100,11 @@ class EntryStore(Protocol):
 
     def metadata_values(self, user_id: str, key: str, *, limit: int = 200) -> list[Any]:
         """Distinct values of one top-level metadata key among the user's entries."""
+
+    def touch(self, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
+        """Record that the user's entries among ``entry_ids`` were recalled at ``at``:
+        ``last_accessed_at`` moves forward to it (never back), ``access_count`` grows by
+        one. Not an edit: the version (``updated_at``), index and vectors stay."""
 
     def user_ids(self) -> list[str]:
         """Every user that has at least one entry, sorted: what copying a whole store walks."""

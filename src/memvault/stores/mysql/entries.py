@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import pymysql
@@ -12,6 +13,7 @@ from ...errors import ConflictError, NotFoundError
 from ...fields import EMBEDDED
 from ...model import MemoryEntry
 from ..bm25 import doc_length
+from ..clauses import touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
 from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
 from .connection import MySQLConnection
@@ -205,6 +207,10 @@ class MySQLEntries(MySQLConnection):
                 )
                 out.extend(row_to_entry(r) for r in cur.fetchall())
         return out
+
+    def touch(self, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
+        with self._write("recording recalls") as cur:
+            cur.executemany(touch_sql("%s"), touch_params(user_id, entry_ids, at))
 
     def user_ids(self) -> list[str]:
         with self._read() as cur:

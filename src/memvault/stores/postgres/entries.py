@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -10,6 +11,7 @@ import psycopg.errors
 
 from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry
+from ..clauses import touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, row_to_entry
 from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
 from .connection import PostgresConnection
@@ -117,6 +119,10 @@ class PostgresEntries(PostgresConnection):
                 ).fetchall()
                 out.extend(row_to_entry(r) for r in rows)
         return out
+
+    def touch(self, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
+        with self._write("recording recalls") as conn, conn.cursor() as cur:
+            cur.executemany(touch_sql("%s"), touch_params(user_id, entry_ids, at))
 
     def user_ids(self) -> list[str]:
         with self._read() as conn:

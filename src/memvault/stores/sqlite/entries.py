@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from ...errors import ConflictError, NotFoundError, StoreError
 from ...model import MemoryEntry
+from ..clauses import touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
 from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
 from .connection import SQLiteConnection
@@ -186,6 +188,13 @@ class SQLiteEntries(SQLiteConnection):
                 ).fetchall()
                 out.extend(row_to_entry(r) for r in rows)
         return out
+
+    def touch(self, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
+        try:
+            with self._write() as conn:
+                conn.executemany(touch_sql("?"), touch_params(user_id, entry_ids, at))
+        except sqlite3.Error as exc:
+            raise StoreError(f"recording recalls failed and was rolled back: {exc}") from exc
 
     def user_ids(self) -> list[str]:
         with self._read() as conn:
