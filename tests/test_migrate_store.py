@@ -3,19 +3,24 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+import numpy as np
 import pytest
 
 from memvault import ConflictError, Store, ValidationError, Vault, load_config
 from memvault.embed import HashingEmbedder
+from memvault.errors import AuthorizationError, RevealLockedError
 from memvault.migrate import migrate_store, vault_checksum
+from memvault.model import MemoryEntry
 from memvault.stores import open_store
-from memvault.stores.values import View
+from memvault.stores.values import VectorItem, View
 
 from .cli_process import run_cli
 from .servers import mariadb
@@ -251,3 +256,244 @@ def test_the_command_fails_in_one_line_without_the_password(tmp_path: Path) -> N
     conflict = run(tmp_path, "migrate-store", "--from", "x.db", "--to", "x.db")
     assert conflict.returncode == 2
     assert "same store" in conflict.stderr
+
+
+# -- re-embedding, reveal state, conflicts ----------------------------------------------
+
+NEW_MODEL = HashingEmbedder(dim=64)  # another vector space than the source's hashing-256
+
+
+def _text_of(home: Path) -> Callable[[MemoryEntry], str]:
+    return _vault(open_store("memory://"), home).embed_text
+
+
+def _same_entries(source: Store, target: Store, user: str) -> None:
+    assert vault_checksum(target, user, models=()) == vault_checksum(source, user, models=())
+    assert target.reveal_secret(user) == source.reveal_secret(user)
+    keys = [(r.at, r.action, r.outcome, r.entry_id) for r in source.audit_log(user)]
+    assert [(r.at, r.action, r.outcome, r.entry_id) for r in target.audit_log(user)] == keys
+
+
+def _embedded_with_new_model(target: Store, user: str, home: Path) -> None:
+    """Every entry has a vector of the new model, the one that model gives its text."""
+    assert target.vector_models(user) == [NEW_MODEL.name]
+    entries = {e.id: e for e in target.iter_entries(View(user, all_agents=True))}
+    stored = target.load_vectors(user, NEW_MODEL.name)
+    assert sorted(stored.ids) == sorted(entries)
+    text_of = _text_of(home)
+    expected = NEW_MODEL.embed([text_of(entries[i]) for i in stored.ids])
+    assert np.allclose(stored.matrix, expected, atol=1e-6)
+
+
+@pytest.mark.postgres
+def test_sqlite_to_postgres_re_embeds_with_the_target_model(tmp_path: Path) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(postgres_database())
+    fill(source, tmp_path)
+    assert source.vector_models("alice") == ["hashing-256"]
+
+    report = migrate_store(source, target, embedder=NEW_MODEL, text_of=_text_of(tmp_path))
+
+    assert report.model == NEW_MODEL.name and report.copied == 16
+    assert [u.embedded for u in report.users] == [14, 2]
+    assert "16 vectors (16 embedded anew with hashing-64)" in report.summary()
+    for user in ("alice", "bob"):
+        _same_entries(source, target, user)
+        _embedded_with_new_model(target, user, tmp_path)
+    # search by meaning runs on the new model's vectors
+    v = Vault(store=target, config=_vault(target, tmp_path).config, embedder=NEW_MODEL)
+    found = v.explain("coffee Lisbon", user_id="bob", limit=3)
+    assert found.hits and found.hits[0].entry.content == "Bob drinks coffee in Lisbon"
+    again = migrate_store(source, target, embedder=NEW_MODEL, text_of=_text_of(tmp_path))
+    assert again.copied == 0 and all(u.embedded == 0 for u in again.users)
+    source.close()
+    target.close()
+
+
+def test_a_copy_with_the_old_vectors_is_re_embedded_by_a_run_with_the_new_model(
+    tmp_path: Path,
+) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(tmp_path / "dst.db")
+    fill(source, tmp_path)
+
+    def cut_off(done: int, total: int) -> None:
+        if done >= 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # 6 entries copied with their hashing-256 vectors
+        migrate_store(source, target, batch=3, progress=cut_off)
+
+    report = migrate_store(source, target, batch=3, embedder=NEW_MODEL, text_of=_text_of(tmp_path))
+
+    assert report.copied == 10 and sum(u.embedded for u in report.users) == 16
+    for user in ("alice", "bob"):
+        _same_entries(source, target, user)
+        stored = target.load_vectors(user, NEW_MODEL.name)
+        assert sorted(stored.ids) == sorted(
+            e.id for e in source.iter_entries(View(user, all_agents=True))
+        )
+        assert target.vector_models(user) == [NEW_MODEL.name]  # the new ones replaced them
+
+
+def test_a_source_with_the_target_model_copies_its_vectors_and_embeds_the_rest(
+    tmp_path: Path,
+) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(tmp_path / "dst.db")
+    fill(source, tmp_path)
+    text_of = _text_of(tmp_path)
+    entries = list(source.iter_entries(View("bob", all_agents=True)))
+    first = entries[0]
+    marker = np.zeros(64, dtype=np.float32)
+    marker[0] = 1.0  # not what the model would give: proves it was copied, not re-made
+    source.put_vectors("bob", NEW_MODEL.name, [VectorItem(first.id, first.updated_at, marker)])
+
+    report = migrate_store(source, target, user_id="bob", embedder=NEW_MODEL, text_of=text_of)
+
+    assert report.users[0].embedded == 1 and report.users[0].vectors == 2
+    stored = target.load_vectors("bob", NEW_MODEL.name)
+    by_id = dict(zip(stored.ids, stored.matrix, strict=True))
+    assert np.array_equal(by_id[first.id], marker)
+    assert np.allclose(by_id[entries[1].id], NEW_MODEL.embed([text_of(entries[1])])[0])
+    assert target.vector_models("bob") == [NEW_MODEL.name]
+
+
+def _lock_out(store: Store, home: Path) -> Vault:
+    """Wrong answers until alice's reveal locks; returns the vault on ``store``."""
+    v = _vault(store, home)
+    card = next(e for e in v.list(user_id="alice", limit=50) if e.name == "card")
+    for _ in range(5):
+        with pytest.raises(AuthorizationError):
+            v.authorize_reveal(card.id, user_id="alice", secret="wrong guess")
+    with pytest.raises(RevealLockedError):
+        v.authorize_reveal(card.id, user_id="alice", secret="correct horse battery")
+    return v
+
+
+@pytest.mark.postgres
+@pytest.mark.mariadb
+def test_postgres_to_mariadb_moves_wrong_answers_and_the_lock(tmp_path: Path) -> None:
+    source = open_store(postgres_database())
+    target = open_store(_mariadb_url())
+    fill(source, tmp_path)
+    _lock_out(source, tmp_path)
+
+    migrate_store(source, target)
+
+    for user in ("alice", "bob"):
+        same_vault(source, target, user)
+    v = _vault(target, tmp_path)
+    card = next(e for e in v.list(user_id="alice", limit=50) if e.name == "card")
+    with pytest.raises(RevealLockedError):  # a move does not lift the lock
+        v.authorize_reveal(card.id, user_id="alice", secret="correct horse battery")
+    v.unlock_reveal(user_id="alice", actor="admin")
+    v.authorize_reveal(card.id, user_id="alice", secret="correct horse battery")
+    assert CARD in v.reveal(card.id, user_id="alice").content
+    # and the source kept its own state: reading it for the copy wrote nothing
+    with pytest.raises(RevealLockedError):
+        _vault(source, tmp_path).authorize_reveal(
+            card.id, user_id="alice", secret="correct horse battery"
+        )
+    source.close()
+    target.close()
+
+
+def test_a_target_with_the_audit_log_but_not_the_lock_is_refused(tmp_path: Path) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(tmp_path / "dst.db")
+    fill(source, tmp_path)
+    _lock_out(source, tmp_path)
+    for record in source.audit_log("alice", limit=1000):  # as a copy by an older memvault
+        target.append_audit(record)
+    written = len(target.audit_log("alice", limit=1000))
+
+    with pytest.raises(ConflictError, match=r"another reveal state.*nothing was written"):
+        migrate_store(source, target)
+    assert target.count(View("alice", all_agents=True)) == 0
+    assert len(target.audit_log("alice", limit=1000)) == written
+
+
+def test_the_command_refuses_a_conflict_in_one_line_with_exit_2(tmp_path: Path) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(tmp_path / "dst.db")
+    fill(source, tmp_path)
+    last = list(source.iter_entries(View("bob", all_agents=True)))[-1]
+    doc = source.search_docs("bob", [last.id])[last.id]
+    target.insert([(last.replace(content="something else entirely"), doc)])
+    source.close()
+    target.close()
+
+    failed = run(
+        tmp_path,
+        "migrate-store",
+        "--from",
+        sqlite_url(tmp_path / "src.db"),
+        "--to",
+        sqlite_url(tmp_path / "dst.db"),
+    )
+
+    assert failed.returncode == 2 and failed.stdout == ""
+    (line,) = failed.stderr.strip().splitlines()
+    assert f"already holds memory {last.id!r} of user 'bob' with other data" in line
+    assert "erase that user there first" in line and "nothing was written" in line
+    t = open_store(tmp_path / "dst.db")
+    assert t.user_ids() == ["bob"] and t.count(View("alice", all_agents=True)) == 0
+    t.close()
+
+
+def _run_with(home: Path, embedder: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "MEMVAULT_HOME": str(home),
+        "MEMVAULT_EMBEDDER": embedder,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "memvault.cli", "migrate-store", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.mark.postgres
+def test_the_command_re_embeds_with_the_configured_local_model(tmp_path: Path) -> None:
+    from memvault.embed.local import LocalEmbedder
+
+    source = open_store(tmp_path / "src.db")
+    fill(source, tmp_path)
+    url = postgres_database()
+
+    done = _run_with(tmp_path, "local", "--from", sqlite_url(tmp_path / "src.db"), "--to", url)
+
+    assert done.returncode == 0, done.stderr
+    local = LocalEmbedder()
+    assert f"16 vectors (16 embedded anew with {local.name})" in done.stdout
+    target = open_store(url)
+    assert target.vector_models("bob") == [local.name]
+    v = Vault(store=target, config=_vault(target, tmp_path).config, embedder=local)
+    hits = v.search("where does Bob like his espresso", user_id="bob", limit=1)
+    assert [h.entry.content for h in hits] == ["Bob drinks coffee in Lisbon"]
+    entry = hits[0].entry
+    (stored,) = [
+        row for i, row in zip(*_ids_rows(target, "bob", local.name), strict=True) if i == entry.id
+    ]
+    assert float(stored @ local.embed([v.embed_text(entry)])[0]) > 0.999
+    _same_entries(source, target, "bob")
+    # --keep-vectors copies them as they are, whatever the configuration says
+    kept = postgres_database()
+    done = _run_with(
+        tmp_path, "local", "--from", sqlite_url(tmp_path / "src.db"), "--to", kept, "--keep-vectors"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "16 vectors, " in done.stdout and "anew" not in done.stdout
+    assert open_store(kept).vector_models("bob") == ["hashing-256"]
+    source.close()
+    target.close()
+
+
+def _ids_rows(store: Store, user: str, model: str) -> tuple[list[str], np.ndarray]:
+    stored = store.load_vectors(user, model)
+    return stored.ids, stored.matrix

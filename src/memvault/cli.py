@@ -828,13 +828,26 @@ def maintain(
 
 @app.command("migrate-store")
 def migrate_store(
+    ctx: typer.Context,
     source: Annotated[
         str, typer.Option("--from", help="the store to copy from: a URL or an SQLite file")
     ],
     target: Annotated[str, typer.Option("--to", help="the store to copy into: a URL or a file")],
     user: Annotated[str | None, typer.Option("--user", "-u", help="only this user")] = None,
+    keep_vectors: Annotated[
+        bool,
+        typer.Option(
+            "--keep-vectors",
+            help="copy every vector as it is, even of another model than the configured one",
+        ),
+    ] = False,
 ) -> None:
-    """Copy a vault (or one user's part) to another store, verify it, resume if cut off."""
+    """Copy a vault (or one user's part) to another store, verify it, resume if cut off.
+
+    Vectors of another model than the configured embedder (MEMVAULT_EMBEDDER,
+    MEMVAULT_EMBEDDING_MODEL) are left behind and the entries embedded anew with it;
+    with no embedder configured, or --keep-vectors, every vector is copied as it is.
+    """
     from contextlib import closing
 
     from rich.console import Console
@@ -848,6 +861,14 @@ def migrate_store(
     path = sqlite_file(source)
     if path is not None and not path.is_file():  # opening it would create an empty one
         raise ValidationError(f"--from: there is no SQLite file {path}: check the path")
+    config = _state(ctx).config()
+    embedder = None if keep_vectors else make_embedder(config.embedding)
+    text_of = None
+    if embedder is not None:
+        from .write import embed_text
+
+        prefix = config.embedding.metadata_prefix
+        text_of = lambda entry: embed_text(entry, prefix)  # noqa: E731
     console = Console(stderr=True)  # stdout keeps only the summary line
     with (
         closing(open_store(source)) as src,
@@ -868,6 +889,8 @@ def migrate_store(
             dst,
             user_id=user,
             progress=lambda n, total: bar.update(task, completed=n, total=total),
+            embedder=embedder,
+            text_of=text_of,
         )
     typer.echo(report.summary())
 

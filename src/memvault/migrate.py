@@ -1,37 +1,43 @@
 """Copying a vault from one store to another (``memvault migrate-store``).
 
 Everything goes through the store protocols, so any backend can be the source or the
-target: entries with every field and the tokens they were indexed with, their vectors
-(copied as they are, with the model name they carry), sealed originals, the reveal
-challenge and the audit log. What is not copied: the reveal bookkeeping of the moment
-(wrong answers, a lock, open grants; a grant ends with the challenge anyway, and no
-protocol reads the rest without writing an audit record), and users that have audit
-records but no entries.
+target: entries with every field and the tokens they were indexed with, their vectors,
+sealed originals, the reveal challenge, the reveal bookkeeping of the user (wrong
+answers and a lock, so a move never lifts a lock) and the audit log. Vectors are copied
+as they are, with the model name they carry; given the target's ``embedder``, only that
+model's vectors are copied and every entry without one is embedded anew with it (the
+other models' vectors stay behind: the target would never compare them). Not copied:
+open reveal grants (a grant ends when the challenge is set anyway; reveal again), and
+users that have audit records but no entries.
 
 The copy is checked before anything is written (an id the target holds with other
 data refuses the whole run), written in batches that each commit whole (an entry never
 lands without its vector or original), resumable (an entry the target already holds
 as it is on the source is skipped, and so are the audit records already copied), and
 verified at the end: per user, the entry count and a checksum over every entry's
-fields, tokens, original and vectors must be the same on both sides. The source
-should be quiet while it runs (stop the servers that write to it).
+fields, tokens, original and vectors must be the same on both sides (when re-embedding,
+over all but the vectors, and every entry must have a vector of the target's model),
+and so must the reveal state. The source should be quiet while it runs (stop the
+servers that write to it). Its reveal state is read inside a transaction that is rolled
+back, as no protocol call reads it otherwise.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .embed.base import Embedder
 from .errors import ConflictError, StoreError, ValidationError
 from .model import MemoryEntry
 from .stores.protocols import Store
-from .stores.values import AuditRecord, VectorItem, View
+from .stores.values import AuditRecord, RevealState, VectorItem, View
 from .validation import make_scope
 
 #: Called after each committed batch with (entries done, entries in all).
@@ -47,10 +53,11 @@ class UserCopy:
     user_id: str
     entries: int  # on the source (and, after the check, on the target)
     copied: int  # written by this run; the rest were there already
-    vectors: int
+    vectors: int  # on the target after the copy
     originals: int
     audit_copied: int
     checksum: str
+    embedded: int = 0  # vectors this run made with the target's model
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +65,7 @@ class MigrationReport:
     """The outcome of ``migrate_store``; every user in it was verified."""
 
     users: list[UserCopy] = field(default_factory=list)
+    model: str | None = None  # the target's model, when the copy re-embedded
 
     @property
     def entries(self) -> int:
@@ -70,10 +78,12 @@ class MigrationReport:
     def summary(self) -> str:
         """One line for a person: what moved and that it was verified."""
         users = len(self.users)
+        embedded = sum(u.embedded for u in self.users)
+        anew = f" ({embedded} embedded anew with {self.model})" if self.model else ""
         return (
             f"migrated {users} user{'s' if users != 1 else ''}: {self.entries} entries "
             f"({self.copied} copied, {self.entries - self.copied} already there), "
-            f"{sum(u.vectors for u in self.users)} vectors, "
+            f"{sum(u.vectors for u in self.users)} vectors{anew}, "
             f"{sum(u.originals for u in self.users)} originals, "
             f"{sum(u.audit_copied for u in self.users)} audit records copied; "
             "verified: counts and checksums match"
@@ -87,18 +97,26 @@ def migrate_store(
     user_id: str | None = None,
     batch: int = 200,
     progress: Progress | None = None,
+    embedder: Embedder | None = None,
+    text_of: Callable[[MemoryEntry], str] | None = None,
 ) -> MigrationReport:
     """Copy every user's vault (or only ``user_id``'s) from ``source`` to ``target``.
 
+    With ``embedder`` (the target's model) and ``text_of`` (what it embeds of an entry,
+    ``Vault.embed_text``), vectors of other models are not copied: every entry without
+    a vector of ``embedder.name`` is embedded anew. Without, every vector is copied.
+
     Safe to run again after an interruption: it finishes what is missing. Raises
-    ``ConflictError`` before writing anything when the target holds one of the ids
-    with other data, and ``StoreError`` when the stores disagree after the copy.
+    ``ConflictError`` before writing anything when the target holds one of the ids,
+    the reveal challenge or the audit log with other data, and ``StoreError`` when the
+    stores disagree after the copy.
     """
     if source is target:
         raise ValidationError("the source and the target are the same store: name two stores")
     _check_batch(batch)
     if progress is not None and not callable(progress):
         raise ValidationError("progress must be a callable taking (done, total)")
+    reembed = _reembed(embedder, text_of)
     users = [make_scope(user_id).user_id] if user_id is not None else source.user_ids()
     totals = {uid: source.count(_owner(uid)) for uid in users}
     for uid in users:
@@ -114,22 +132,33 @@ def migrate_store(
             if progress is not None:
                 progress(done, total)
 
-        report.append(_copy_user(source, target, uid, batch, step))
-    return MigrationReport(report)
+        report.append(_copy_user(source, target, uid, batch, step, reembed))
+    return MigrationReport(report, model=reembed.model if reembed else None)
 
 
-def vault_checksum(store: Store, user_id: str, *, batch: int = 500) -> tuple[int, str]:
+def vault_checksum(
+    store: Store, user_id: str, *, batch: int = 500, models: Collection[str] | None = None
+) -> tuple[int, str]:
     """(entry count, sha256) of one user's vault: every entry's fields, its stored tokens,
-    its sealed original and its vectors per model, in id order, whatever the backend."""
+    its sealed original and its vectors per model (of ``models`` only, when given; ``()``
+    leaves vectors out), in id order, whatever the backend."""
     _check_batch(batch)
-    count, checksum, _ = _digest(store, make_scope(user_id).user_id, batch)
+    if models is not None and (
+        isinstance(models, str) or not all(isinstance(m, str) for m in models)
+    ):
+        raise ValidationError("models must be a collection of model names", field="models")
+    count, checksum, _ = _digest(store, make_scope(user_id).user_id, batch, models)
     return count, checksum
 
 
-def _digest(store: Store, uid: str, batch: int) -> tuple[int, str, int]:
-    """``vault_checksum``, and how many of the entries have a sealed original."""
+def _digest(
+    store: Store, uid: str, batch: int, models: Collection[str] | None = None
+) -> tuple[int, str, int]:
+    """``vault_checksum`` (over the vectors of ``models`` only, when given), and how
+    many of the entries have a sealed original."""
     originals = 0
-    vectors = {m: _vectors_by_id(store, uid, m) for m in store.vector_models(uid)}
+    models = store.vector_models(uid) if models is None else models
+    vectors = {m: _vectors_by_id(store, uid, m) for m in models}
     per_entry: dict[str, str] = {}
     for chunk in _batches(store.iter_entries(_owner(uid)), batch):
         docs = store.search_docs(uid, [e.id for e in chunk])
@@ -175,29 +204,87 @@ def _refuse_conflicts(source: Store, target: Store, uid: str, batch: int) -> Non
             "migrate into an empty store (or erase that user there first); nothing was written",
             user_id=uid,
         )
+    if not _audit_to_copy(source, target, uid) and _lock_state(source, uid) != _lock_state(
+        target, uid
+    ):
+        # The state moves with the last audit record; with none left to copy it cannot.
+        raise ConflictError(
+            f"the target holds the audit log of user {uid!r} but another reveal state "
+            "(wrong answers, a lock): erase that user there (memvault erase-user) and run "
+            "again; nothing was written",
+            user_id=uid,
+        )
 
 
 def _copy_user(
-    source: Store, target: Store, uid: str, batch: int, step: Callable[[int], None]
+    source: Store,
+    target: Store,
+    uid: str,
+    batch: int,
+    step: Callable[[int], None],
+    reembed: _Reembed | None,
 ) -> UserCopy:
     owner = _owner(uid)
-    vectors = {m: _vectors_by_id(source, uid, m) for m in source.vector_models(uid)}
-    copied = originals_total = 0
+    models = source.vector_models(uid)
+    has: set[str] = set()  # entries holding a vector of the target's model there
+    if reembed is not None:
+        models = [m for m in models if m == reembed.model]  # the others stay behind
+        has = set(target.load_vectors(uid, reembed.model).ids)
+    vectors = {m: _vectors_by_id(source, uid, m) for m in models}
+    own = vectors.get(reembed.model, {}) if reembed is not None else {}
+    copied = embedded = 0
     for chunk in _batches(source.iter_entries(owner), batch):
         there = {e.id for e in target.get_many(owner, [e.id for e in chunk])}
         fresh = [e for e in chunk if e.id not in there]
         if fresh:
-            originals_total += _copy_entries(source, target, uid, fresh, vectors)
+            _copy_entries(source, target, uid, fresh, vectors, reembed)
             copied += len(fresh)
+        if reembed is not None:
+            embedded += sum(e.id not in own for e in fresh)
+            # Held already but without a vector of the model (copied by a run without it).
+            lacking = [e for e in chunk if e.id in there and e.id not in has]
+            if lacking:
+                with target.atomic():
+                    _put(target, uid, reembed.model, lacking, reembed.embed(lacking))
+                embedded += len(lacking)
         step(len(chunk))
     if (secret := source.reveal_secret(uid)) is not None and target.reveal_secret(uid) is None:
         target.set_reveal_secret(uid, *secret)
     audit = _audit_to_copy(source, target, uid)
-    with target.atomic():
-        for record in audit:
-            target.append_audit(replace(record, seq=0))
-    count, checksum, originals = _digest(source, uid, batch)
-    target_count, target_checksum, _ = _digest(target, uid, batch)
+    if audit:
+        state = _lock_state(source, uid)
+        *before, last = [replace(record, seq=0) for record in audit]
+        with target.atomic():
+            for record in before:
+                target.append_audit(record)
+            # The last record goes in with the source's wrong answers and lock, which it
+            # (or an earlier record) brought about.
+            target.change_reveal(uid, None, lambda _: (state, last))
+    count, checksum, originals = _verify(source, target, uid, batch, reembed)
+    return UserCopy(
+        user_id=uid,
+        entries=count,
+        copied=copied,
+        vectors=(
+            len(target.load_vectors(uid, reembed.model).ids)
+            if reembed
+            else sum(len(v) for v in vectors.values())
+        ),
+        originals=originals,
+        audit_copied=len(audit),
+        checksum=checksum,
+        embedded=embedded,
+    )
+
+
+def _verify(
+    source: Store, target: Store, uid: str, batch: int, reembed: _Reembed | None
+) -> tuple[int, str, int]:
+    """Both stores hold the same vault of ``uid`` now, or ``StoreError`` says what
+    differs; returns the source's ``_digest``."""
+    models = () if reembed else None  # re-embedded vectors differ by design: checked below
+    count, checksum, originals = _digest(source, uid, batch, models)
+    target_count, target_checksum, _ = _digest(target, uid, batch, models)
     if (count, checksum) != (target_count, target_checksum):
         what = "entry counts" if count != target_count else "checksums"
         raise StoreError(
@@ -205,21 +292,26 @@ def _copy_user(
             f"target {target_count}): the source changed during the run, or the target "
             "holds other entries of that user; stop the writers and run again"
         )
+    if reembed is not None:
+        ids = {e.id for e in source.iter_entries(_owner(uid))}
+        missing = ids - set(target.load_vectors(uid, reembed.model).ids)
+        if missing:
+            raise StoreError(
+                f"after the copy {len(missing)} entries of user {uid!r} have no "
+                f"{reembed.model!r} vector on the target (changed during the run?): run again"
+            )
     if len(_all_audit(source, uid)) != len(_all_audit(target, uid)):
         raise StoreError(
             f"after the copy the audit logs of user {uid!r} differ in length: run again"
         )
     if source.reveal_secret(uid) != target.reveal_secret(uid):
         raise StoreError(f"after the copy the reveal challenge of user {uid!r} differs")
-    return UserCopy(
-        user_id=uid,
-        entries=count,
-        copied=copied,
-        vectors=sum(len(v) for v in vectors.values()),
-        originals=originals,
-        audit_copied=len(audit),
-        checksum=checksum,
-    )
+    if _lock_state(source, uid) != _lock_state(target, uid):
+        raise StoreError(
+            f"after the copy the reveal state (wrong answers, lock) of user {uid!r} differs: "
+            "someone tried a reveal on either side during the run; run again"
+        )
+    return count, checksum, originals
 
 
 def _copy_entries(
@@ -228,8 +320,10 @@ def _copy_entries(
     uid: str,
     fresh: Sequence[MemoryEntry],
     vectors: dict[str, dict[str, npt.NDArray[np.float32]]],
-) -> int:
-    """Write one batch in one transaction: entries, tokens, originals, vectors."""
+    reembed: _Reembed | None,
+) -> None:
+    """Write one batch in one transaction: entries, tokens, originals, vectors (the
+    missing ones of the target's model embedded first, outside the transaction)."""
     ids = [e.id for e in fresh]
     docs = source.search_docs(uid, ids)
     if len(docs) != len(ids):
@@ -238,16 +332,33 @@ def _copy_entries(
             "stop the writers and run again"
         )
     originals = {i: o for i in ids if (o := source.get_original(uid, i)) is not None}
+    anew: list[MemoryEntry] = []
+    if reembed is not None:
+        anew = [e for e in fresh if e.id not in vectors.get(reembed.model, {})]
+    made = reembed.embed(anew) if reembed is not None and anew else None
     with target.atomic():
         target.insert([(e, docs[e.id]) for e in fresh], originals=originals or None)
         for model, by_id in vectors.items():
-            items = [VectorItem(e.id, e.updated_at, by_id[e.id]) for e in fresh if e.id in by_id]
-            if items and len(target.put_vectors(uid, model, items)) != len(items):
-                raise StoreError(
-                    f"the target did not take every {model!r} vector of user {uid!r}: "
-                    "nothing of this batch was written; run again"
-                )
-    return len(originals)
+            kept = [e for e in fresh if e.id in by_id]
+            if kept:
+                _put(target, uid, model, kept, [by_id[e.id] for e in kept])
+        if reembed is not None and made is not None:
+            _put(target, uid, reembed.model, anew, made)
+
+
+def _put(
+    target: Store,
+    uid: str,
+    model: str,
+    entries: Sequence[MemoryEntry],
+    vectors: Sequence[npt.NDArray[np.float32]] | npt.NDArray[np.float32],
+) -> None:
+    items = [VectorItem(e.id, e.updated_at, v) for e, v in zip(entries, vectors, strict=True)]
+    if len(target.put_vectors(uid, model, items)) != len(items):
+        raise StoreError(
+            f"the target did not take every {model!r} vector of user {uid!r}: "
+            "nothing of this batch was written; run again"
+        )
 
 
 def _audit_to_copy(source: Store, target: Store, uid: str) -> list[AuditRecord]:
@@ -264,6 +375,65 @@ def _audit_to_copy(source: Store, target: Store, uid: str) -> list[AuditRecord]:
 
 
 # -- helpers ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Reembed:
+    """The target's model, and what it embeds of an entry."""
+
+    embedder: Embedder
+    text_of: Callable[[MemoryEntry], str]
+
+    @property
+    def model(self) -> str:
+        return self.embedder.name
+
+    def embed(self, entries: Sequence[MemoryEntry]) -> npt.NDArray[np.float32]:
+        vectors = np.asarray(self.embedder.embed([self.text_of(e) for e in entries]))
+        if vectors.shape != (len(entries), self.embedder.dim):
+            raise StoreError(
+                f"the embedder {self.model!r} returned vectors of shape {vectors.shape} for "
+                f"{len(entries)} texts (expected {self.embedder.dim} numbers each): "
+                "check the embedding configuration; nothing of this batch was written"
+            )
+        return vectors.astype(np.float32, copy=False)
+
+
+def _reembed(
+    embedder: Embedder | None, text_of: Callable[[MemoryEntry], str] | None
+) -> _Reembed | None:
+    if embedder is None:
+        if text_of is not None:
+            raise ValidationError("text_of is for re-embedding: pass the embedder too")
+        return None
+    if not all(hasattr(embedder, a) for a in ("name", "dim", "embed")):
+        raise ValidationError("embedder must be an Embedder (name, dim, embed)")
+    if not callable(text_of):
+        raise ValidationError(
+            "re-embedding needs text_of, what the model embeds of an entry (Vault.embed_text)"
+        )
+    return _Reembed(embedder, text_of)
+
+
+class _Peek(Exception):
+    """Carries the reveal state out of ``change_reveal``, whose transaction it rolls back."""
+
+    def __init__(self, state: RevealState) -> None:
+        super().__init__("read only")
+        self.state = state
+
+
+def _lock_state(store: Store, uid: str) -> RevealState:
+    """The user's wrong answers and lock (no grant), read without writing anything."""
+
+    def peek(state: RevealState) -> tuple[RevealState, AuditRecord]:
+        raise _Peek(state)
+
+    try:
+        store.change_reveal(uid, None, peek)
+    except _Peek as read:
+        return replace(read.state, granted_until=None, granted_version=None)
+    raise StoreError("the store did not hand over the reveal state")  # pragma: no cover
 
 
 def _check_batch(batch: object) -> None:

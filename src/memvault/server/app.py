@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -329,11 +330,15 @@ def run(
     settings: ServerSettings | None = None,
     workers: int = 1,
 ) -> None:
-    """Serve the API with uvicorn until interrupted.
+    """Serve the API with uvicorn until interrupted (Ctrl-C or SIGTERM stops every worker).
 
     With ``workers > 1`` uvicorn starts that many processes, each opening its own
-    ``Vault`` on the same database (SQLite in WAL mode serialises their writes), so
-    searches run on every core instead of queueing behind one process.
+    ``Vault`` (and so its own connection pool) on the same store, so searches run on
+    every core instead of queueing behind one process. On SQLite in WAL mode their
+    writes take turns; a database server (``postgresql://``, ``mysql://``) takes them
+    side by side. The workers get ``config`` itself, not a re-read of the environment,
+    so settings given in code reach them too. The keys file is only read by workers
+    (the first admin key is created before they start; writes take its file lock).
     """
     import uvicorn
 
@@ -347,10 +352,11 @@ def run(
                 "max_body_bytes": settings.max_body_bytes,
                 "cors_origins": list(settings.cors_origins),
                 "yaml_path": str(settings.yaml_path) if settings.yaml_path else None,
+                "config": config.model_dump(mode="json"),
             },
         )
         print(
-            f"memvault {__version__} serving {config.database} on http://{host}:{port} "
+            f"memvault {__version__} serving {_shown(config)} on http://{host}:{port} "
             f"({workers} workers; auth: {'API keys' if auth else 'off, loopback only'})"
         )
         uvicorn.run(
@@ -363,16 +369,28 @@ def run(
             vault.embedder.embed(["warm up"])  # load the model now, not on the first request
         embedder = vault.embedder.name if vault.embedder else "none (keyword only)"
         print(
-            f"memvault {__version__} serving {config.database} on http://{host}:{port} "
+            f"memvault {__version__} serving {_shown(config)} on http://{host}:{port} "
             f"(embedder: {embedder}; auth: {'API keys' if auth else 'off, loopback only'})"
         )
         uvicorn.run(create_app(vault, keys=keys, settings=settings), host=host, port=port)
 
 
+def _shown(config: VaultConfig) -> str:
+    """The store as the start-up line may show it: a URL's password replaced by ***."""
+    if config.store_url is None:
+        return str(config.database)
+    parts = urlsplit(config.store_url)
+    if parts.password is None:
+        return config.store_url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username}:***@{host}").geturl()
+
+
 def worker_app() -> FastAPI:
     """App factory of one worker process (see ``run``): its own Vault, closed on shutdown."""
-    config = load_config()
     exported = worker_settings()
+    given = exported.get("config")
+    config = VaultConfig.model_validate(given) if given is not None else load_config()
     settings = ServerSettings(
         max_body_bytes=int(exported.get("max_body_bytes", ServerSettings.max_body_bytes)),
         cors_origins=tuple(exported.get("cors_origins", ())),
