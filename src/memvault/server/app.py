@@ -352,6 +352,7 @@ def run(
                 "max_body_bytes": settings.max_body_bytes,
                 "cors_origins": list(settings.cors_origins),
                 "yaml_path": str(settings.yaml_path) if settings.yaml_path else None,
+                "run_maintenance": settings.run_maintenance,
                 "config": config.model_dump(mode="json"),
             },
         )
@@ -395,6 +396,8 @@ def worker_app() -> FastAPI:
         max_body_bytes=int(exported.get("max_body_bytes", ServerSettings.max_body_bytes)),
         cors_origins=tuple(exported.get("cors_origins", ())),
         yaml_path=Path(exported["yaml_path"]) if exported.get("yaml_path") else None,
+        # Every worker schedules it; the lock file lets one of them run each round.
+        run_maintenance=bool(exported.get("run_maintenance", False)),
     )
     vault = Vault(config=config)
     keys = KeyStore.in_home(config.home) if exported.get("auth", True) else None
