@@ -50,7 +50,7 @@ def _bearer(key: str) -> dict[str, str]:
 
 
 def _routes(live: Live) -> list[tuple[str, str]]:
-    spec = httpx.get(f"{live.url}/openapi.json", headers=_bearer(live.alice)).json()
+    spec = httpx.get(f"{live.url}/openapi.json", headers=_bearer(live.alice), timeout=60).json()
     routes = []
     for path, item in spec["paths"].items():
         for method in item:
@@ -70,8 +70,8 @@ def _routes(live: Live) -> list[tuple[str, str]]:
 
 
 def test_health_needs_no_key(live: Live) -> None:
-    assert httpx.get(f"{live.url}/healthz").json()["status"] == "ok"
-    ready = httpx.get(f"{live.url}/readyz")
+    assert httpx.get(f"{live.url}/healthz", timeout=60).json()["status"] == "ok"
+    ready = httpx.get(f"{live.url}/readyz", timeout=60)
     assert ready.status_code == 200 and ready.json() == {"status": "ready"}
 
 
@@ -85,7 +85,7 @@ def test_every_route_but_health_needs_a_key(live: Live, auth: str | None) -> Non
     assert len(routes) >= 19
     for method, path in routes:
         body = {} if method in ("POST", "PUT", "PATCH") else None
-        r = httpx.request(method, f"{live.url}{path}", json=body, headers=headers)
+        r = httpx.request(method, f"{live.url}{path}", json=body, headers=headers, timeout=60)
         assert r.status_code == 401, (method, path, r.text)
         assert r.json()["error"]["code"] == "unauthorized"
         assert r.headers["www-authenticate"] == "Bearer"
@@ -313,10 +313,10 @@ def test_cors_opens_for_listed_origins(config: VaultConfig) -> None:
 
 def test_without_auth_the_server_acts_as_local_admin(config: VaultConfig) -> None:
     with Vault(config=config) as vault, serving(create_app(vault)) as url:
-        r = httpx.post(f"{url}/v1/memories", json={"content": "hi", "user_id": "alice"})
+        r = httpx.post(f"{url}/v1/memories", json={"content": "hi", "user_id": "alice"}, timeout=60)
         assert r.status_code == 201
-        assert httpx.get(f"{url}/v1/memories").status_code == 422  # names no user
-        assert httpx.get(f"{url}/v1/keys").status_code == 503
+        assert httpx.get(f"{url}/v1/memories", timeout=60).status_code == 422  # names no user
+        assert httpx.get(f"{url}/v1/keys", timeout=60).status_code == 503
 
 
 def test_bind_guard() -> None:
@@ -331,6 +331,6 @@ def test_bind_guard() -> None:
 
 
 def test_openapi_documents_bearer_auth(live: Live) -> None:
-    spec = httpx.get(f"{live.url}/openapi.json", headers=_bearer(live.alice)).json()
+    spec = httpx.get(f"{live.url}/openapi.json", headers=_bearer(live.alice), timeout=60).json()
     assert spec["components"]["securitySchemes"]["apiKey"]["scheme"] == "bearer"
     assert {"/healthz", "/readyz", "/v1/memories", "/api/memory/v2/reflect"} <= set(spec["paths"])

@@ -184,10 +184,10 @@ def test_a_corrupted_keys_file_answers_503_without_its_path(live: Live) -> None:
 
 
 def test_readyz_reports_an_emptied_database_without_its_path(live: Live) -> None:
-    assert httpx.get(f"{live.url}/readyz").status_code == 200
+    assert httpx.get(f"{live.url}/readyz", timeout=60).status_code == 200
     database = Path(live.vault.config.database)
     database.write_bytes(b"")  # truncated under the running server
-    r = httpx.get(f"{live.url}/readyz")
+    r = httpx.get(f"{live.url}/readyz", timeout=60)
     assert r.status_code == 503, r.text
     body = r.json()
     assert body["status"] == "unavailable" and "empty" in body["error"]

@@ -336,7 +336,9 @@ def test_http_request_without_user_is_refused(http_server: str) -> None:
     r = httpx.post(f"{http_server}/mcp", json=body, headers=accept, timeout=30)
     assert r.status_code == 400
     assert "X-Memvault-User" in r.json()["error"]["message"]
-    r = httpx.post(f"{http_server}/mcp", json=body, headers={**accept, "X-Memvault-User": "../etc"})
+    r = httpx.post(
+        f"{http_server}/mcp", json=body, headers={**accept, "X-Memvault-User": "../etc"}, timeout=60
+    )
     assert r.status_code == 400
     # The REST routes are untouched by the mount.
     assert httpx.get(f"{http_server}/healthz", timeout=30).json()["status"] == "ok"

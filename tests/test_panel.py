@@ -92,12 +92,12 @@ def _shot(page: Page, name: str) -> None:
 
 def test_panel_is_served_without_data_and_with_a_strict_policy(live: Live) -> None:
     for path in ("/", "/panel"):
-        r = httpx.get(f"{live.url}{path}")
+        r = httpx.get(f"{live.url}{path}", timeout=60)
         assert r.status_code == 200 and "<title>memvault panel</title>" in r.text
         assert "default-src 'none'" in r.headers["content-security-policy"]
-    assert httpx.get(f"{live.url}/panel/static/app.js").status_code == 200
+    assert httpx.get(f"{live.url}/panel/static/app.js", timeout=60).status_code == 200
     # The panel is only a page: the data behind it still needs a key.
-    assert httpx.get(f"{live.url}/v1/memories").status_code == 401
+    assert httpx.get(f"{live.url}/v1/memories", timeout=60).status_code == 401
 
 
 def test_memories_add_search_edit_delete_and_a_blocked_write(page: Page, live: Live) -> None:

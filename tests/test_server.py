@@ -138,9 +138,14 @@ def test_serve_with_two_workers_shares_one_database(tmp_path: Path) -> None:
             )
             assert r.status_code == 201, r.text
         for _ in range(6):
-            r = httpx.get(f"{base}/v1/memories", params={"user_id": "alice"}, headers=headers)
+            r = httpx.get(
+                f"{base}/v1/memories", params={"user_id": "alice"}, headers=headers, timeout=60
+            )
             assert r.json()["total"] == 6
-        assert httpx.get(f"{base}/v1/memories", params={"user_id": "alice"}).status_code == 401
+        assert (
+            httpx.get(f"{base}/v1/memories", params={"user_id": "alice"}, timeout=60).status_code
+            == 401
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=30)
