@@ -209,11 +209,29 @@ def search(
     agent: Agent = None,
     limit: Annotated[int, typer.Option(help="how many results")] = 5,
     kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
+    domain: Annotated[str | None, typer.Option(help="only work | life")] = None,
+    mem_class: Annotated[str | None, typer.Option("--class", help="only this class")] = None,
+    tier: Annotated[str | None, typer.Option(help="only active | cold | archive")] = None,
+    sensitivity: Annotated[
+        str | None, typer.Option(help="only normal | sensitive | protected | secret")
+    ] = None,
+    status: Annotated[str | None, typer.Option(help="only decisions in this status")] = None,
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
     with _state(ctx).vault(model="yes", agent=agent) as vault:
-        hits: list[Hit] = vault.search(query, user_id=user, agent_id=agent, limit=limit, kind=kind)
+        hits: list[Hit] = vault.search(
+            query,
+            user_id=user,
+            agent_id=agent,
+            limit=limit,
+            kind=kind,
+            domain=domain,
+            mem_class=mem_class,
+            tier=tier,
+            sensitivity=sensitivity,
+            status=status,
+        )
     if as_json:
         _echo_json([h.to_dict() for h in hits])
         return
@@ -248,13 +266,31 @@ def list_(
     user: User,
     agent: Agent = None,
     kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
+    domain: Annotated[str | None, typer.Option(help="only work | life")] = None,
+    mem_class: Annotated[str | None, typer.Option("--class", help="only this class")] = None,
+    tier: Annotated[str | None, typer.Option(help="only active | cold | archive")] = None,
+    sensitivity: Annotated[
+        str | None, typer.Option(help="only normal | sensitive | protected | secret")
+    ] = None,
+    status: Annotated[str | None, typer.Option(help="only decisions in this status")] = None,
     limit: Annotated[int, typer.Option(help="page size")] = 20,
     offset: Annotated[int, typer.Option(help="skip this many")] = 0,
     as_json: AsJson = False,
 ) -> None:
     """List memories, newest first."""
     with _state(ctx).vault(agent=agent) as vault:
-        entries = vault.list(user_id=user, agent_id=agent, kind=kind, limit=limit, offset=offset)
+        entries = vault.list(
+            user_id=user,
+            agent_id=agent,
+            kind=kind,
+            domain=domain,
+            mem_class=mem_class,
+            tier=tier,
+            sensitivity=sensitivity,
+            status=status,
+            limit=limit,
+            offset=offset,
+        )
     if as_json:
         _echo_json([e.to_dict() for e in entries])
         return
@@ -961,6 +997,10 @@ _FLAGS = {
     "store": "--store",
     "now": "--now",
     "mem_class": "--class",
+    "domain": "--domain",
+    "tier": "--tier",
+    "sensitivity": "--sensitivity",
+    "status": "--status",
     "dry_run": "--dry-run",
     "prefetch_limit": "--prefetch-limit",
     "enabled": "--enable/--disable",

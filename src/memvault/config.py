@@ -315,6 +315,18 @@ class LifecycleConfig(BaseModel):
     )
 
 
+class DomainConfig(BaseModel):
+    """Work and life kept apart (seed 004)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    classify: bool = Field(
+        True,
+        description="name the domain (work / life) of a write that names none, by a small "
+        "rule set; a tie leaves it unclassified",
+    )
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -343,6 +355,7 @@ class VaultConfig(BaseModel):
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     context: ContextConfig = Field(default_factory=ContextConfig)
     lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
+    domains: DomainConfig = Field(default_factory=DomainConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)
@@ -508,6 +521,7 @@ def expand_env(value: str, environ: Mapping[str, str] | None = None) -> str:
 __all__ = [
     "ContextConfig",
     "ConversationConfig",
+    "DomainConfig",
     "EmbeddingConfig",
     "KeywordConfig",
     "LLMConfig",

@@ -23,7 +23,18 @@ from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
-from .model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Source, Tier, utcnow
+from .model import (
+    DecisionStatus,
+    Domain,
+    Hit,
+    Kind,
+    MemClass,
+    MemoryEntry,
+    Sensitivity,
+    Source,
+    Tier,
+    utcnow,
+)
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
@@ -270,9 +281,20 @@ class Vault:
         tier: Tier | str | None = None,
         session_id: str | None = None,
         quarantined: bool | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        status: DecisionStatus | str | None = None,
     ) -> int:
         view = owner_view(user_id, agent_id)
-        flt = entry_filter(kind, mem_class, domain, tier, session_id, quarantined)
+        flt = entry_filter(
+            kind,
+            mem_class,
+            domain,
+            tier,
+            session_id,
+            quarantined,
+            sensitivity=sensitivity,
+            status=status,
+        )
         return self.store.count(view, flt)
 
     def search(
@@ -287,6 +309,8 @@ class Vault:
         domain: Domain | str | None = None,
         tier: Tier | str | None = None,
         quarantined: bool | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        status: DecisionStatus | str | None = None,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -299,7 +323,17 @@ class Vault:
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
         """
         asked = self._recall.ask(
-            query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
+            query,
+            user_id,
+            agent_id,
+            limit,
+            kind,
+            mem_class,
+            domain,
+            tier,
+            quarantined,
+            sensitivity,
+            status,
         )
         return self._recall.hits(asked)
 
@@ -315,12 +349,24 @@ class Vault:
         domain: Domain | str | None = None,
         tier: Tier | str | None = None,
         quarantined: bool | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        status: DecisionStatus | str | None = None,
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
         and what ``context`` would do with it. Its ``hits`` are what ``search`` returns."""
         asked = self._recall.ask(
-            query, user_id, agent_id, limit, kind, mem_class, domain, tier, quarantined
+            query,
+            user_id,
+            agent_id,
+            limit,
+            kind,
+            mem_class,
+            domain,
+            tier,
+            quarantined,
+            sensitivity,
+            status,
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -464,6 +510,8 @@ class Vault:
         tier: Tier | str | None = None,
         session_id: str | None = None,
         quarantined: bool | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        status: DecisionStatus | str | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[MemoryEntry]:
@@ -472,7 +520,16 @@ class Vault:
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
         """
         view = owner_view(user_id, agent_id)
-        flt = entry_filter(kind, mem_class, domain, tier, session_id, quarantined)
+        flt = entry_filter(
+            kind,
+            mem_class,
+            domain,
+            tier,
+            session_id,
+            quarantined,
+            sensitivity=sensitivity,
+            status=status,
+        )
         return self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
         )

@@ -19,7 +19,7 @@ caller passed into one, validated.
 from __future__ import annotations
 
 from .errors import NotFoundError, ValidationError
-from .model import Domain, Kind, MemClass, MemoryEntry, Tier
+from .model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
 from .stores.protocols import EntryStore
 from .stores.values import EntryFilter, View
 from .validation import check_entry_id, make_scope
@@ -46,6 +46,9 @@ def entry_filter(
     tier: object = None,
     session_id: object = None,
     quarantined: object = None,
+    *,
+    sensitivity: object = None,
+    status: object = None,
 ) -> EntryFilter:
     """The classification filter a call names (None = any), each field checked."""
     if quarantined is not None and not isinstance(quarantined, bool):
@@ -57,6 +60,8 @@ def entry_filter(
         domain=_enum(Domain, domain, "domain"),
         tier=_enum(Tier, tier, "tier"),
         session_id=_ident(session_id, "session_id"),
+        sensitivity=_enum(Sensitivity, sensitivity, "sensitivity"),
+        status=_enum(DecisionStatus, status, "status"),
     )
 
 

@@ -34,6 +34,7 @@ from .embed.base import Embedder
 from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
+from .lifecycle.domains import classify
 from .model import (
     DecisionStatus,
     Domain,
@@ -373,6 +374,8 @@ class Writer:
         """Validate, then redact (sealing the originals apart), then screen what is kept.
         A draft that says it is held stays held; none can say it was approved."""
         entry = self.validate(draft, user_id=user_id)
+        if entry.domain is None and self.config.domains.classify:
+            entry = entry.replace(domain=classify(entry.name, entry.description, entry.content))
         protected = self.protector.protect(**{f: getattr(entry, f) for f in PROTECTED})
         if protected.sealed is not None:
             entry = entry.replace(

@@ -1,4 +1,4 @@
-"""How memory ages and changes over time (seed 004): tiers, decay and reinforcement."""
+"""How memory ages and is sorted (seed 004): tiers, decay, reinforcement, work or life."""
 
 from __future__ import annotations
 

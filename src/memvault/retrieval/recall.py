@@ -195,12 +195,22 @@ class Recall:
         domain: object = None,
         tier: object = None,
         quarantined: object = None,
+        sensitivity: object = None,
+        status: object = None,
     ) -> Search:
         """A search in the caller's recall view (``views.recall_view``), checked."""
         view = recall_view(user_id, agent_id)
         text = check_query(query, self.config.max_query_bytes)
         checked = check_limit(limit, maximum=1000)
-        flt = entry_filter(kind, mem_class, domain, tier, quarantined=quarantined)
+        flt = entry_filter(
+            kind,
+            mem_class,
+            domain,
+            tier,
+            quarantined=quarantined,
+            sensitivity=sensitivity,
+            status=status,
+        )
         return Search(view, text, flt, checked)
 
     def hits(self, search: Search) -> list[Hit]:

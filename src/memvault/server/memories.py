@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import ValidationError
-from ..model import Domain, Kind, MemClass, Tier
+from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
@@ -63,6 +63,8 @@ def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, 
         mem_class=body.mem_class,
         domain=body.domain,
         tier=body.tier,
+        sensitivity=body.sensitivity,
+        status=body.status,
     )
     return {"results": [h.to_dict() for h in hits]}
 
@@ -78,6 +80,8 @@ def list_memories(
     domain: Domain | None = None,
     tier: Tier | None = None,
     session_id: str | None = None,
+    sensitivity: Sensitivity | None = None,
+    status: DecisionStatus | None = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> dict[str, Any]:
@@ -89,6 +93,8 @@ def list_memories(
         "domain": domain,
         "tier": tier,
         "session_id": session_id,
+        "sensitivity": sensitivity,
+        "status": status,
     }
     vault = gw.vault_for(agent_id)
     items = vault.list(**filters, limit=limit, offset=offset)

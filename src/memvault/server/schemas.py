@@ -68,6 +68,8 @@ class SearchRequest(_Body):
     mem_class: MemClass | None = None
     domain: Domain | None = None
     tier: Tier | None = None
+    sensitivity: Sensitivity | None = None
+    status: DecisionStatus | None = None
 
 
 class UpdateRequest(_Body):

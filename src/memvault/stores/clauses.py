@@ -39,6 +39,8 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
         ("tier", flt.tier),
         ("agent_id", flt.agent_id),
         ("session_id", flt.session_id),
+        ("sensitivity", flt.sensitivity),
+        ("status", flt.status),
     ):
         if value is not None:
             clauses.append(f"m.{column} = {mark}")

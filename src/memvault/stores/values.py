@@ -10,7 +10,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from ..model import Domain, Kind, MemClass, MemoryEntry, Tier
+from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,8 @@ class EntryFilter:
     session_id: str | None = None
     quarantined: bool | None = None  # True: only held entries; False: only clear ones
     valid_at: datetime | None = None
+    sensitivity: Sensitivity | None = None
+    status: DecisionStatus | None = None
 
     def matches(self, entry: MemoryEntry) -> bool:
         return (
@@ -59,6 +61,8 @@ class EntryFilter:
             and (self.agent_id is None or entry.agent_id == self.agent_id)
             and (self.session_id is None or entry.session_id == self.session_id)
             and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
+            and (self.sensitivity is None or entry.sensitivity == self.sensitivity)
+            and (self.status is None or entry.status == self.status)
             and (
                 self.valid_at is None
                 or entry.expires_at is None

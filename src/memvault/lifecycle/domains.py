@@ -1,0 +1,76 @@
+"""Work or life (seed 004): a small rule set that names a memory's domain on write.
+
+When a write names no domain, the text (name, description, content) is read for words
+that mark work (meetings, clients, deadlines, 会议, 客户, 上线 …) or life (family,
+birthdays, holidays, 家人, 生日, 周末 …). A memory goes to the side with more distinct
+marks; a tie — including no mark at all — leaves it unclassified (``domain`` None),
+which is the honest answer for "Alice prefers tea". A domain the caller names is never
+changed, and a domain-filtered recall (``domain="work"``) only ever returns memories of
+that domain. English words match whole words (so "cat" is not in "category"), Chinese
+ones as substrings (Chinese has no spaces).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from ..model import Domain
+
+WORK_WORDS = (
+    "meeting meetings deadline deadlines project projects client clients customer "
+    "customers manager boss colleague colleagues coworker coworkers office sprint release "
+    "deploy deployment standup roadmap quarterly invoice invoices budget contract interview "
+    "promotion salary payroll expense expenses stakeholder stakeholders presentation "
+    "conference hiring onboarding jira okr okrs kpi kpis backlog repo repository "
+    "production outage incident on-call oncall workplace employer career"
+).split()
+LIFE_WORDS = (
+    "family wife husband kid kids son daughter mom dad mum mother father parents "
+    "grandma grandpa sister brother birthday anniversary vacation holiday holidays trip "
+    "weekend gym workout hobby hobbies recipe recipes cooking pet pets dog dogs cat cats "
+    "doctor dentist hospital wedding friend friends girlfriend boyfriend partner movie "
+    "movies concert hiking garden groceries apartment rent marathon yoga"
+).split()
+WORK_ZH = (
+    "会议 开会 项目 客户 需求 上线 发布 部署 老板 领导 同事 经理 公司 办公室 加班 报销 "
+    "合同 面试 绩效 周报 日报 汇报 工作 代码 版本 迭代 排期 预算 出差 工位 甲方 述职"
+).split()
+LIFE_ZH = (
+    "家人 家里 老婆 老公 孩子 儿子 女儿 妈妈 爸爸 父母 爷爷 奶奶 生日 周末 旅行 旅游 "
+    "度假 健身 跑步 爱好 做饭 菜谱 宠物 猫咪 小狗 医生 医院 牙医 婚礼 朋友 电影 演唱会 "
+    "爬山 逛街 买菜 房租 男朋友 女朋友 纪念日"
+).split()
+
+
+@cache
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+
+
+def marks(text: str) -> dict[Domain, set[str]]:
+    """The distinct domain words found in ``text``, per domain."""
+    lowered = text.lower()
+    found: dict[Domain, set[str]] = {}
+    for domain, words, chinese in (
+        (Domain.WORK, WORK_WORDS, WORK_ZH),
+        (Domain.LIFE, LIFE_WORDS, LIFE_ZH),
+    ):
+        hits = {m.group(1).lower() for m in _pattern(tuple(words)).finditer(text)}
+        hits |= {w for w in chinese if w in lowered}
+        found[domain] = hits
+    return found
+
+
+def classify(*texts: str) -> Domain | None:
+    """The domain with more distinct marks in the texts, or None on a tie."""
+    found = marks("\n".join(texts))
+    work, life = len(found[Domain.WORK]), len(found[Domain.LIFE])
+    if work > life:
+        return Domain.WORK
+    if life > work:
+        return Domain.LIFE
+    return None
+
+
+__all__ = ["classify", "marks"]
