@@ -322,6 +322,80 @@ def _pgvector(conn: psycopg.Connection[Any]) -> None:
         )
 
 
+@migration(5, "set-based triggers: keyword statistics and the vector log once per statement")
+def _set_based_triggers(conn: psycopg.Connection[Any]) -> None:
+    # The per-row triggers of migrations 1 and 2 cost one upsert of the same statistics
+    # row (and one advisory lock and log insert) per entry: a bulk insert of 1,000
+    # entries rewrote that row 1,000 times. These fire once per statement, over its
+    # transition table, and leave the same rows behind. Updates keep the per-row
+    # trigger (it fires only when an entry's agent or length changes).
+    _run(
+        conn,
+        """
+        DROP TRIGGER keyword_stats_insert_delete ON memories
+        ;;
+        CREATE FUNCTION memvault_keyword_stats_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO keyword_stats AS s (user_id, agent, entries, tokens)
+            SELECT user_id, coalesce(agent_id, ''), count(*), sum(fts_len)
+            FROM added GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (user_id, agent) DO UPDATE
+            SET entries = s.entries + excluded.entries, tokens = s.tokens + excluded.tokens;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE FUNCTION memvault_keyword_stats_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            WITH gone AS (
+                SELECT user_id, coalesce(agent_id, '') AS agent, count(*) AS n,
+                       sum(fts_len) AS t
+                FROM removed GROUP BY 1, 2
+            )
+            UPDATE keyword_stats s SET entries = s.entries - gone.n, tokens = s.tokens - gone.t
+            FROM gone WHERE s.user_id = gone.user_id AND s.agent = gone.agent;
+            DELETE FROM keyword_stats s
+            USING (SELECT DISTINCT user_id, coalesce(agent_id, '') AS agent FROM removed) gone
+            WHERE s.user_id = gone.user_id AND s.agent = gone.agent AND s.entries <= 0;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER keyword_stats_insert AFTER INSERT ON memories
+        REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_keyword_stats_added()
+        ;;
+        CREATE TRIGGER keyword_stats_delete AFTER DELETE ON memories
+        REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_keyword_stats_removed()
+        ;;
+        DROP TRIGGER vector_log_change ON embeddings
+        ;;
+        CREATE FUNCTION memvault_vector_log_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            owner text;
+        BEGIN
+            -- The per-user locks of migration 2, taken in one order (no deadlocks).
+            FOR owner IN SELECT DISTINCT user_id FROM changed ORDER BY 1 LOOP
+                PERFORM pg_advisory_xact_lock(hashtextextended('memvault-vectors:' || owner, 0));
+            END LOOP;
+            INSERT INTO vector_log (user_id, entry_id) SELECT user_id, entry_id FROM changed;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER vector_log_insert AFTER INSERT ON embeddings
+        REFERENCING NEW TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_vector_log_rows()
+        ;;
+        CREATE TRIGGER vector_log_update AFTER UPDATE ON embeddings
+        REFERENCING NEW TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_vector_log_rows()
+        ;;
+        CREATE TRIGGER vector_log_delete AFTER DELETE ON embeddings
+        REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_vector_log_rows()
+        """,
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

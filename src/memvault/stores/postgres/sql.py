@@ -20,10 +20,7 @@ from ..values import EntryFilter, SearchDoc, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
 _WRITE_COLUMNS = (*ENTRY_COLUMNS, "fts_head", "fts_body", "fts_extra", "fts_keys", "fts_len")
-INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_WRITE_COLUMNS)}) "
-    f"VALUES ({', '.join('%s' for _ in _WRITE_COLUMNS)})"
-)
+COPY_SQL = f"COPY memories ({', '.join(_WRITE_COLUMNS)}) FROM STDIN"
 UPDATE_SQL = (
     "UPDATE memories SET "
     + ", ".join(f"{c} = %s" for c in _WRITE_COLUMNS)
@@ -46,7 +43,7 @@ def keyword_keys(entry: MemoryEntry, doc: SearchDoc) -> list[str]:
 
 
 def write_row(entry: MemoryEntry, doc: SearchDoc) -> tuple[Any, ...]:
-    """The values of ``INSERT_SQL`` / the first part of ``UPDATE_SQL``."""
+    """The values of a ``COPY_SQL`` row / the first part of ``UPDATE_SQL``."""
     return (
         *entry_to_row(entry),
         doc.head,

@@ -16,6 +16,7 @@ order; a user with few vectors is scanned exactly instead (faster, and exact).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,44 +38,90 @@ EXACT_BELOW = 5_000
 _HNSW_M, _HNSW_EF_CONSTRUCTION, _EF_SEARCH = 16, 64, 100
 
 
+# The session-temporary tables a batch of vectors is copied into (with the pgvector
+# value, or without where the server has no pgvector); emptied at each commit.
+_STAGE = {True: "memvault_vectors_in", False: "memvault_vectors_in_bytes"}
+_STAGE_SQL = {
+    with_vec: f'CREATE TEMP TABLE IF NOT EXISTS {name} (ord integer, entry_id text COLLATE "C", '
+    'updated_at text COLLATE "C", dim integer, vector bytea'
+    + (", vec vector" if with_vec else "")
+    + ") ON COMMIT DELETE ROWS"
+    for with_vec, name in _STAGE.items()
+}
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
+_COPY_TRAILER = struct.pack("!h", -1)
+
+
+def _binary_copy(rows: Sequence[tuple[str, str | None, Any]], with_vec: bool) -> bytes:
+    """The rows ((entry id, updated_at, float32 vector), numbered) in PostgreSQL's binary COPY
+    format; pgvector's binary form of a vector is its size, a zero and the floats, all
+    big-endian."""
+    parts = [_COPY_HEADER]
+    fields = struct.pack("!h", 6 if with_vec else 5)
+    for ord_, (entry_id, updated_at, vector) in enumerate(rows):
+        ident, at = entry_id.encode(), (updated_at or "").encode()
+        raw = vector.tobytes()
+        dim = int(vector.shape[0])
+        parts.append(fields)
+        parts.append(struct.pack("!ii", 4, ord_))
+        parts.append(struct.pack("!i", len(ident)) + ident)
+        parts.append(struct.pack("!i", len(at)) + at)
+        parts.append(struct.pack("!ii", 4, dim))
+        parts.append(struct.pack("!i", len(raw)) + raw)
+        if with_vec:
+            big = vector.astype(">f4").tobytes()
+            parts.append(struct.pack("!ihh", 4 + len(big), dim, 0) + big)
+    parts.append(_COPY_TRAILER)
+    return b"".join(parts)
+
+
 class PostgresVectors(PostgresConnection):
     """The vector half of the store."""
 
     def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
-        written: list[str] = []
+        """One binary ``COPY`` of the batch into a session-temporary table, then one
+        set-based upsert of the rows whose entry is unchanged since ``updated_at``:
+        a few round trips per batch, and the pgvector value sent in its binary form
+        (no text to build or parse)."""
         if not items:
-            return written
+            return []
+        rows: list[tuple[str, str | None, Any]] = []  # (entry id, time, vector) per item
+        for item in items:
+            vector = np.ascontiguousarray(item.vector, dtype=np.float32).reshape(-1)
+            rows.append((item.entry_id, format_time(item.updated_at), vector))
+        dims = sorted({int(v.shape[0]) for _, _, v in rows})
+        with_vec = bool(self.pgvector)
+        stage = _STAGE[with_vec]
+        vec, update = (", vec", ", vec = excluded.vec") if with_vec else ("", "")
         with self._write("writing vectors") as conn:
-            for item in items:
-                vector = np.ascontiguousarray(item.vector, dtype=np.float32)
-                raw = vector.tobytes()
-                if self.pgvector:
-                    self._ensure_hnsw(conn, int(vector.shape[0]))
-                    sql = (
-                        "INSERT INTO embeddings (user_id, entry_id, model, dim, vector, vec) "
-                        "SELECT user_id, id, %s, %s, %s, %s::vector FROM memories "
-                    )
-                    values: tuple[Any, ...] = (model, int(vector.shape[0]), raw, vector_text(raw))
-                    update = ", vec = excluded.vec"
-                else:
-                    sql = (
-                        "INSERT INTO embeddings (user_id, entry_id, model, dim, vector) "
-                        "SELECT user_id, id, %s, %s, %s FROM memories "
-                    )
-                    values, update = (model, int(vector.shape[0]), raw), ""
-                row = conn.execute(
-                    sql + "WHERE user_id = %s AND id = %s AND updated_at = %s "
+            if with_vec:
+                for dim in dims:
+                    self._ensure_hnsw(conn, dim)
+            conn.execute(_STAGE_SQL[with_vec])
+            conn.execute(f"DELETE FROM {stage}")  # what an earlier call of this transaction left
+            with conn.cursor() as cur:
+                with cur.copy(f"COPY {stage} FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.write(_binary_copy(rows, with_vec))
+                # An entry named twice gets the last of its items that is still current,
+                # as writing them one after the other would.
+                cur.execute(
+                    "WITH src AS (SELECT DISTINCT ON (t.entry_id) m.user_id, m.id, "
+                    f"t.updated_at, t.dim, t.vector{vec.replace(' ', ' t.')} FROM {stage} t "
+                    "JOIN memories m ON m.user_id = %s AND m.id = t.entry_id "
+                    "AND m.updated_at = t.updated_at ORDER BY t.entry_id, t.ord DESC), "
+                    f"ins AS (INSERT INTO embeddings (user_id, entry_id, model, dim, vector{vec}) "
+                    f"SELECT user_id, id, %s, dim, vector{vec} FROM src "
                     "ON CONFLICT (user_id, entry_id) DO UPDATE SET model = excluded.model, "
-                    f"dim = excluded.dim, vector = excluded.vector{update} RETURNING entry_id",
-                    (*values, user_id, item.entry_id, format_time(item.updated_at)),
-                ).fetchone()
-                if row is not None:
-                    written.append(item.entry_id)
+                    f"dim = excluded.dim, vector = excluded.vector{update} RETURNING entry_id) "
+                    "SELECT src.id, src.updated_at FROM src JOIN ins ON ins.entry_id = src.id",
+                    (user_id, model),
+                )
+                stored = {(r[0], r[1]) for r in cur.fetchall()}
             conn.execute(
                 "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - %s",
                 (_VECTOR_LOG_KEEP,),
             )
-        return written
+        return [entry_id for entry_id, at, _ in rows if (entry_id, at) in stored]
 
     def load_vectors(self, user_id: str, model: str) -> StoredVectors:
         with self._snapshot("loading vectors") as conn:

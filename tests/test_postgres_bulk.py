@@ -1,0 +1,139 @@
+"""The PostgreSQL store's bulk paths: entries and vectors go in by ``COPY``, the
+keyword statistics and the vector log are kept once per statement (migration 5), and
+each keeps what the per-row versions kept. Real server (``tests/servers/postgres.py``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+
+from memvault import ConflictError
+from memvault.stores.bm25 import doc_length
+from memvault.stores.postgres import PostgresStore
+from memvault.stores.postgres.connection import conninfo_of
+from memvault.stores.postgres.schema import LATEST_VERSION, vector_text
+from memvault.stores.values import SearchDoc, VectorItem
+
+from .servers import postgres
+from .store_conformance.support import MODEL, OWNER, entry, put
+
+pytestmark = pytest.mark.postgres
+
+
+def _sql(url: str, statement: str, *params: Any) -> list[Any]:
+    with psycopg.connect(conninfo_of(url)) as conn:
+        return conn.execute(statement, params).fetchall()
+
+
+def _stats_kept_and_recounted(url: str) -> tuple[list[Any], list[Any]]:
+    kept = _sql(url, "SELECT user_id, agent, entries, tokens FROM keyword_stats ORDER BY 1, 2")
+    counts: dict[tuple[str, str], list[int]] = {}
+    for user, agent, head, body, extra in _sql(
+        url,
+        "SELECT user_id, coalesce(agent_id, ''), fts_head, fts_body, fts_extra FROM memories",
+    ):
+        row = counts.setdefault((user, agent), [0, 0])
+        row[0] += 1
+        row[1] += doc_length(SearchDoc(head, body, extra))
+    return kept, [(u, a, n, t) for (u, a), (n, t) in sorted(counts.items())]
+
+
+def _unit(rng: np.random.Generator, n: int, dim: int = 8) -> np.ndarray:
+    m = rng.normal(size=(n, dim)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def test_vectors_copied_in_bulk_are_stored_exactly_and_logged_once_each() -> None:
+    url = postgres.postgres_database()
+    store = PostgresStore(url)
+    try:
+        rng = np.random.default_rng(5)
+        entries = put(store, *[entry(f"e{i}", f"note {i}") for i in range(40)])
+        first, second = _unit(rng, 40), _unit(rng, 40)
+        stale = entries[0].updated_at - timedelta(seconds=1)
+        with store.atomic():  # two batches in one transaction share the staging table
+            items = [VectorItem(e.id, e.updated_at, v) for e, v in zip(entries, first, strict=True)]
+            assert store.put_vectors("alice", MODEL, items[:25]) == [e.id for e in entries[:25]]
+            pairs = zip(entries, second, strict=True)
+            again = [VectorItem(e.id, e.updated_at, v) for e, v in pairs]
+            batch = [
+                *items[25:],
+                again[3],  # a second vector for e3 in a later batch replaces the first
+                VectorItem("e30", stale, second[30]),  # older than the entry: skipped
+                again[31],  # twice in one batch: the last one wins
+                VectorItem("missing", entries[0].updated_at, second[0]),  # no such entry
+            ]
+            written = store.put_vectors("alice", MODEL, batch)
+        assert written == [e.id for e in entries[25:]] + ["e3", "e31"]
+        want = {e.id: first[i] for i, e in enumerate(entries)}
+        want["e3"], want["e31"] = second[3], second[31]
+        loaded = store.load_vectors("alice", MODEL)
+        assert sorted(loaded.ids) == sorted(want)
+        for entry_id, row in zip(loaded.ids, loaded.matrix, strict=True):
+            assert row.tobytes() == want[entry_id].tobytes()  # bit for bit
+        # pgvector's copy holds the same float32 values.
+        for entry_id, same in _sql(
+            url,
+            "SELECT entry_id, vec = %s::vector FROM embeddings WHERE entry_id IN ('e3', 'e7')",
+            vector_text(want["e3"].tobytes()),
+        ):
+            assert same == (entry_id == "e3")
+        logged = _sql(url, "SELECT entry_id FROM vector_log WHERE user_id = 'alice'")
+        # 25 of the first batch; the second's 15 new entries (e31 once) and e3 again
+        assert len(logged) == 25 + 15 + 1
+        nearest = store.nearest(OWNER, MODEL, want["e9"], k=1)
+        assert nearest[0][0] == "e9"
+    finally:
+        store.close()
+
+
+def test_keyword_statistics_follow_bulk_inserts_a_failed_batch_and_deletes() -> None:
+    url = postgres.postgres_database()
+    store = PostgresStore(url)
+    try:
+        put(store, *[entry(f"a{i}", "zebra " * (i + 1), agent_id=f"x{i % 3}") for i in range(30)])
+        put(store, *[entry(f"b{i}", "apple pie", user="bob") for i in range(7)])
+        before = _stats_kept_and_recounted(url)
+        assert before[0] == before[1] and len(before[0]) == 4
+        with pytest.raises(ConflictError):  # one id taken: the whole COPY is rolled back
+            put(store, entry("new", "fresh words"), entry("a3", "taken id"))
+        assert _stats_kept_and_recounted(url) == before
+        store.delete(OWNER, [f"a{i}" for i in range(0, 30, 2)])
+        kept, recounted = _stats_kept_and_recounted(url)
+        assert kept == recounted
+        store.delete(OWNER, [f"a{i}" for i in range(1, 30, 2)])
+        kept, recounted = _stats_kept_and_recounted(url)
+        assert kept == recounted and [row[0] for row in kept] == ["bob"]
+    finally:
+        store.close()
+
+
+def test_a_database_of_the_per_row_triggers_keeps_its_statistics_and_log() -> None:
+    url = postgres.postgres_database()
+    old = PostgresStore(url, migrate_to=4)
+    try:
+        (e1, e2) = put(old, entry("e1", "old words one"), entry("e2", "old two", agent_id="x"))
+        old.put_vectors("alice", MODEL, [VectorItem("e1", e1.updated_at, np.ones(4, "f4"))])
+        mark = old.load_vectors("alice", MODEL).mark
+    finally:
+        old.close()
+    store = PostgresStore(url)
+    try:
+        assert store.schema_version() == LATEST_VERSION
+        kept, recounted = _stats_kept_and_recounted(url)
+        assert kept == recounted
+        put(store, entry("e3", "new words three"))
+        store.put_vectors("alice", MODEL, [VectorItem("e2", e2.updated_at, np.ones(4, "f4"))])
+        store.delete(OWNER, ["e1"])
+        kept, recounted = _stats_kept_and_recounted(url)
+        assert kept == recounted
+        changes = store.vector_changes("alice", MODEL, mark)
+        assert changes is not None
+        assert changes.vectors.ids == ["e2"] and changes.removed == ["e1"]
+    finally:
+        store.close()
