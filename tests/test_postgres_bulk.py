@@ -117,9 +117,16 @@ def test_a_database_of_the_per_row_triggers_keeps_its_statistics_and_log() -> No
     url = postgres.postgres_database()
     old = PostgresStore(url, migrate_to=4)
     try:
-        (e1, e2) = put(old, entry("e1", "old words one"), entry("e2", "old two", agent_id="x"))
-        old.put_vectors("alice", MODEL, [VectorItem("e1", e1.updated_at, np.ones(4, "f4"))])
+        _, e2 = put(old, entry("e1", "old words one"), entry("e2", "old two", agent_id="x"))
+        # A vector as version 4 wrote it (the store's own SQL is the latest).
+        with psycopg.connect(conninfo_of(url)) as conn:
+            conn.execute(
+                "INSERT INTO embeddings (user_id, entry_id, model, dim, vector, vec) "
+                "VALUES ('alice', 'e1', %s, 4, %s, %s::vector)",
+                (MODEL, np.ones(4, "f4").tobytes(), vector_text(np.ones(4, "f4").tobytes())),
+            )
         mark = old.load_vectors("alice", MODEL).mark
+        assert mark > 0
     finally:
         old.close()
     store = PostgresStore(url)
@@ -135,5 +142,43 @@ def test_a_database_of_the_per_row_triggers_keeps_its_statistics_and_log() -> No
         changes = store.vector_changes("alice", MODEL, mark)
         assert changes is not None
         assert changes.vectors.ids == ["e2"] and changes.removed == ["e1"]
+    finally:
+        store.close()
+
+
+def test_a_user_who_grows_past_the_exact_scan_size_has_every_vector_in_the_hnsw_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import memvault.stores.postgres.vectors as pg_vectors
+
+    monkeypatch.setattr(pg_vectors, "EXACT_BELOW", 30)
+    url = postgres.postgres_database()
+    store = PostgresStore(url)
+    try:
+        rng = np.random.default_rng(9)
+        vectors = _unit(rng, 50)
+        entries = put(store, *[entry(f"e{i:02d}", f"note {i}") for i in range(50)])
+        put(store, *[entry(f"s{i}", "small", user="bob") for i in range(5)])
+        items = [VectorItem(e.id, e.updated_at, v) for e, v in zip(entries, vectors, strict=True)]
+        store.put_vectors("alice", MODEL, items[:20])
+        bob = store.load_vectors("bob", MODEL)
+        assert bob.ids == []
+        small = [VectorItem(f"s{i}", entries[0].updated_at, vectors[i]) for i in range(5)]
+        store.put_vectors("bob", MODEL, small)
+
+        def flags() -> dict[str, set[bool]]:
+            out: dict[str, set[bool]] = {}
+            for user, indexed in _sql(url, "SELECT user_id, indexed FROM embeddings"):
+                out.setdefault(user, set()).add(indexed)
+            return out
+
+        assert flags() == {"alice": {False}, "bob": {False}}  # both below the size
+        store.put_vectors("alice", MODEL, items[20:])  # alice grows past it
+        assert flags() == {"alice": {True}, "bob": {False}}
+        ids = [e.id for e in entries]
+        for q in _unit(rng, 5):  # the index path finds the earlier vectors as well
+            found = [i for i, _ in store.nearest(OWNER, MODEL, q, k=5)]
+            sims = vectors @ q
+            assert found == [ids[i] for i in np.argsort(-sims, kind="stable")[:5]]
     finally:
         store.close()

@@ -396,6 +396,41 @@ def _set_based_triggers(conn: psycopg.Connection[Any]) -> None:
     )
 
 
+# A user with at least this many vectors of one size has them in the HNSW index
+# (vectors.py: EXACT_BELOW, the same number; smaller users are scanned exactly).
+INDEXED_FROM = 5_000
+
+
+@migration(6, "HNSW over the vectors of users with many of them only")
+def _hnsw_for_large_users(conn: psycopg.Connection[Any]) -> None:
+    # Keeping every vector in the HNSW graph cost each insert a graph walk (a bulk
+    # load ran at ~600 vectors/s against ~12,000/s without the index), yet a user with
+    # fewer than INDEXED_FROM vectors is searched by an exact scan and never uses it.
+    # ``indexed`` marks the rows of users past that size; the per-size HNSW indexes
+    # (made again by vectors.py with the next vector) cover those rows alone, and the
+    # rows not in them have a small btree index of their own, so a user who grows past
+    # the size has the rest marked at once.
+    _run(
+        conn,
+        """
+        ALTER TABLE embeddings ADD COLUMN indexed boolean NOT NULL DEFAULT false
+        ;;
+        CREATE INDEX embeddings_unindexed ON embeddings (user_id, dim) WHERE NOT indexed
+        """,
+    )
+    for (name,) in conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+        "AND tablename = 'embeddings' AND indexname LIKE 'embeddings\\_hnsw\\_%%'"
+    ).fetchall():
+        conn.execute(f'DROP INDEX "{name}"'.encode())
+    conn.execute(
+        "UPDATE embeddings e SET indexed = true FROM (SELECT user_id, dim FROM embeddings "
+        "GROUP BY user_id, dim HAVING count(*) >= %s) big "
+        "WHERE e.user_id = big.user_id AND e.dim = big.dim",
+        (INDEXED_FROM,),
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -27,13 +27,14 @@ from ...model import MemoryEntry
 from ..rows import format_time, row_to_entry, stored_vectors
 from ..values import StoredVectors, VectorChanges, VectorItem, View
 from .connection import PostgresConnection
-from .schema import vector_text
+from .schema import INDEXED_FROM, vector_text
 from .sql import SELECT, chunks, view_sql
 
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
-# Below this many vectors of a user and model, ``nearest`` scans them exactly.
-EXACT_BELOW = 5_000
+# Below this many vectors of a user and model, ``nearest`` scans them exactly; from
+# this many of one size on, a user's vectors are in the HNSW index (schema migration 6).
+EXACT_BELOW = INDEXED_FROM
 # HNSW build settings (pgvector's defaults) and the search breadth.
 _HNSW_M, _HNSW_EF_CONSTRUCTION, _EF_SEARCH = 16, 64, 100
 
@@ -92,11 +93,27 @@ class PostgresVectors(PostgresConnection):
         dims = sorted({int(v.shape[0]) for _, _, v in rows})
         with_vec = bool(self.pgvector)
         stage = _STAGE[with_vec]
+        # With pgvector: its copy of the vector, and whether the row is in the HNSW index.
         vec, update = (", vec", ", vec = excluded.vec") if with_vec else ("", "")
+        flag, value, keep_flag = (
+            (", indexed", ", dim = ANY(%s)", ", indexed = embeddings.indexed OR excluded.indexed")
+            if with_vec
+            else ("", "", "")
+        )
         with self._write("writing vectors") as conn:
+            # The lock the vector log's trigger takes, taken first: whether this user is
+            # large enough to be in the HNSW index is decided by one writer at a time.
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('memvault-vectors:' || %s, 0))",
+                (user_id,),
+            )
+            large: set[int] = set()
             if with_vec:
                 for dim in dims:
                     self._ensure_hnsw(conn, dim)
+                    had = self._vector_count(conn, user_id, dim)
+                    if had + sum(1 for _, _, v in rows if v.shape[0] == dim) >= EXACT_BELOW:
+                        large.add(dim)
             conn.execute(_STAGE_SQL[with_vec])
             conn.execute(f"DELETE FROM {stage}")  # what an earlier call of this transaction left
             with conn.cursor() as cur:
@@ -109,14 +126,22 @@ class PostgresVectors(PostgresConnection):
                     f"t.updated_at, t.dim, t.vector{vec.replace(' ', ' t.')} FROM {stage} t "
                     "JOIN memories m ON m.user_id = %s AND m.id = t.entry_id "
                     "AND m.updated_at = t.updated_at ORDER BY t.entry_id, t.ord DESC), "
-                    f"ins AS (INSERT INTO embeddings (user_id, entry_id, model, dim, vector{vec}) "
-                    f"SELECT user_id, id, %s, dim, vector{vec} FROM src "
+                    "ins AS (INSERT INTO embeddings "
+                    f"(user_id, entry_id, model, dim, vector{vec}{flag}) "
+                    f"SELECT user_id, id, %s, dim, vector{vec}{value} FROM src "
                     "ON CONFLICT (user_id, entry_id) DO UPDATE SET model = excluded.model, "
-                    f"dim = excluded.dim, vector = excluded.vector{update} RETURNING entry_id) "
+                    f"dim = excluded.dim, vector = excluded.vector{update}{keep_flag} "
+                    "RETURNING entry_id) "
                     "SELECT src.id, src.updated_at FROM src JOIN ins ON ins.entry_id = src.id",
-                    (user_id, model),
+                    (user_id, model, sorted(large)) if with_vec else (user_id, model),
                 )
                 stored = {(r[0], r[1]) for r in cur.fetchall()}
+                for dim in sorted(large):  # a user who just grew past the size: the rest too
+                    cur.execute(
+                        "UPDATE embeddings SET indexed = true "
+                        "WHERE user_id = %s AND dim = %s AND NOT indexed",
+                        (user_id, dim),
+                    )
             conn.execute(
                 "DELETE FROM vector_log WHERE seq <= (SELECT max(seq) FROM vector_log) - %s",
                 (_VECTOR_LOG_KEEP,),
@@ -191,6 +216,16 @@ class PostgresVectors(PostgresConnection):
 
     # -- nearest neighbours in the database -------------------------------------------
 
+    @staticmethod
+    def _vector_count(conn: Any, user_id: str, dim: int) -> int:
+        """The user's vectors of ``dim`` values, counted up to ``EXACT_BELOW``."""
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM embeddings WHERE user_id = %s AND dim = %s "
+            "LIMIT %s) t",
+            (user_id, dim, EXACT_BELOW),
+        ).fetchone()
+        return int(row[0]) if row else 0
+
     def _ensure_hnsw(self, conn: Any, dim: int) -> None:
         """The HNSW index for vectors of ``dim`` values, made with the first of them.
 
@@ -207,7 +242,7 @@ class PostgresVectors(PostgresConnection):
                 f"CREATE INDEX {name} ON embeddings USING hnsw "
                 f"((vec::vector({dim})) vector_cosine_ops) "
                 f"WITH (m = {_HNSW_M}, ef_construction = {_HNSW_EF_CONSTRUCTION}) "
-                f"WHERE dim = {dim}"
+                f"WHERE dim = {dim} AND indexed"
             )
         else:
             known.add(dim)  # committed already; one made here counts once it commits
@@ -236,15 +271,17 @@ class PostgresVectors(PostgresConnection):
             ).fetchone()
             exact = row is None or int(row[0]) < EXACT_BELOW
             if exact:  # not the indexed expression: the planner scans the user's rows
-                distance, order = "e.vec <=> %s::vector", "d, m.id"
-            else:  # the indexed expression, ordered by it alone, so the index serves it
+                distance, order, part = "e.vec <=> %s::vector", "d, m.id", ""
+            else:  # the indexed expression, ordered by it alone, so the index serves it;
+                # a user this large has every vector of this size in the index
                 distance, order = f"e.vec::vector({dim}) <=> %s::vector({dim})", "d"
+                part = f" AND e.dim = {dim} AND e.indexed"
                 conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
                 conn.execute(f"SET LOCAL hnsw.ef_search = {max(_EF_SEARCH, 2 * k)}")
             rows = conn.execute(
                 f"SELECT m.id, {distance} AS d FROM embeddings e "
                 "JOIN memories m ON m.user_id = e.user_id AND m.id = e.entry_id "
-                f"WHERE e.model = %s AND e.dim = %s AND e.user_id = %s AND {where} "
+                f"WHERE e.model = %s AND e.dim = %s{part} AND e.user_id = %s AND {where} "
                 f"ORDER BY {order} LIMIT %s",
                 (text, model, dim, view.user_id, *params, k),
             ).fetchall()
