@@ -182,3 +182,64 @@ def test_a_user_who_grows_past_the_exact_scan_size_has_every_vector_in_the_hnsw_
             assert found == [ids[i] for i in np.argsort(-sims, kind="stable")[:5]]
     finally:
         store.close()
+
+
+def _many_scored_entries() -> list[Any]:
+    rng = np.random.default_rng(21)
+    words = ["zebra", "apple", "coffee", "lisbon", "pie", "river", "stone", "café"]
+    out = []
+    for i in range(240):
+        picked = rng.choice(words, size=int(rng.integers(1, 12)))
+        name = str(rng.choice(words)) if i % 3 == 0 else ""
+        out.append(entry(f"e{i:03d}", " ".join(picked) + f" filler{i % 17}", name=name))
+    return out
+
+
+QUERIES = [["zebra"], ["zebra", "apple"], ["coffee", "pie", "stone"], ["cafe", "river"]]
+
+
+def test_ranking_in_the_server_gives_sqlites_results_and_scores(tmp_path: Any) -> None:
+    from memvault.stores import open_store
+    from memvault.text import index_text
+
+    data = _many_scored_entries()
+    sqlite_store = open_store(str(tmp_path / "same.db"))
+    pg_store = PostgresStore(postgres.postgres_database())
+    try:
+        for store in (sqlite_store, pg_store):
+            put(store, *data)
+        for words in QUERIES:
+            terms = [t for w in words for t in index_text(w).split()]
+            for limit in (1, 5, 30):
+                want = [
+                    (e.id, s) for e, s in sqlite_store.keyword_search(OWNER, terms, limit=limit)
+                ]
+                got = [(e.id, s) for e, s in pg_store.keyword_search(OWNER, terms, limit=limit)]
+                assert got == want and len(got) == limit  # more match than the limit
+    finally:
+        sqlite_store.close()
+        pg_store.close()
+
+
+def test_migration_7_gives_older_entries_their_term_frequencies() -> None:
+    from memvault.text import index_text
+
+    url = postgres.postgres_database()
+    store = PostgresStore(url)
+    data = _many_scored_entries()
+    put(store, *data)
+    terms = index_text("coffee pie").split()
+    before = [(e.id, s) for e, s in store.keyword_search(OWNER, terms, limit=10)]
+    store.close()
+    with psycopg.connect(conninfo_of(url)) as conn:  # the database as version 6 left it
+        for column in ("fts_tf_head", "fts_tf_body", "fts_tf_extra"):
+            conn.execute(f"ALTER TABLE memories DROP COLUMN {column}".encode())
+        conn.execute("DELETE FROM memvault_migrations WHERE version >= 7")
+    store = PostgresStore(url)
+    try:
+        assert 7 in store.applied_migrations
+        assert [(e.id, s) for e, s in store.keyword_search(OWNER, terms, limit=10)] == before
+        counts = _sql(url, "SELECT fts_tf_body FROM memories WHERE id = 'e000'")[0][0]
+        assert counts[0] == 0 and sum(counts) > 0  # the owner's key counts nothing
+    finally:
+        store.close()

@@ -31,12 +31,13 @@ class PostgresEntries(PostgresConnection):
     ) -> None:
         if not items:
             return
-        rows = [write_row(e, d) for e, d in items]
+        full = self.term_frequencies
+        rows = [write_row(e, d, full) for e, d in items]
         with self._write("the insert") as conn:
             try:
                 with conn.cursor() as cur:
                     # COPY: one round trip for the batch instead of one statement per row.
-                    with cur.copy(COPY_SQL) as copy:
+                    with cur.copy(COPY_SQL[full]) as copy:
                         for row in rows:
                             copy.write_row(row)
                     if originals:
@@ -70,7 +71,8 @@ class PostgresEntries(PostgresConnection):
             new, doc = mutate(row_to_entry(row))
             if new.id != entry_id or new.user_id != view.user_id:
                 raise ValueError("update may not change an entry's id or owner")
-            conn.execute(UPDATE_SQL, (*write_row(new, doc), view.user_id, entry_id))
+            full = self.term_frequencies
+            conn.execute(UPDATE_SQL[full], (*write_row(new, doc, full), view.user_id, entry_id))
             if original is not ...:
                 conn.execute(
                     "DELETE FROM originals WHERE user_id = %s AND entry_id = %s",
