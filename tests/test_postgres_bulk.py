@@ -243,3 +243,50 @@ def test_migration_7_gives_older_entries_their_term_frequencies() -> None:
         assert counts[0] == 0 and sum(counts) > 0  # the owner's key counts nothing
     finally:
         store.close()
+
+
+def test_the_engine_leaves_a_large_users_vectors_to_the_store_and_caches_the_small(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    import memvault.stores.postgres.vectors as pg_vectors
+    from memvault.retrieval.vector import VectorIndex
+    from memvault.stores import open_store
+    from memvault.stores.values import View
+
+    monkeypatch.setattr(pg_vectors, "IN_STORE_FROM", 20)
+    rng = np.random.default_rng(4)
+    sqlite_store = open_store(str(tmp_path / "cache.db"))
+    pg_store = PostgresStore(postgres.postgres_database())
+    try:
+        for store in (sqlite_store, pg_store):
+            for user, n in (("big", 30), ("small", 5)):
+                vectors = _unit(np.random.default_rng(len(user)), n)
+                entries = put(
+                    store,
+                    *[
+                        entry(
+                            f"{user}{i}", f"note {i}", user=user, agent_id="a1" if i % 4 else None
+                        )
+                        for i in range(n)
+                    ],
+                )
+                items = [
+                    VectorItem(e.id, e.updated_at, v) for e, v in zip(entries, vectors, strict=True)
+                ]
+                store.put_vectors(user, MODEL, items)
+        cached, in_store = VectorIndex(sqlite_store, MODEL), VectorIndex(pg_store, MODEL)
+        for view in (View("big", all_agents=True), View("big"), View("small", "a1")):
+            for q in _unit(rng, 4):
+                want = cached.search(view, q, 7)
+                got = in_store.search(view, q, 7)
+                assert [i for i, _ in got] == [i for i, _ in want]
+                assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)
+                ids = [i for i, _ in want[:3]] + ["missing"]
+                assert in_store.similarity(view, q, ids) == pytest.approx(
+                    cached.similarity(view, q, ids), abs=1e-5
+                )
+        assert set(in_store._users) == {"small"}  # the big user's vectors stay in the store
+        assert set(cached._users) == {"big", "small"}  # SQLite: every user is cached
+    finally:
+        sqlite_store.close()
+        pg_store.close()

@@ -35,6 +35,9 @@ _VECTOR_LOG_KEEP = 100_000
 # Below this many vectors of a user and model, ``nearest`` scans them exactly; from
 # this many of one size on, a user's vectors are in the HNSW index (schema migration 6).
 EXACT_BELOW = INDEXED_FROM
+# From this many vectors of a user and model on, the engine asks ``nearest`` instead of
+# holding them in its memory (see ``searches_in_store``; measured in bench/scale.py).
+IN_STORE_FROM = 50_000
 # HNSW build settings (pgvector's defaults) and the search breadth.
 _HNSW_M, _HNSW_EF_CONSTRUCTION, _EF_SEARCH = 16, 64, 100
 
@@ -287,6 +290,36 @@ class PostgresVectors(PostgresConnection):
             ).fetchall()
         found = sorted(((float(d), i) for i, d in rows if d == d), key=lambda p: p)
         return [(i, 1.0 - d) for d, i in found]
+
+    def searches_in_store(self, user_id: str, model: str) -> bool:
+        """With pgvector, a user with ``IN_STORE_FROM`` vectors or more is searched here
+        (HNSW): holding them in each process would cost ~1.5 kB per vector there."""
+        if not self.pgvector:
+            return False
+        with self._read("counting vectors") as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM embeddings WHERE model = %s "
+                "AND user_id = %s LIMIT %s) t",
+                (model, user_id, IN_STORE_FROM),
+            ).fetchone()
+        return row is not None and int(row[0]) >= IN_STORE_FROM
+
+    def vector_similarity(
+        self, user_id: str, model: str, query: Any, entry_ids: Sequence[str]
+    ) -> dict[str, float]:
+        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        out: dict[str, float] = {}
+        with self._read("reading vectors") as conn:
+            for chunk in chunks(list(dict.fromkeys(entry_ids))):
+                for entry_id, dim, raw in conn.execute(
+                    "SELECT entry_id, dim, vector FROM embeddings "
+                    "WHERE user_id = %s AND model = %s AND entry_id = ANY(%s)",
+                    (user_id, model, chunk),
+                ).fetchall():
+                    if int(dim) == vector.size:
+                        stored = np.frombuffer(bytes(raw), dtype=np.float32)
+                        out[entry_id] = float(np.einsum("i,i->", stored, vector))
+        return out
 
     def _nearest_in_app(
         self, view: View, model: str, vector: Any, k: int
