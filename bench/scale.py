@@ -29,6 +29,7 @@ what autovacuum does by itself shortly after it, before the queries run.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -150,6 +151,7 @@ def main() -> None:
     if args.url and args.store == "sqlite":
         parser.error("--url is for --store postgres or mysql (sqlite uses a temporary file)")
 
+    load_before = os.getloadavg()[0]
     rng = random.Random(11)
     nprng = np.random.default_rng(11)
     vocab = make_vocab(rng)
@@ -174,7 +176,8 @@ def main() -> None:
     )
     print(
         f"(real embeddings for the first {embedded:,} entries, "
-        f"{embed_s:.0f} s, not in the ingest rate; 2 cores shared with other work)\n"
+        f"{embed_s:.0f} s, not in the ingest rate; 2 cores shared with other work: "
+        f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)\n"
     )
     print(
         "| store | entries | ingest (entries/s) | query p50 (ms) | query p95 (ms) "
