@@ -7,6 +7,11 @@ caller's view only: entries and tokens from the trigger-kept ``keyword_stats``, 
 term's document frequency counted inside the view, lengths and term frequencies from
 the entry's own tokens. So CJK bigrams, stemming and phrases behave exactly as on
 SQLite, and nothing another user stored moves a score.
+
+Without phrases the server ranks the matching entries in one statement from each
+entry's stored term frequencies (``fts_tf_*``, parallel to ``fts_keys``), and only the
+best few are read back and scored here in SQLite's order of operations, so the scores
+are SQLite's to the bit without reading every match's text.
 """
 
 from __future__ import annotations
@@ -116,8 +121,10 @@ class PostgresKeywordIndex(PostgresConnection):
 
         Each term's document frequency is counted inside the view (unfiltered, so a
         filter never changes a score); the candidates are the filtered view's entries
-        holding the terms' keys, scored from their stored tokens in Python, adding the
-        numbers in the order SQLite's ranking does (so both give the same scores).
+        holding the terms' keys (narrowed first to the best few by ``_rank_in_server``
+        when the group has no phrase), scored from their stored tokens in Python,
+        adding the numbers in the order SQLite's ranking does (so both give the same
+        scores).
         """
         where, params = view_sql(view)
         key = user_key(view.user_id)

@@ -3,15 +3,20 @@ catch up with them, and nearest-neighbour search in the database.
 
 Vectors are kept as raw float32 bytes (``bytea``), which the engine loads per user
 into its in-memory index exactly as it does from SQLite; where the server has pgvector
-each is also a ``vector`` for ``nearest``. The log's positions are per user
-(``StoredVectors.mark`` is the user's last seq): the trigger that writes the log takes
-a per-user advisory lock, so within one user seq order is commit order.
+each is also a ``vector`` for ``nearest``, which the engine asks instead for a user
+with ``IN_STORE_FROM`` vectors or more (``searches_in_store``). The log's positions are
+per user (``StoredVectors.mark`` is the user's last seq): the trigger that writes the
+log takes a per-user advisory lock, so within one user seq order is commit order.
+A batch is written with one binary ``COPY`` and one set-based upsert.
 
 ``nearest``: one HNSW index per vector size for the whole table (``vec::vector(n)``
-WHERE dim = n), never one per user or bank: thousands of per-tenant indexes exhaust
-PostgreSQL's lock table. A user's kNN walks it with ``hnsw.iterative_scan =
-strict_order``, so the user filter never leaves it short of ``k`` results nor out of
-order; a user with few vectors is scanned exactly instead (faster, and exact).
+WHERE dim = n AND indexed), never one per user or bank: thousands of per-tenant
+indexes exhaust PostgreSQL's lock table. Only the rows of users with ``EXACT_BELOW``
+vectors of that size or more are in it (``indexed``, set for all of a user's rows
+when the user grows past it), since smaller users are scanned exactly and the graph
+walk of each insert was what bounded bulk loads. A large user's kNN walks the index
+with ``hnsw.iterative_scan = strict_order``, so the user filter never leaves it short
+of ``k`` results nor out of order.
 """
 
 from __future__ import annotations
