@@ -6,7 +6,9 @@ change counter moves) each cached user catches up on its next search by reading
 just the entries the store's vector log names, or reloads when the store cannot
 tell. Exact search
 with numpy is fast enough here: one matrix-vector product over 100k x 384
-floats takes a few milliseconds.
+floats takes a few milliseconds. A store that can search a large user's vectors
+itself (``NearestVectors``: PostgreSQL with pgvector) is asked instead for the users
+it says are large, whose vectors are then never held here.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ..stores.protocols import Store
+from ..stores.protocols import NearestVectors, Store
 from ..stores.values import View
 
 Matrix = npt.NDArray[np.float32]
@@ -110,6 +112,10 @@ class VectorIndex:
         self.store = store
         self.model = model
         self._users: dict[str, _UserVectors] = {}
+        # Users whose vectors the store searches itself (``NearestVectors``): too many
+        # to hold here. Decided once per user; SQLite and MySQL never have any.
+        self._in_store: dict[str, bool] = {}
+        self._nearest = store if isinstance(store, NearestVectors) else None
         self._lock = threading.RLock()
         self._seen_counter = store.change_counter()
 
@@ -141,10 +147,23 @@ class VectorIndex:
             self._users[user_id] = cached
         return cached
 
+    def _searched_in_store(self, user_id: str) -> NearestVectors | None:
+        """The store, when it searches this user's vectors itself."""
+        nearest = self._nearest
+        if nearest is None or user_id in self._users:
+            return None
+        known = self._in_store.get(user_id)
+        if known is None:
+            known = self._in_store[user_id] = nearest.searches_in_store(user_id, self.model)
+        return nearest if known else None
+
     def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
         """Entry ids in ``view`` by cosine similarity to a unit ``query`` vector, best first."""
         with self._lock:
             self._check_external_writes()
+            in_store = self._searched_in_store(view.user_id)
+            if in_store is not None:
+                return in_store.nearest(view, self.model, query, k)
             return self._user(view.user_id).search(view, query, k)
 
     def similarity(self, view: View, query: Matrix, entry_ids: Sequence[str]) -> dict[str, float]:
@@ -152,6 +171,9 @@ class VectorIndex:
         has checked the ids are in ``view``)."""
         with self._lock:
             self._check_external_writes()
+            in_store = self._searched_in_store(view.user_id)
+            if in_store is not None:
+                return in_store.vector_similarity(view.user_id, self.model, query, entry_ids)
             return self._user(view.user_id).similarity(query, entry_ids)
 
     def upsert(self, user_id: str, items: Sequence[tuple[str, str | None, Matrix]]) -> None:
@@ -175,6 +197,7 @@ class VectorIndex:
     def clear(self) -> None:
         with self._lock:
             self._users.clear()
+            self._in_store.clear()
 
 
 __all__ = ["VectorIndex"]

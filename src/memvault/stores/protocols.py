@@ -195,6 +195,24 @@ class VectorStore(Protocol):
 
 
 @runtime_checkable
+class NearestVectors(Protocol):
+    """Optional: a store that searches a large user's vectors itself (PostgreSQL with
+    pgvector's HNSW index), so the engine need not hold them all in memory. Stores
+    without it (SQLite, MySQL) keep every user's vectors in the engine's cache."""
+
+    def searches_in_store(self, user_id: str, model: str) -> bool:
+        """Whether this user's ``model`` vectors are better searched by the store."""
+
+    def nearest(self, view: View, model: str, query: Any, k: int = 10) -> list[tuple[str, float]]:
+        """The ``k`` entries of ``view`` most similar to ``query``, as (id, cosine)."""
+
+    def vector_similarity(
+        self, user_id: str, model: str, query: Any, entry_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The cosine of ``query`` to each of ``entry_ids`` that has a ``model`` vector."""
+
+
+@runtime_checkable
 class RevealStore(Protocol):
     """Sensitive data: sealed originals, the reveal challenge and state, the audit log."""
 
@@ -244,6 +262,7 @@ __all__ = [
     "Admin",
     "EntryStore",
     "KeywordIndex",
+    "NearestVectors",
     "RevealStore",
     "Store",
     "TermPlanner",

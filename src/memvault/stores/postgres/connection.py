@@ -101,6 +101,7 @@ class PostgresConnection:
             with psycopg.connect(conninfo, **self._kwargs) as conn:
                 self.applied_migrations = apply_migrations(conn, migrate_to)
                 self.pgvector = _pgvector_version(conn)
+                self.term_frequencies = _has_term_frequencies(conn)
         except psycopg.Error as exc:
             raise self._error(exc, "opening the PostgreSQL database") from None
         self._pool_size = max(1, int(pool_size))
@@ -371,6 +372,16 @@ class PostgresConnection:
             self._drop_listener()
         with self._pool_lock:
             self._pool.close()
+
+
+def _has_term_frequencies(conn: psycopg.Connection[Any]) -> bool:
+    """Whether entries carry their term frequencies (migration 7), so the server ranks
+    keyword matches; a schema opened at an older version is ranked in the application."""
+    row = conn.execute(
+        "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND table_name = 'memories' AND column_name = 'fts_tf_head'"
+    ).fetchone()
+    return row is not None
 
 
 def _pgvector_version(conn: psycopg.Connection[Any]) -> str | None:

@@ -7,6 +7,11 @@ caller's view only: entries and tokens from the trigger-kept ``keyword_stats``, 
 term's document frequency counted inside the view, lengths and term frequencies from
 the entry's own tokens. So CJK bigrams, stemming and phrases behave exactly as on
 SQLite, and nothing another user stored moves a score.
+
+Without phrases the server ranks the matching entries in one statement from each
+entry's stored term frequencies (``fts_tf_*``, parallel to ``fts_keys``), and only the
+best few are read back and scored here in SQLite's order of operations, so the scores
+are SQLite's to the bit without reading every match's text.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 import psycopg
 
 from ...model import MemoryEntry
-from ..bm25 import bm25_idf, bm25_part, index_form, query_forms
+from ..bm25 import BM25_B, BM25_K1, bm25_idf, bm25_part, index_form, query_forms
 from ..phrases import is_phrase, phrase_counter, phrase_weight
 from ..protocols import TermPlanner
 from ..rows import row_to_entry
@@ -72,7 +77,16 @@ class PostgresKeywordIndex(PostgresConnection):
             ranked: list[tuple[int, float]] = []
             for n, (joiner, group) in enumerate(groups):
                 ranked = self._rank(
-                    conn, view, flt, group, joiner == " AND ", limit, weights, entries, avg
+                    conn,
+                    view,
+                    flt,
+                    group,
+                    joiner == " AND ",
+                    limit,
+                    weights,
+                    entries,
+                    avg,
+                    self.term_frequencies,
                 )
                 if ranked or n == len(groups) - 1:
                     break
@@ -101,13 +115,16 @@ class PostgresKeywordIndex(PostgresConnection):
         weights: KeywordWeights,
         entries: int,
         avg: float,
+        in_server: bool = True,
     ) -> list[tuple[int, float]]:
         """(pk, score) of the best ``limit`` entries holding any (or every) term of ``group``.
 
         Each term's document frequency is counted inside the view (unfiltered, so a
         filter never changes a score); the candidates are the filtered view's entries
-        holding the terms' keys, scored from their stored tokens in Python, adding the
-        numbers in the order SQLite's ranking does (so both give the same scores).
+        holding the terms' keys (narrowed first to the best few by ``_rank_in_server``
+        when the group has no phrase), scored from their stored tokens in Python,
+        adding the numbers in the order SQLite's ranking does (so both give the same
+        scores).
         """
         where, params = view_sql(view)
         key = user_key(view.user_id)
@@ -149,10 +166,22 @@ class PostgresKeywordIndex(PostgresConnection):
         wanted = list(dict.fromkeys(t for term in group for t in _tokens_of(term)))
         fsql, fparams = filter_sql(flt)
         match = "@>" if every_term else "&&"
+        narrow, nparams = "", []
+        if in_server and not phrase_counts:
+            # The server ranks the matching entries from their stored term frequencies;
+            # only the best few are read back and scored below, operation for operation
+            # as SQLite does (so both give the same numbers). The margin keeps entries
+            # whose scores differ in the last bit from falling off the end.
+            top = PostgresKeywordIndex._rank_in_server(
+                conn, view, flt, scored, idfs, every_term, 2 * limit + 20, weights, avg
+            )
+            if not top:
+                return []
+            narrow, nparams = " AND m.pk = ANY(%s)", [top]
         rows = conn.execute(
             f"SELECT m.pk, m.fts_len, m.fts_head, m.fts_body, m.fts_extra FROM memories m "
-            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s",
-            (*params, *fparams, [key], wanted),
+            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s{narrow}",
+            (*params, *fparams, [key], wanted, *nparams),
         ).fetchall()
         slot = {t: i for i, t in enumerate(scored)}
         col_weights = (weights.head, weights.body, weights.extra)
@@ -184,6 +213,58 @@ class PostgresKeywordIndex(PostgresConnection):
                 ranked.append((int(pk), score))
         ranked.sort(key=lambda p: (-p[1], p[0]))
         return ranked[:limit]
+
+    @staticmethod
+    def _rank_in_server(
+        conn: psycopg.Connection[Any],
+        view: View,
+        flt: EntryFilter,
+        terms: Sequence[str],
+        idfs: dict[str, float],
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        avg: float,
+    ) -> list[int]:
+        """The pks of the ``limit`` best entries by BM25 over single ``terms``, computed
+        in one statement from the stored term frequencies (``fts_tf_*``)."""
+        where, params = view_sql(view)
+        fsql, fparams = filter_sql(flt)
+        positions = ", ".join(f"array_position(m.fts_keys, %s) AS i{n}" for n in range(len(terms)))
+        parts = " + ".join(
+            f"coalesce(%s::float8 * f{n} * (%s::float8 + 1) "
+            f"/ (f{n} + %s::float8 * (1 - %s::float8 + %s::float8 * p.len / %s::float8)), 0)"
+            for n in range(len(terms))
+        )
+        freqs = ", ".join(
+            f"%s::float8 * m.fts_tf_head[i{n}] + %s::float8 * m.fts_tf_body[i{n}] "
+            f"+ %s::float8 * m.fts_tf_extra[i{n}] "
+            f"AS f{n}"
+            for n in range(len(terms))
+        )
+        part_args: list[Any] = []
+        for term in terms:
+            part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+        freq_args = [weights.head, weights.body, weights.extra] * len(terms)
+        match = "@>" if every_term else "&&"
+        rows = conn.execute(
+            f"SELECT pk FROM (SELECT p.pk, {parts} AS score FROM ("
+            f"SELECT m.pk, m.fts_len::float8 AS len, {freqs} FROM memories m, "
+            f"LATERAL (SELECT {positions}) x "
+            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s) p) s "
+            "WHERE score > 0 ORDER BY score DESC, pk LIMIT %s",
+            (
+                *part_args,
+                *freq_args,
+                *terms,
+                *params,
+                *fparams,
+                [user_key(view.user_id)],
+                list(terms),
+                limit,
+            ),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
 
     @staticmethod
     def _entries_by_pk(

@@ -23,6 +23,11 @@ import psycopg
 import psycopg.errors
 
 from ...errors import MigrationError
+from ..values import SearchDoc
+from .sql import term_counts
+
+# The keyword index's pending list, in kB (PostgreSQL's default is 4096).
+_GIN_PENDING_KB = 256
 
 # The advisory lock every migration step takes (any number no other app uses).
 _MIGRATION_LOCK = 7_316_001
@@ -320,6 +325,157 @@ def _pgvector(conn: psycopg.Connection[Any]) -> None:
             "UPDATE embeddings SET vec = %s::vector WHERE user_id = %s AND entry_id = %s",
             [(vector_text(bytes(v)), u, e) for u, e, v in rows],
         )
+
+
+@migration(5, "set-based triggers: keyword statistics and the vector log once per statement")
+def _set_based_triggers(conn: psycopg.Connection[Any]) -> None:
+    # The per-row triggers of migrations 1 and 2 cost one upsert of the same statistics
+    # row (and one advisory lock and log insert) per entry: a bulk insert of 1,000
+    # entries rewrote that row 1,000 times. These fire once per statement, over its
+    # transition table, and leave the same rows behind. Updates keep the per-row
+    # trigger (it fires only when an entry's agent or length changes).
+    _run(
+        conn,
+        """
+        DROP TRIGGER keyword_stats_insert_delete ON memories
+        ;;
+        CREATE FUNCTION memvault_keyword_stats_added() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO keyword_stats AS s (user_id, agent, entries, tokens)
+            SELECT user_id, coalesce(agent_id, ''), count(*), sum(fts_len)
+            FROM added GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (user_id, agent) DO UPDATE
+            SET entries = s.entries + excluded.entries, tokens = s.tokens + excluded.tokens;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE FUNCTION memvault_keyword_stats_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            WITH gone AS (
+                SELECT user_id, coalesce(agent_id, '') AS agent, count(*) AS n,
+                       sum(fts_len) AS t
+                FROM removed GROUP BY 1, 2
+            )
+            UPDATE keyword_stats s SET entries = s.entries - gone.n, tokens = s.tokens - gone.t
+            FROM gone WHERE s.user_id = gone.user_id AND s.agent = gone.agent;
+            DELETE FROM keyword_stats s
+            USING (SELECT DISTINCT user_id, coalesce(agent_id, '') AS agent FROM removed) gone
+            WHERE s.user_id = gone.user_id AND s.agent = gone.agent AND s.entries <= 0;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER keyword_stats_insert AFTER INSERT ON memories
+        REFERENCING NEW TABLE AS added
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_keyword_stats_added()
+        ;;
+        CREATE TRIGGER keyword_stats_delete AFTER DELETE ON memories
+        REFERENCING OLD TABLE AS removed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_keyword_stats_removed()
+        ;;
+        DROP TRIGGER vector_log_change ON embeddings
+        ;;
+        CREATE FUNCTION memvault_vector_log_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            owner text;
+        BEGIN
+            -- The per-user locks of migration 2, taken in one order (no deadlocks).
+            FOR owner IN SELECT DISTINCT user_id FROM changed ORDER BY 1 LOOP
+                PERFORM pg_advisory_xact_lock(hashtextextended('memvault-vectors:' || owner, 0));
+            END LOOP;
+            INSERT INTO vector_log (user_id, entry_id) SELECT user_id, entry_id FROM changed;
+            RETURN NULL;
+        END $$
+        ;;
+        CREATE TRIGGER vector_log_insert AFTER INSERT ON embeddings
+        REFERENCING NEW TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_vector_log_rows()
+        ;;
+        CREATE TRIGGER vector_log_update AFTER UPDATE ON embeddings
+        REFERENCING NEW TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_vector_log_rows()
+        ;;
+        CREATE TRIGGER vector_log_delete AFTER DELETE ON embeddings
+        REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION memvault_vector_log_rows()
+        """,
+    )
+
+
+# A user with at least this many vectors of one size has them in the HNSW index
+# (vectors.py: EXACT_BELOW, the same number; smaller users are scanned exactly).
+INDEXED_FROM = 5_000
+
+
+@migration(6, "HNSW over the vectors of users with many of them only")
+def _hnsw_for_large_users(conn: psycopg.Connection[Any]) -> None:
+    # Keeping every vector in the HNSW graph cost each insert a graph walk (a bulk
+    # load ran at ~600 vectors/s against ~12,000/s without the index), yet a user with
+    # fewer than INDEXED_FROM vectors is searched by an exact scan and never uses it.
+    # ``indexed`` marks the rows of users past that size; the per-size HNSW indexes
+    # (made again by vectors.py with the next vector) cover those rows alone, and the
+    # rows not in them have a small btree index of their own, so a user who grows past
+    # the size has the rest marked at once.
+    _run(
+        conn,
+        """
+        ALTER TABLE embeddings ADD COLUMN indexed boolean NOT NULL DEFAULT false
+        ;;
+        CREATE INDEX embeddings_unindexed ON embeddings (user_id, dim) WHERE NOT indexed
+        """,
+    )
+    for (name,) in conn.execute(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
+        "AND tablename = 'embeddings' AND indexname LIKE 'embeddings\\_hnsw\\_%%'"
+    ).fetchall():
+        conn.execute(f'DROP INDEX "{name}"'.encode())
+    conn.execute(
+        "UPDATE embeddings e SET indexed = true FROM (SELECT user_id, dim FROM embeddings "
+        "GROUP BY user_id, dim HAVING count(*) >= %s) big "
+        "WHERE e.user_id = big.user_id AND e.dim = big.dim",
+        (INDEXED_FROM,),
+    )
+
+
+@migration(7, "per-entry term frequencies beside the keyword keys, for BM25 in the server")
+def _term_frequencies(conn: psycopg.Connection[Any]) -> None:
+    # Three arrays parallel to fts_keys: how often each key occurs in the head, body
+    # and extra text. keyword.py ranks a view's matching entries with them in one
+    # statement instead of reading every matching entry's text into the application.
+    # sql.term_counts builds them for new rows the same way.
+    for column in ("fts_tf_head", "fts_tf_body", "fts_tf_extra"):
+        conn.execute(
+            f"ALTER TABLE memories ADD COLUMN {column} integer[] NOT NULL DEFAULT '{{}}'".encode()
+        )
+    last = 0
+    while True:
+        rows = conn.execute(
+            "SELECT pk, fts_keys, fts_head, fts_body, fts_extra FROM memories "
+            "WHERE pk > %s ORDER BY pk LIMIT 2000",
+            (last,),
+        ).fetchall()
+        if not rows:
+            break
+        with conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE memories SET fts_tf_head = %s, fts_tf_body = %s, fts_tf_extra = %s "
+                "WHERE pk = %s",
+                [
+                    (*term_counts(keys, SearchDoc(head, body, extra)), pk)
+                    for pk, keys, head, body, extra in rows
+                ],
+            )
+        last = int(rows[-1][0])
+
+
+@migration(8, "the keyword GIN index with a short pending list")
+def _gin_without_pending_list(conn: psycopg.Connection[Any]) -> None:
+    # With GIN's fast update, new keys wait in a pending list (4 MB by default) that
+    # every search reads through in full until it is merged: after a bulk load of
+    # 20,000 entries one term lookup took 8.8 ms instead of 0.26 ms once merged.
+    # Without the list each insert merges its keys itself (bulk loads ran 5x slower);
+    # a short list is merged in bulk often, so searches read little of it.
+    conn.execute(f"ALTER INDEX memories_keys SET (gin_pending_list_limit = {_GIN_PENDING_KB})")
+    conn.execute("SELECT gin_clean_pending_list('memories_keys'::regclass)")
 
 
 def vector_text(raw: bytes) -> str:

@@ -19,16 +19,30 @@ from ..rows import ENTRY_COLUMNS, entry_to_row
 from ..values import EntryFilter, SearchDoc, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-_WRITE_COLUMNS = (*ENTRY_COLUMNS, "fts_head", "fts_body", "fts_extra", "fts_keys", "fts_len")
-INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_WRITE_COLUMNS)}) "
-    f"VALUES ({', '.join('%s' for _ in _WRITE_COLUMNS)})"
+_WRITE_COLUMNS = (
+    *ENTRY_COLUMNS,
+    "fts_head",
+    "fts_body",
+    "fts_extra",
+    "fts_keys",
+    "fts_len",
+    "fts_tf_head",
+    "fts_tf_body",
+    "fts_tf_extra",
 )
-UPDATE_SQL = (
-    "UPDATE memories SET "
-    + ", ".join(f"{c} = %s" for c in _WRITE_COLUMNS)
+# The statements that write an entry, for a schema with the term frequencies of
+# migration 7 (True) and for one opened at an older version (False, tests of old data).
+_TF = 3
+COPY_SQL = {
+    full: f"COPY memories ({', '.join(_WRITE_COLUMNS[: None if full else -_TF])}) FROM STDIN"
+    for full in (True, False)
+}
+UPDATE_SQL = {
+    full: "UPDATE memories SET "
+    + ", ".join(f"{c} = %s" for c in _WRITE_COLUMNS[: None if full else -_TF])
     + " WHERE user_id = %s AND id = %s"
-)
+    for full in (True, False)
+}
 PAGE = 500
 
 
@@ -45,15 +59,31 @@ def keyword_keys(entry: MemoryEntry, doc: SearchDoc) -> list[str]:
     return [user_key(entry.user_id), *dict.fromkeys(index_form(t) for t in tokens)]
 
 
-def write_row(entry: MemoryEntry, doc: SearchDoc) -> tuple[Any, ...]:
-    """The values of ``INSERT_SQL`` / the first part of ``UPDATE_SQL``."""
+def term_counts(keys: Sequence[str], doc: SearchDoc) -> tuple[list[int], ...]:
+    """How often each of ``keys`` occurs in the head, body and extra text (index forms
+    compared), as three lists parallel to ``keys``: BM25's term frequencies, so the
+    server can score an entry without its text."""
+    slot = {k: i for i, k in enumerate(keys)}
+    counts = ([0] * len(keys), [0] * len(keys), [0] * len(keys))
+    for column, text in zip(counts, (doc.head, doc.body, doc.extra), strict=True):
+        for token in text.split():
+            i = slot.get(index_form(token))
+            if i is not None:
+                column[i] += 1
+    return counts
+
+
+def write_row(entry: MemoryEntry, doc: SearchDoc, full: bool = True) -> tuple[Any, ...]:
+    """The values of a ``COPY_SQL[full]`` row / the first part of ``UPDATE_SQL[full]``."""
+    keys = keyword_keys(entry, doc)
     return (
         *entry_to_row(entry),
         doc.head,
         doc.body,
         doc.extra,
-        keyword_keys(entry, doc),
+        keys,
         doc_length(doc),
+        *(term_counts(keys, doc) if full else ()),
     )
 
 

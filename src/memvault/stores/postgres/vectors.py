@@ -3,19 +3,25 @@ catch up with them, and nearest-neighbour search in the database.
 
 Vectors are kept as raw float32 bytes (``bytea``), which the engine loads per user
 into its in-memory index exactly as it does from SQLite; where the server has pgvector
-each is also a ``vector`` for ``nearest``. The log's positions are per user
-(``StoredVectors.mark`` is the user's last seq): the trigger that writes the log takes
-a per-user advisory lock, so within one user seq order is commit order.
+each is also a ``vector`` for ``nearest``, which the engine asks instead for a user
+with ``IN_STORE_FROM`` vectors or more (``searches_in_store``). The log's positions are
+per user (``StoredVectors.mark`` is the user's last seq): the trigger that writes the
+log takes a per-user advisory lock, so within one user seq order is commit order.
+A batch is written with one binary ``COPY`` and one set-based upsert.
 
 ``nearest``: one HNSW index per vector size for the whole table (``vec::vector(n)``
-WHERE dim = n), never one per user or bank: thousands of per-tenant indexes exhaust
-PostgreSQL's lock table. A user's kNN walks it with ``hnsw.iterative_scan =
-strict_order``, so the user filter never leaves it short of ``k`` results nor out of
-order; a user with few vectors is scanned exactly instead (faster, and exact).
+WHERE dim = n AND indexed), never one per user or bank: thousands of per-tenant
+indexes exhaust PostgreSQL's lock table. Only the rows of users with ``EXACT_BELOW``
+vectors of that size or more are in it (``indexed``, set for all of a user's rows
+when the user grows past it), since smaller users are scanned exactly and the graph
+walk of each insert was what bounded bulk loads. A large user's kNN walks the index
+with ``hnsw.iterative_scan = strict_order``, so the user filter never leaves it short
+of ``k`` results nor out of order.
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,56 +32,130 @@ from ...model import MemoryEntry
 from ..rows import format_time, row_to_entry, stored_vectors
 from ..values import StoredVectors, VectorChanges, VectorItem, View
 from .connection import PostgresConnection
-from .schema import vector_text
+from .schema import INDEXED_FROM, vector_text
 from .sql import SELECT, chunks, view_sql
 
 # Rows of the vector log kept; a process further behind than this reloads its vectors.
 _VECTOR_LOG_KEEP = 100_000
-# Below this many vectors of a user and model, ``nearest`` scans them exactly.
-EXACT_BELOW = 5_000
+# Below this many vectors of a user and model, ``nearest`` scans them exactly; from
+# this many of one size on, a user's vectors are in the HNSW index (schema migration 6).
+EXACT_BELOW = INDEXED_FROM
+# From this many vectors of a user and model on, the engine asks ``nearest`` instead of
+# holding them in its memory (see ``searches_in_store``; measured in bench/scale.py).
+IN_STORE_FROM = 50_000
 # HNSW build settings (pgvector's defaults) and the search breadth.
 _HNSW_M, _HNSW_EF_CONSTRUCTION, _EF_SEARCH = 16, 64, 100
+
+
+# The session-temporary tables a batch of vectors is copied into (with the pgvector
+# value, or without where the server has no pgvector); emptied at each commit.
+_STAGE = {True: "memvault_vectors_in", False: "memvault_vectors_in_bytes"}
+_STAGE_SQL = {
+    with_vec: f'CREATE TEMP TABLE IF NOT EXISTS {name} (ord integer, entry_id text COLLATE "C", '
+    'updated_at text COLLATE "C", dim integer, vector bytea'
+    + (", vec vector" if with_vec else "")
+    + ") ON COMMIT DELETE ROWS"
+    for with_vec, name in _STAGE.items()
+}
+_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
+_COPY_TRAILER = struct.pack("!h", -1)
+
+
+def _binary_copy(rows: Sequence[tuple[str, str | None, Any]], with_vec: bool) -> bytes:
+    """The rows ((entry id, updated_at, float32 vector), numbered) in PostgreSQL's binary COPY
+    format; pgvector's binary form of a vector is its size, a zero and the floats, all
+    big-endian."""
+    parts = [_COPY_HEADER]
+    fields = struct.pack("!h", 6 if with_vec else 5)
+    for ord_, (entry_id, updated_at, vector) in enumerate(rows):
+        ident, at = entry_id.encode(), (updated_at or "").encode()
+        raw = vector.tobytes()
+        dim = int(vector.shape[0])
+        parts.append(fields)
+        parts.append(struct.pack("!ii", 4, ord_))
+        parts.append(struct.pack("!i", len(ident)) + ident)
+        parts.append(struct.pack("!i", len(at)) + at)
+        parts.append(struct.pack("!ii", 4, dim))
+        parts.append(struct.pack("!i", len(raw)) + raw)
+        if with_vec:
+            big = vector.astype(">f4").tobytes()
+            parts.append(struct.pack("!ihh", 4 + len(big), dim, 0) + big)
+    parts.append(_COPY_TRAILER)
+    return b"".join(parts)
 
 
 class PostgresVectors(PostgresConnection):
     """The vector half of the store."""
 
     def put_vectors(self, user_id: str, model: str, items: Sequence[VectorItem]) -> list[str]:
-        written: list[str] = []
+        """One binary ``COPY`` of the batch into a session-temporary table, then one
+        set-based upsert of the rows whose entry is unchanged since ``updated_at``:
+        a few round trips per batch, and the pgvector value sent in its binary form
+        (no text to build or parse)."""
         if not items:
-            return written
+            return []
+        rows: list[tuple[str, str | None, Any]] = []  # (entry id, time, vector) per item
+        for item in items:
+            vector = np.ascontiguousarray(item.vector, dtype=np.float32).reshape(-1)
+            rows.append((item.entry_id, format_time(item.updated_at), vector))
+        dims = sorted({int(v.shape[0]) for _, _, v in rows})
+        with_vec = bool(self.pgvector)
+        stage = _STAGE[with_vec]
+        # With pgvector: its copy of the vector, and whether the row is in the HNSW index.
+        vec, update = (", vec", ", vec = excluded.vec") if with_vec else ("", "")
+        flag, value, keep_flag = (
+            (", indexed", ", dim = ANY(%s)", ", indexed = embeddings.indexed OR excluded.indexed")
+            if with_vec
+            else ("", "", "")
+        )
         with self._write("writing vectors") as conn:
-            for item in items:
-                vector = np.ascontiguousarray(item.vector, dtype=np.float32)
-                raw = vector.tobytes()
-                if self.pgvector:
-                    self._ensure_hnsw(conn, int(vector.shape[0]))
-                    sql = (
-                        "INSERT INTO embeddings (user_id, entry_id, model, dim, vector, vec) "
-                        "SELECT user_id, id, %s, %s, %s, %s::vector FROM memories "
-                    )
-                    values: tuple[Any, ...] = (model, int(vector.shape[0]), raw, vector_text(raw))
-                    update = ", vec = excluded.vec"
-                else:
-                    sql = (
-                        "INSERT INTO embeddings (user_id, entry_id, model, dim, vector) "
-                        "SELECT user_id, id, %s, %s, %s FROM memories "
-                    )
-                    values, update = (model, int(vector.shape[0]), raw), ""
-                row = conn.execute(
-                    sql + "WHERE user_id = %s AND id = %s AND updated_at = %s "
+            # The lock the vector log's trigger takes, taken first: whether this user is
+            # large enough to be in the HNSW index is decided by one writer at a time.
+            conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('memvault-vectors:' || %s, 0))",
+                (user_id,),
+            )
+            large: set[int] = set()
+            if with_vec:
+                for dim in dims:
+                    self._ensure_hnsw(conn, dim)
+                    had = self._vector_count(conn, user_id, dim)
+                    if had + sum(1 for _, _, v in rows if v.shape[0] == dim) >= EXACT_BELOW:
+                        large.add(dim)
+            conn.execute(_STAGE_SQL[with_vec])
+            conn.execute(f"DELETE FROM {stage}")  # what an earlier call of this transaction left
+            with conn.cursor() as cur:
+                with cur.copy(f"COPY {stage} FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.write(_binary_copy(rows, with_vec))
+                # An entry named twice gets the last of its items that is still current,
+                # as writing them one after the other would.
+                cur.execute(
+                    "WITH src AS (SELECT DISTINCT ON (t.entry_id) m.user_id, m.id, "
+                    f"t.updated_at, t.dim, t.vector{vec.replace(' ', ' t.')} FROM {stage} t "
+                    "JOIN memories m ON m.user_id = %s AND m.id = t.entry_id "
+                    "AND m.updated_at = t.updated_at ORDER BY t.entry_id, t.ord DESC), "
+                    "ins AS (INSERT INTO embeddings "
+                    f"(user_id, entry_id, model, dim, vector{vec}{flag}) "
+                    f"SELECT user_id, id, %s, dim, vector{vec}{value} FROM src "
                     "ON CONFLICT (user_id, entry_id) DO UPDATE SET model = excluded.model, "
-                    f"dim = excluded.dim, vector = excluded.vector{update} RETURNING entry_id",
-                    (*values, user_id, item.entry_id, format_time(item.updated_at)),
-                ).fetchone()
-                if row is not None:
-                    written.append(item.entry_id)
+                    f"dim = excluded.dim, vector = excluded.vector{update}{keep_flag} "
+                    "RETURNING entry_id) "
+                    "SELECT src.id, src.updated_at FROM src JOIN ins ON ins.entry_id = src.id",
+                    (user_id, model, sorted(large)) if with_vec else (user_id, model),
+                )
+                stored = {(r[0], r[1]) for r in cur.fetchall()}
+                for dim in sorted(large):  # a user who just grew past the size: the rest too
+                    cur.execute(
+                        "UPDATE embeddings SET indexed = true "
+                        "WHERE user_id = %s AND dim = %s AND NOT indexed",
+                        (user_id, dim),
+                    )
             conn.execute(  # this user's log only: no statement reaches another user's rows
                 "DELETE FROM vector_log WHERE user_id = %s AND seq <= "
                 "(SELECT max(seq) FROM vector_log WHERE user_id = %s) - %s",
                 (user_id, user_id, _VECTOR_LOG_KEEP),
             )
-        return written
+        return [entry_id for entry_id, at, _ in rows if (entry_id, at) in stored]
 
     def load_vectors(self, user_id: str, model: str) -> StoredVectors:
         with self._snapshot("loading vectors") as conn:
@@ -146,6 +226,16 @@ class PostgresVectors(PostgresConnection):
 
     # -- nearest neighbours in the database -------------------------------------------
 
+    @staticmethod
+    def _vector_count(conn: Any, user_id: str, dim: int) -> int:
+        """The user's vectors of ``dim`` values, counted up to ``EXACT_BELOW``."""
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM embeddings WHERE user_id = %s AND dim = %s "
+            "LIMIT %s) t",
+            (user_id, dim, EXACT_BELOW),
+        ).fetchone()
+        return int(row[0]) if row else 0
+
     def _ensure_hnsw(self, conn: Any, dim: int) -> None:
         """The HNSW index for vectors of ``dim`` values, made with the first of them.
 
@@ -162,7 +252,7 @@ class PostgresVectors(PostgresConnection):
                 f"CREATE INDEX {name} ON embeddings USING hnsw "
                 f"((vec::vector({dim})) vector_cosine_ops) "
                 f"WITH (m = {_HNSW_M}, ef_construction = {_HNSW_EF_CONSTRUCTION}) "
-                f"WHERE dim = {dim}"
+                f"WHERE dim = {dim} AND indexed"
             )
         else:
             known.add(dim)  # committed already; one made here counts once it commits
@@ -191,20 +281,52 @@ class PostgresVectors(PostgresConnection):
             ).fetchone()
             exact = row is None or int(row[0]) < EXACT_BELOW
             if exact:  # not the indexed expression: the planner scans the user's rows
-                distance, order = "e.vec <=> %s::vector", "d, m.id"
-            else:  # the indexed expression, ordered by it alone, so the index serves it
+                distance, order, part = "e.vec <=> %s::vector", "d, m.id", ""
+            else:  # the indexed expression, ordered by it alone, so the index serves it;
+                # a user this large has every vector of this size in the index
                 distance, order = f"e.vec::vector({dim}) <=> %s::vector({dim})", "d"
+                part = f" AND e.dim = {dim} AND e.indexed"
                 conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
                 conn.execute(f"SET LOCAL hnsw.ef_search = {max(_EF_SEARCH, 2 * k)}")
             rows = conn.execute(
                 f"SELECT m.id, {distance} AS d FROM embeddings e "
                 "JOIN memories m ON m.user_id = e.user_id AND m.id = e.entry_id "
-                f"WHERE e.model = %s AND e.dim = %s AND e.user_id = %s AND {where} "
+                f"WHERE e.model = %s AND e.dim = %s{part} AND e.user_id = %s AND {where} "
                 f"ORDER BY {order} LIMIT %s",
                 (text, model, dim, view.user_id, *params, k),
             ).fetchall()
         found = sorted(((float(d), i) for i, d in rows if d == d), key=lambda p: p)
         return [(i, 1.0 - d) for d, i in found]
+
+    def searches_in_store(self, user_id: str, model: str) -> bool:
+        """With pgvector, a user with ``IN_STORE_FROM`` vectors or more is searched here
+        (HNSW): holding them in each process would cost ~1.5 kB per vector there."""
+        if not self.pgvector:
+            return False
+        with self._read("counting vectors") as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM embeddings WHERE model = %s "
+                "AND user_id = %s LIMIT %s) t",
+                (model, user_id, IN_STORE_FROM),
+            ).fetchone()
+        return row is not None and int(row[0]) >= IN_STORE_FROM
+
+    def vector_similarity(
+        self, user_id: str, model: str, query: Any, entry_ids: Sequence[str]
+    ) -> dict[str, float]:
+        vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        out: dict[str, float] = {}
+        with self._read("reading vectors") as conn:
+            for chunk in chunks(list(dict.fromkeys(entry_ids))):
+                for entry_id, dim, raw in conn.execute(
+                    "SELECT entry_id, dim, vector FROM embeddings "
+                    "WHERE user_id = %s AND model = %s AND entry_id = ANY(%s)",
+                    (user_id, model, chunk),
+                ).fetchall():
+                    if int(dim) == vector.size:
+                        stored = np.frombuffer(bytes(raw), dtype=np.float32)
+                        out[entry_id] = float(np.einsum("i,i->", stored, vector))
+        return out
 
     def _nearest_in_app(
         self, view: View, model: str, vector: Any, k: int
