@@ -74,9 +74,8 @@ def test_context_records_only_what_it_injected_and_explain_list_get_nothing(
 
 def test_the_log_writes_when_enough_wait_or_time_passed(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.db")
-    ticks = [0.0]
     clock = Clock()
-    log = AccessLog(store, clock, interval=5.0, max_pending=3, monotonic=lambda: ticks[0])
+    log = AccessLog(store, clock, interval=5.0, max_pending=3)
     with Vault(store=store, embedder=None) as vault:
         ids = [vault.add(f"note {i}", user_id="alice").id for i in range(4)]
         log.record("alice", ids[:2])
@@ -84,8 +83,11 @@ def test_the_log_writes_when_enough_wait_or_time_passed(tmp_path: Path) -> None:
         log.record("alice", ids[2:3])  # the third pending id: written now
         counts = {e.id: e.access_count for e in vault.list(user_id="alice")}
         assert counts == {ids[0]: 1, ids[1]: 1, ids[2]: 1, ids[3]: 0}
-        ticks[0] = 6.0
-        log.record("alice", ids[3:])  # one pending, but the interval has passed
+        clock.now = T0 + timedelta(seconds=4)
+        log.record("alice", ids[3:])  # one pending, within the interval: waits
+        assert vault.get(ids[3], user_id="alice").access_count == 0
+        clock.now = T0 + timedelta(seconds=6)
+        log.record("alice", ids[3:])  # the interval (on the vault's clock) has passed
         assert vault.get(ids[3], user_id="alice").access_count == 1
 
 

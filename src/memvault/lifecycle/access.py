@@ -7,18 +7,20 @@ Recency then counts from the last activity and importance rises a little with us
 
 Writing on every read would put a write transaction in every search, so reports are
 gathered and written together: when ``max_pending`` entries wait, when ``interval``
-seconds have passed since the last write (checked at the next report, on the caller's
-thread — no thread of its own), and at ``close``. Access statistics are best effort:
-a write that fails is logged and dropped, never raised into the search that caused it.
+seconds of the injected clock have passed since the last write (checked at the next
+report, on the caller's thread — no thread of its own), and at ``close``. Measuring the
+interval on the vault's clock keeps what is written, and when, a function of the calls
+made: the same calls under the same clock give the same stored statistics. Access
+statistics are best effort: a write that fails is logged and dropped, never raised into
+the search that caused it.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..errors import MemvaultError
 from ..stores.protocols import Store
@@ -36,16 +38,14 @@ class AccessLog:
         *,
         interval: float = 2.0,
         max_pending: int = 256,
-        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self._clock = clock
-        self.interval = interval
+        self.interval = timedelta(seconds=interval)
         self.max_pending = max_pending
-        self._monotonic = monotonic
         self._pending: dict[str, dict[str, datetime]] = {}
         self._count = 0
-        self._last_write = monotonic()
+        self._last_write: datetime | None = None
         self._lock = threading.Lock()
 
     def record(self, user_id: str, entry_ids: Sequence[str]) -> None:
@@ -59,10 +59,9 @@ class AccessLog:
                 if entry_id not in seen:
                     self._count += 1
                 seen[entry_id] = now
-            due = (
-                self._count >= self.max_pending
-                or self._monotonic() - self._last_write >= self.interval
-            )
+            if self._last_write is None:
+                self._last_write = now
+            due = self._count >= self.max_pending or now - self._last_write >= self.interval
         if due:
             self.flush()
 
@@ -70,7 +69,7 @@ class AccessLog:
         """Write every pending report now (one ``touch`` per user and time)."""
         with self._lock:
             pending, self._pending, self._count = self._pending, {}, 0
-            self._last_write = self._monotonic()
+            self._last_write = self._clock()
         for user_id, seen in pending.items():
             by_time: dict[datetime, list[str]] = {}
             for entry_id, at in seen.items():
