@@ -44,6 +44,15 @@ Agent = Annotated[
     str | None, typer.Option("--agent", "-a", help="an agent id (private memories of that agent)")
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
+# The filters of search and list (each checked by the library, named by its flag).
+KindFilter = Annotated[str | None, typer.Option(help="only this kind")]
+DomainFilter = Annotated[str | None, typer.Option(help="only work | life")]
+ClassFilter = Annotated[str | None, typer.Option("--class", help="only this class")]
+TierFilter = Annotated[str | None, typer.Option(help="only active | cold | archive")]
+SensitivityFilter = Annotated[
+    str | None, typer.Option(help="only normal | sensitive | protected | secret")
+]
+StatusFilter = Annotated[str | None, typer.Option(help="only decisions in this status")]
 
 
 class _State:
@@ -208,14 +217,12 @@ def search(
     user: User,
     agent: Agent = None,
     limit: Annotated[int, typer.Option(help="how many results")] = 5,
-    kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
-    domain: Annotated[str | None, typer.Option(help="only work | life")] = None,
-    mem_class: Annotated[str | None, typer.Option("--class", help="only this class")] = None,
-    tier: Annotated[str | None, typer.Option(help="only active | cold | archive")] = None,
-    sensitivity: Annotated[
-        str | None, typer.Option(help="only normal | sensitive | protected | secret")
-    ] = None,
-    status: Annotated[str | None, typer.Option(help="only decisions in this status")] = None,
+    kind: KindFilter = None,
+    domain: DomainFilter = None,
+    mem_class: ClassFilter = None,
+    tier: TierFilter = None,
+    sensitivity: SensitivityFilter = None,
+    status: StatusFilter = None,
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
@@ -265,14 +272,12 @@ def list_(
     ctx: typer.Context,
     user: User,
     agent: Agent = None,
-    kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
-    domain: Annotated[str | None, typer.Option(help="only work | life")] = None,
-    mem_class: Annotated[str | None, typer.Option("--class", help="only this class")] = None,
-    tier: Annotated[str | None, typer.Option(help="only active | cold | archive")] = None,
-    sensitivity: Annotated[
-        str | None, typer.Option(help="only normal | sensitive | protected | secret")
-    ] = None,
-    status: Annotated[str | None, typer.Option(help="only decisions in this status")] = None,
+    kind: KindFilter = None,
+    domain: DomainFilter = None,
+    mem_class: ClassFilter = None,
+    tier: TierFilter = None,
+    sensitivity: SensitivityFilter = None,
+    status: StatusFilter = None,
     limit: Annotated[int, typer.Option(help="page size")] = 20,
     offset: Annotated[int, typer.Option(help="skip this many")] = 0,
     as_json: AsJson = False,
