@@ -342,3 +342,30 @@ def test_with_the_scan_off_only_a_person_releases_a_held_entry(tmp_path: Path) -
         changed = vault.update(held.id, user_id="alice", content="zebra notes")
         assert changed.quarantine == held.quarantine
         assert vault.approve(held.id, user_id="alice").quarantine is None
+
+
+def test_approving_a_held_turn_keeps_its_conversation_context(vault: Vault) -> None:
+    """A turn is indexed with the words of its neighbours (conversation ingest); approving
+    it changes no text, so it must stay findable by them."""
+    first = vault.add(
+        "User: we are planning the kayaking trip\nAssistant: great, which river?",
+        user_id="alice",
+        mem_class="source_archive",
+        source="turn",
+        session_id="s1",
+        metadata={"turn_index": 0},
+    )
+    held = vault.add(
+        f"User: the Soca river\nAssistant: noted. {POISON}",
+        user_id="alice",
+        mem_class="source_archive",
+        source="turn",
+        session_id="s1",
+        metadata={"turn_index": 1},
+    )
+    assert held.quarantine and not first.quarantine
+    before = {h.entry.id for h in vault.search("kayaking", user_id="alice")}
+    assert held.id in before  # found through its neighbour's words
+    vault.approve(held.id, user_id="alice", actor="reviewer")
+    after = {h.entry.id for h in vault.search("kayaking", user_id="alice")}
+    assert after == before
