@@ -64,7 +64,18 @@ def test_import_keeps_given_times_and_stamps_missing_ones(vault: Vault, clock: C
     assert stamped.created_at == stamped.updated_at == T0 + timedelta(days=1)
 
 
-def test_recency_and_expiry_use_the_clock(vault: Vault, clock: Clock) -> None:
+def test_recency_and_expiry_use_the_clock(
+    tmp_path: Path, config: VaultConfig, clock: Clock
+) -> None:
+    # Recalls count as activity (test_lifecycle_access.py); here only age moves recency.
+    quiet = config.model_copy(
+        update={"lifecycle": config.lifecycle.model_copy(update={"track_access": False})}
+    )
+    with Vault(tmp_path / "r.db", config=quiet, embedder=None, clock=clock) as vault:
+        _recency_and_expiry(vault, clock)
+
+
+def _recency_and_expiry(vault: Vault, clock: Clock) -> None:
     half_life = vault.config.retrieval.half_life_days
     boost = vault.config.retrieval.recency_boost
     entry = vault.add("zebra crossing", user_id="alice")

@@ -156,3 +156,21 @@ def test_tracking_can_be_turned_off(tmp_path: Path, config: VaultConfig) -> None
         entry = vault.add("Alice's cat is called Miso", user_id="alice")
         vault.search("cat", user_id="alice")
     assert _stats(path, config, entry.id) == (0, None)
+
+
+def test_recency_counts_from_the_last_recall(tmp_path: Path, config: VaultConfig) -> None:
+    path, clock = tmp_path / "v.db", Clock()
+    with _open(path, config, clock) as vault:
+        entry = vault.add("zebra crossing", user_id="alice")
+        clock.now = T0 + 20 * DAY
+        vault.search("zebra", user_id="alice")  # recalled on day 20
+        clock.now = T0 + 30 * DAY
+        vault.explain("zebra", user_id="alice")  # nothing recorded by explain itself
+        vault.close()
+    with _open(path, config, clock) as vault:
+        trace = next(c for c in vault.explain("zebra", user_id="alice").candidates)
+        rc = config.retrieval
+        assert trace.entry.id == entry.id
+        assert trace.recency == pytest.approx(
+            1.0 + rc.recency_boost * 0.5 ** (10 / rc.half_life_days)
+        )
