@@ -30,7 +30,7 @@ import pytest
 from pydantic import BaseModel
 
 import memvault
-from memvault import MemoryEntry, SQLiteStore, Vault, VaultConfig
+from memvault import DecisionStatus, MemoryEntry, SQLiteStore, Vault, VaultConfig
 from memvault.fields import (
     ADDRESS,
     BY_NAME,
@@ -81,6 +81,8 @@ def sample(spec: FieldSpec, index: int = 0) -> Any:
             return f"sample {spec.name}"
         case Check.ENUM:
             assert spec.enum is not None
+            if spec.enum is DecisionStatus:  # a legal first move of the decision lifecycle
+                return DecisionStatus.ADOPTED
             return list(spec.enum)[-1]
         case Check.UNIT:
             return 0.25

@@ -832,6 +832,54 @@ def reindex(
 
 
 @app.command()
+def decide(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    status: Annotated[
+        str,
+        typer.Argument(
+            help="proposed | exploring | pending | adopted | rejected | superseded | invalid"
+        ),
+    ],
+    user: User,
+    agent: Agent = None,
+    reason: Annotated[str, typer.Option(help="why (kept in the decision's history)")] = "",
+    as_json: AsJson = False,
+) -> None:
+    """Move a decision along its lifecycle (only legal moves; you may also mark it invalid)."""
+    with _state(ctx).vault(agent=agent) as vault:
+        entry = vault.decide(
+            entry_id, status, user_id=user, agent_id=agent, reason=reason, actor="cli"
+        )
+    if as_json:
+        _echo_json(entry.to_dict())
+    else:
+        typer.echo(f"{entry.id} is {entry.status.value if entry.status else 'not a decision'}")
+
+
+@app.command("decision-history")
+def decision_history(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    agent: Agent = None,
+    as_json: AsJson = False,
+) -> None:
+    """Every move of a decision: when, who, from, to and why."""
+    with _state(ctx).vault(agent=agent) as vault:
+        moves = vault.decision_history(entry_id, user_id=user)
+    if as_json:
+        _echo_json([m.to_dict() for m in moves])
+        return
+    if not moves:
+        typer.echo("no decision moves recorded")
+    for m in moves:
+        before = m.from_status.value if m.from_status else "none"
+        why = f"  ({m.reason})" if m.reason else ""
+        typer.echo(f"{m.at.isoformat()}  {m.actor}  {before} -> {m.to_status.value}{why}")
+
+
+@app.command()
 def maintain(
     ctx: typer.Context,
     now: Annotated[
@@ -1005,7 +1053,8 @@ _FLAGS = {
     "domain": "--domain",
     "tier": "--tier",
     "sensitivity": "--sensitivity",
-    "status": "--status",
+    "status": "STATUS",
+    "reason": "--reason",
     "dry_run": "--dry-run",
     "prefetch_limit": "--prefetch-limit",
     "enabled": "--enable/--disable",

@@ -23,6 +23,7 @@ from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
+from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
 from .model import (
     DecisionStatus,
     Domain,
@@ -48,7 +49,14 @@ from .stores import open_store
 from .stores.protocols import Store
 from .stores.values import AuditRecord
 from .transfer import Transfer
-from .validation import check_datetime, check_limit, check_offset, make_scope
+from .validation import (
+    check_datetime,
+    check_enum,
+    check_limit,
+    check_offset,
+    check_short_text,
+    make_scope,
+)
 from .views import entry_filter, owner_view, read_entry
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
@@ -209,6 +217,8 @@ class Vault:
             metadata=metadata,
             source=source,
         )
+        if status is not None:  # a new decision starts where the lifecycle lets it
+            check_move(None, check_enum(DecisionStatus, status, "status"), by_user=True)
         return self._writer.add(draft, user_id=scope.user_id)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
@@ -253,7 +263,66 @@ class Vault:
             status=status,
             expires_at=expires_at,
         )
-        return self._writer.update(view, entry_id, patch)
+        return self._update(view, entry_id, patch, by_user=True, actor="owner", reason="")
+
+    def _update(
+        self, view: Any, entry_id: str, patch: Patch, *, by_user: bool, actor: str, reason: str
+    ) -> MemoryEntry:
+        """The write path's update, with a decision's move (if any) audited with it."""
+        moves: list[tuple[DecisionStatus | None, DecisionStatus]] = []
+        with self.store.atomic():
+            entry = self._writer.update(view, entry_id, patch, by_user=by_user, status_moves=moves)
+            for before, after in moves[-1:]:
+                self.store.append_audit(
+                    AuditRecord(
+                        self._clock(),
+                        view.user_id,
+                        actor,
+                        DECISION_ACTION,
+                        after.value,
+                        entry.id,
+                        f"{before.value if before else 'none'}->{after.value}"
+                        + (f": {reason}" if reason else ""),
+                    )
+                )
+        return entry
+
+    def decide(
+        self,
+        entry_id: str,
+        status: DecisionStatus | str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        reason: str = "",
+        actor: str = "owner",
+        by_user: bool = True,
+    ) -> MemoryEntry:
+        """Move a decision along its lifecycle (``lifecycle.decisions``): ``ValidationError``
+        naming the legal moves otherwise, and nothing written. Only ``by_user`` may mark it
+        invalid (the model's tools pass False). The move, who made it and ``reason`` go to
+        the audit log (``decision_history``)."""
+        target = check_enum(DecisionStatus, status, "status")
+        why = check_short_text(reason, "reason", 500) if reason else ""
+        who = check_short_text(actor, "actor", 200)
+        if not isinstance(by_user, bool):
+            raise ValidationError("by_user must be true or false", field="by_user")
+        view = owner_view(user_id, agent_id)
+        return self._update(
+            view, entry_id, Patch(status=target), by_user=by_user, actor=who, reason=why
+        )
+
+    def decision_history(self, entry_id: str, *, user_id: str) -> list[DecisionMove]:
+        """Every move of the decision, oldest first: when, who, from, to and why."""
+        entry = read_entry(self.store, owner_view(user_id), entry_id)
+        moves: list[DecisionMove] = []
+        after = 0
+        while True:
+            page = self.store.audit_log(entry.user_id, entry_id=entry.id, limit=1000, after=after)
+            if not page:
+                return moves
+            moves.extend(DecisionMove.of(r) for r in page if r.action == DECISION_ACTION)
+            after = page[-1].seq
 
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""

@@ -34,6 +34,7 @@ from .embed.base import Embedder
 from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
+from .lifecycle.decisions import check_move
 from .lifecycle.domains import classify
 from .model import (
     DecisionStatus,
@@ -514,7 +515,15 @@ class Writer:
         move it, even under a clock that stands still or reads coarsely."""
         return max(self.clock(), current.updated_at + _TICK)
 
-    def update(self, view: View, entry_id: str, patch: Patch) -> MemoryEntry:
+    def update(
+        self,
+        view: View,
+        entry_id: str,
+        patch: Patch,
+        *,
+        by_user: bool = True,
+        status_moves: list[tuple[DecisionStatus | None, DecisionStatus]] | None = None,
+    ) -> MemoryEntry:
         """Change one entry's fields and return the new entry.
 
         Changed text is redacted again; originals sealed earlier for fields the patch
@@ -545,6 +554,10 @@ class Writer:
         moved: dict[SessionKey, dict[str, str]] = {}
 
         def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            if "status" in changes:  # only along the decision lifecycle's legal moves
+                check_move(current.status, changes["status"], by_user=by_user)
+                if status_moves is not None:
+                    status_moves.append((current.status, changes["status"]))
             old_text.append(self.embed_text(current))
             extra: dict[str, Any] = {}
             if original is not ...:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..model import MemoryEntry, Tier
+from ..model import DecisionStatus, MemoryEntry, Tier
 
 
 def rrf(
@@ -43,6 +43,8 @@ class Boosts:
     # of its distance to 1.0 (linearly before; 0 recalls or reinforce_after 0: none).
     reinforce_after: int = 10
     reinforce_share: float = 0.5
+    # A decision that was rejected, superseded or invalidated ranks below a live one.
+    demoted_decision: float = 0.9
 
     def importance_of(self, entry: MemoryEntry) -> float:
         """The entry's importance, raised by use and bounded by 1.0."""
@@ -59,11 +61,13 @@ class Boosts:
         if self.recency and self.half_life_days > 0:
             age_days = max(0.0, (now - entry.last_activity).total_seconds() / 86400.0)
             recency = 1.0 + self.recency * math.pow(0.5, age_days / self.half_life_days)
-        tier = 1.0
+        tier = 1.0  # the tier, and a decision's standing
         if entry.tier is Tier.COLD:
             tier = self.cold
         elif entry.tier is Tier.ARCHIVE:
             tier = self.archive
+        if entry.status in _DEMOTED:
+            tier *= self.demoted_decision
         return importance, recency, tier
 
     def factor(self, entry: MemoryEntry, now: datetime) -> float:
@@ -73,3 +77,6 @@ class Boosts:
 
 
 __all__ = ["Boosts", "rrf"]
+
+
+_DEMOTED = frozenset({DecisionStatus.REJECTED, DecisionStatus.SUPERSEDED, DecisionStatus.INVALID})

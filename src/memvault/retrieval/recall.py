@@ -141,6 +141,7 @@ class Recall:
             half_life_days=rc.half_life_days,
             cold=rc.cold_factor,
             archive=rc.archive_factor,
+            demoted_decision=rc.demoted_decision_factor,
             reinforce_after=config.lifecycle.reinforce_after,
             reinforce_share=config.lifecycle.reinforce_share,
         )

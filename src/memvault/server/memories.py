@@ -9,9 +9,11 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import ValidationError
+from ..lifecycle.decisions import legal_moves
 from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
@@ -168,6 +170,46 @@ async def import_memories(
         on_conflict=on_conflict,
     )
     return {"imported": len(entries), "ids": [e.id for e in entries]}
+
+
+class DecisionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: DecisionStatus
+    reason: str = ""
+    user_id: str | None = None
+    agent_id: str | None = None  # picks the store of an agent that has its own
+
+
+@router.post("/v1/memories/{entry_id}/decision", response_model=Entry, responses=NOT_FOUND)
+def decide(entry_id: str, body: DecisionRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    """Move a decision along its lifecycle: 422 names the legal moves when this is not
+    one. A person's call, so it may also mark a decision invalid."""
+    entry = gw.vault_for(body.agent_id).decide(
+        entry_id,
+        body.status,
+        user_id=act_as(who, body.user_id),
+        agent_id=body.agent_id,
+        reason=body.reason,
+        actor=who.key_id or "local",
+    )
+    return entry.to_dict()
+
+
+@router.get("/v1/memories/{entry_id}/decision", responses=NOT_FOUND)
+def decision(
+    entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
+) -> dict[str, Any]:
+    """The decision's status, the moves open to it, and every move so far."""
+    user = act_as(who, user_id)
+    vault = gw.vault_for(agent_id)
+    entry = vault.get(entry_id, user_id=user, agent_id=agent_id)
+    return {
+        "entry_id": entry.id,
+        "status": entry.status.value if entry.status else None,
+        "legal_moves": [m.value for m in legal_moves(entry.status, by_user=True)],
+        "history": [m.to_dict() for m in vault.decision_history(entry.id, user_id=user)],
+    }
 
 
 @router.get("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
