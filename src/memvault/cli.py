@@ -28,6 +28,7 @@ from .errors import (
     ValidationError,
 )
 from .model import Hit, MemoryEntry
+from .stores.factory import shown_location
 from .validation import parse_json
 from .vault import Vault
 
@@ -803,20 +804,11 @@ def reindex(
 ) -> None:
     """Embed now every memory that has no vector of the current model (after a switch)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     console = Console(stderr=True)  # stdout keeps only the result line
     with (
         _state(ctx).vault(model="yes") as vault,
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as bar,
+        _progress(console) as bar,
     ):
         model = vault.embedder.name if vault.embedder is not None else None
         if model is None:
@@ -940,7 +932,6 @@ def migrate_store(
     from contextlib import closing
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from .migrate import migrate_store as copy_vault
     from .stores import open_store, sqlite_file
@@ -962,15 +953,7 @@ def migrate_store(
     with (
         closing(open_store(source)) as src,
         closing(open_store(target)) as dst,
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as bar,
+        _progress(console) as bar,
     ):
         task = bar.add_task("copying", total=None)
         report = copy_vault(
@@ -1001,7 +984,7 @@ def doctor(
     typer.echo(f"python {platform.python_version()}  sqlite {sqlite3.sqlite_version}")
     typer.echo(f"data dir: {config.home}")
     if config.store_url is not None:
-        typer.echo(f"store: {_without_password(config.store_url)}")
+        typer.echo(f"store: {shown_location(config.store_url)}")
     else:
         typer.echo(f"database: {config.database}")
     for extra, module in (
@@ -1023,15 +1006,20 @@ def doctor(
         typer.echo(f"advice: {advice.reason}")
 
 
-def _without_password(url: str) -> str:
-    """A store URL as it may be shown: the password (if any) replaced by ***."""
-    from urllib.parse import urlsplit
+def _progress(console: Any) -> Any:
+    """The progress bar of long commands (reindex, migrate-store): on stderr, gone when
+    done, and silent when stderr is not a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return parts._replace(netloc=f"{parts.username}:***@{host}").geturl()
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
 
 
 # Library fields as the CLI spells them, so an error names the flag to fix.

@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -27,6 +26,7 @@ from ..agent.external import ExternalMemory
 from ..auth_headers import USER_HEADER, named_agent, request_scope, scope_headers, scope_query
 from ..config import VaultConfig, export_worker_settings, load_config, worker_settings
 from ..errors import ConfigError, MemvaultError, NotFoundError
+from ..stores.factory import shown_location
 from ..validation import check_optional_ident
 from ..vault import Vault
 from . import admin, agents, health, maintenance, memories, quarantine, sensitive, v2
@@ -378,13 +378,7 @@ def run(
 
 def _shown(config: VaultConfig) -> str:
     """The store as the start-up line may show it: a URL's password replaced by ***."""
-    if config.store_url is None:
-        return str(config.database)
-    parts = urlsplit(config.store_url)
-    if parts.password is None:
-        return config.store_url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return parts._replace(netloc=f"{parts.username}:***@{host}").geturl()
+    return str(config.database) if config.store_url is None else shown_location(config.store_url)
 
 
 def worker_app() -> FastAPI:
