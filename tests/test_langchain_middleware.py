@@ -137,7 +137,7 @@ def test_recall_snapshot_tool_and_sync_in_a_real_agent_run(
             assert "Billing moves to Stripe in Q3" in block
             # the model is offered the memory tools
             offered = {tool["function"]["name"] for tool in body["tools"]}
-            assert offered == {"memory", "memory_save", "memory_recall"}
+            assert offered == {"memory", "memory_save", "memory_recall", "memory_decision"}
 
         # the tool's JSON answer went back to the model
         tool_replies = [m for m in server.requests[1]["messages"] if m["role"] == "tool"]
@@ -310,7 +310,7 @@ def test_a_new_thread_is_reported_as_a_session_switch(tmp_path: Path) -> None:
 def test_tools_are_exposed_and_route_through_the_manager(manager: MemoryManager) -> None:
     middleware = MemvaultMiddleware(manager)
     tools = {tool.name: tool for tool in middleware.tools}
-    assert set(tools) == {"memory", "memory_save", "memory_recall"}
+    assert set(tools) == {"memory", "memory_save", "memory_recall", "memory_decision"}
     answer = json.loads(tools["memory_recall"].invoke({"query": "billing Stripe"}))
     assert "Stripe" in json.dumps(answer)
     bad = json.loads(tools["memory_save"].invoke({"action": "explode", "name": "x", "type": "y"}))

@@ -1,6 +1,6 @@
 """The MCP server, driven by the SDK's own client over all three transports.
 
-Each transport runs the same script: list the 14 tools, call every tool and check
+Each transport runs the same script: list the 15 tools, call every tool and check
 its effect, send bad arguments (each must come back as an ``isError`` result while
 the server keeps serving), and check that bob sees none of alice's memories.
 """
@@ -42,6 +42,7 @@ pytestmark = pytest.mark.anyio
 ALL_TOOLS = {
     "memory_save",
     "memory_recall",
+    "memory_decision",
     "memory",
     "memory_list",
     "memory_delete",

@@ -10,7 +10,11 @@ import pytest
 
 from memvault import MemvaultError, Vault, load_config
 from memvault.agent.vault_provider import SYSTEM_PROMPT_BLOCK, VaultProvider
-from memvault.agent.vault_tools import MEMORY_RECALL_SCHEMA, MEMORY_SAVE_SCHEMA
+from memvault.agent.vault_tools import (
+    MEMORY_DECISION_SCHEMA,
+    MEMORY_RECALL_SCHEMA,
+    MEMORY_SAVE_SCHEMA,
+)
 from memvault.embed import HashingEmbedder
 
 
@@ -37,8 +41,8 @@ def call(p: VaultProvider, name: str, args: object) -> dict[str, object]:
 def test_schemas_are_openai_functions(vault: Vault, tmp_path: Path) -> None:
     p = provider_for(vault, tmp_path)
     names = [s["name"] for s in p.get_tool_schemas()]
-    assert names == ["memory_save", "memory_recall"]
-    for schema in (MEMORY_SAVE_SCHEMA, MEMORY_RECALL_SCHEMA):
+    assert names == ["memory_save", "memory_recall", "memory_decision"]
+    for schema in (MEMORY_SAVE_SCHEMA, MEMORY_RECALL_SCHEMA, MEMORY_DECISION_SCHEMA):
         assert schema["parameters"]["type"] == "object"
         assert set(schema["parameters"]["required"]) <= set(schema["parameters"]["properties"])
     assert (

@@ -857,9 +857,10 @@ def decision_history(
     agent: Agent = None,
     as_json: AsJson = False,
 ) -> None:
-    """Every move of a decision: when, who, from, to and why."""
+    """Every move of a decision (when, who, from, to and why) and its recorded conflicts."""
     with _state(ctx).vault(agent=agent) as vault:
         moves = vault.decision_history(entry_id, user_id=user)
+        conflicts = vault.conflicts(entry_id, user_id=user)
     if as_json:
         _echo_json([m.to_dict() for m in moves])
         return
@@ -869,6 +870,11 @@ def decision_history(
         before = m.from_status.value if m.from_status else "none"
         why = f"  ({m.reason})" if m.reason else ""
         typer.echo(f"{m.at.isoformat()}  {m.actor}  {before} -> {m.to_status.value}{why}")
+    for c in conflicts:
+        typer.echo(
+            f"{c.at.isoformat()}  conflict: {c.decision_id} conflicts with adopted "
+            f"{c.adopted_id} (found by {c.method})"
+        )
 
 
 @app.command()

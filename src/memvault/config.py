@@ -330,6 +330,29 @@ class DomainConfig(BaseModel):
     )
 
 
+class DecisionConfig(BaseModel):
+    """Decisions that conflict with adopted ones (seed 004; ``memvault.conflicts``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    detect_conflicts: bool = Field(
+        True, description="compare a new or adopted decision with the adopted ones"
+    )
+    conflict_overlap: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="share of the shorter decision's words two decisions must share to be "
+        "about the same question",
+    )
+    conflict_min_terms: int = Field(
+        2, ge=1, description="words two decisions must share at least to be compared"
+    )
+    llm_conflicts: bool = Field(
+        True, description="let the configured LLM decide which close decisions really conflict"
+    )
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -359,6 +382,7 @@ class VaultConfig(BaseModel):
     context: ContextConfig = Field(default_factory=ContextConfig)
     lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     domains: DomainConfig = Field(default_factory=DomainConfig)
+    decisions: DecisionConfig = Field(default_factory=DecisionConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)

@@ -365,6 +365,7 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
         column=Column.ENUM,
         check=Check.ENUM,
         on_update=OnUpdate.SET,
+        http_create=True,
         doc="a decision's state",
     ),
     # -- protection ----------------------------------------------------------------------

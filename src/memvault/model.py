@@ -81,6 +81,11 @@ class Source(StrEnum):
     MIGRATION = "migration"
 
 
+#: The metadata key of a decision that lists the adopted decisions it conflicts with
+#: (written by the engine, ``memvault.conflicts``; shown by recall while the decision is open).
+CONFLICTS_KEY = "conflicts_with"
+
+
 def utcnow() -> datetime:
     """The current time, timezone-aware UTC (the only clock the engine reads)."""
     return datetime.now(UTC)
@@ -185,6 +190,7 @@ class Hit:
 
 
 __all__ = [
+    "CONFLICTS_KEY",
     "ENTRY_FIELDS",
     "DecisionStatus",
     "Domain",

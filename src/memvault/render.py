@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from .fences import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG, escape_data, strip_fences
-from .model import Hit
+from .model import CONFLICTS_KEY, DecisionStatus, Hit, MemoryEntry
 from .security.quarantine import injectable, placeholder
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
@@ -50,7 +50,24 @@ def render_entry(hit: Hit) -> str:
     if not injectable(entry):
         return f"[{entry.kind.value}] {placeholder(entry)}"
     title = f" {escape_data(entry.name)}" if entry.name else ""
-    return f"[{entry.kind.value}]{title}\n{escape_data(entry.content)}"
+    return f"[{entry.kind.value}]{title}{_decision_note(entry)}\n{escape_data(entry.content)}"
+
+
+_OPEN = (DecisionStatus.PROPOSED, DecisionStatus.EXPLORING, DecisionStatus.PENDING)
+
+
+def _decision_note(entry: MemoryEntry) -> str:
+    """`` (decision: <status>)`` for a decision, with the adopted decisions an open one
+    conflicts with, so the model never takes a contested proposal for what was decided."""
+    if entry.status is None:
+        return ""
+    note = f" (decision: {entry.status.value}"
+    ids = entry.metadata.get(CONFLICTS_KEY)
+    if entry.status in _OPEN and isinstance(ids, list):
+        named = [escape_data(i) for i in ids if isinstance(i, str)]
+        if named:
+            note += f"; conflicts with adopted decision {', '.join(named)}"
+    return note + ")"
 
 
 def pack(hits: Sequence[Hit], max_tokens: int) -> str:

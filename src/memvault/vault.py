@@ -10,6 +10,7 @@ written down in ``views`` (management calls: the owner's view; recall: the agent
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -17,13 +18,15 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .config import VaultConfig, load_config
+from .deciding import MACHINE_SOURCES, Conflict, DecisionService, check_actor
 from .embed.advice import EmbedderAdvice, advise
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
-from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
+from .lifecycle.decisions import DecisionMove
+from .llm import ChatClient
 from .model import (
     DecisionStatus,
     Domain,
@@ -54,7 +57,6 @@ from .validation import (
     check_enum,
     check_limit,
     check_offset,
-    check_short_text,
     make_scope,
 )
 from .views import entry_filter, owner_view, read_entry
@@ -117,6 +119,9 @@ class Vault:
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
+        self._chat: ChatClient | None = None
+        self._chat_lock = threading.Lock()
+        self._decisions = DecisionService(store, writer, cfg.decisions, self._clock, self.llm)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
@@ -132,7 +137,21 @@ class Vault:
         self._derived.close()
         if self._accesses is not None:
             self._accesses.flush()
+        with self._chat_lock:
+            if self._chat is not None:
+                self._chat.close()
+                self._chat = None
         self.store.close()
+
+    def llm(self) -> ChatClient | None:
+        """The client of the configured LLM (``config.llm``), made on first use; None when
+        no LLM is configured (the engine's LLM features then use their rules)."""
+        if not self.config.llm.configured:
+            return None
+        with self._chat_lock:
+            if self._chat is None:
+                self._chat = ChatClient(self.config.llm)
+            return self._chat
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out.
@@ -217,8 +236,11 @@ class Vault:
             metadata=metadata,
             source=source,
         )
-        if status is not None:  # a new decision starts where the lifecycle lets it
-            check_move(None, check_enum(DecisionStatus, status, "status"), by_user=True)
+        if status is not None:  # a decision: its conflicts with adopted ones recorded
+            by_user = check_enum(Source, source, "source") not in MACHINE_SOURCES
+            return self._decisions.add(
+                draft, user_id=scope.user_id, by_user=by_user, actor="owner" if by_user else "model"
+            )
         return self._writer.add(draft, user_id=scope.user_id)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
@@ -268,24 +290,10 @@ class Vault:
     def _update(
         self, view: Any, entry_id: str, patch: Patch, *, by_user: bool, actor: str, reason: str
     ) -> MemoryEntry:
-        """The write path's update, with a decision's move (if any) audited with it."""
-        moves: list[tuple[DecisionStatus | None, DecisionStatus]] = []
-        with self.store.atomic():
-            entry = self._writer.update(view, entry_id, patch, by_user=by_user, status_moves=moves)
-            for before, after in moves[-1:]:
-                self.store.append_audit(
-                    AuditRecord(
-                        self._clock(),
-                        view.user_id,
-                        actor,
-                        DECISION_ACTION,
-                        after.value,
-                        entry.id,
-                        f"{before.value if before else 'none'}->{after.value}"
-                        + (f": {reason}" if reason else ""),
-                    )
-                )
-        return entry
+        """The write path's update, a decision's move (if any) audited with it."""
+        return self._decisions.move(
+            view, entry_id, patch, by_user=by_user, actor=actor, reason=reason
+        )
 
     def decide(
         self,
@@ -303,8 +311,7 @@ class Vault:
         invalid (the model's tools pass False). The move, who made it and ``reason`` go to
         the audit log (``decision_history``)."""
         target = check_enum(DecisionStatus, status, "status")
-        why = check_short_text(reason, "reason", 500) if reason else ""
-        who = check_short_text(actor, "actor", 200)
+        who, why = check_actor(actor, reason)
         if not isinstance(by_user, bool):
             raise ValidationError("by_user must be true or false", field="by_user")
         view = owner_view(user_id, agent_id)
@@ -314,15 +321,12 @@ class Vault:
 
     def decision_history(self, entry_id: str, *, user_id: str) -> list[DecisionMove]:
         """Every move of the decision, oldest first: when, who, from, to and why."""
-        entry = read_entry(self.store, owner_view(user_id), entry_id)
-        moves: list[DecisionMove] = []
-        after = 0
-        while True:
-            page = self.store.audit_log(entry.user_id, entry_id=entry.id, limit=1000, after=after)
-            if not page:
-                return moves
-            moves.extend(DecisionMove.of(r) for r in page if r.action == DECISION_ACTION)
-            after = page[-1].seq
+        return self._decisions.history(entry_id, user_id=user_id)
+
+    def conflicts(self, entry_id: str, *, user_id: str) -> list[Conflict]:
+        """Every conflict recorded between this decision and an adopted one (either side),
+        oldest first: when, found by whom and how (the word rule or the LLM)."""
+        return self._decisions.conflicts(entry_id, user_id=user_id)
 
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""

@@ -17,7 +17,8 @@ import json
 from typing import Any
 
 from ..errors import MemvaultError, NotFoundError, SecurityError
-from ..model import Hit, Kind, MemoryEntry
+from ..lifecycle.decisions import USER_ONLY, legal_moves
+from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry
 from ..security.quarantine import injectable, placeholder
 from ..vault import Vault
 
@@ -87,7 +88,48 @@ MEMORY_RECALL_SCHEMA: dict[str, Any] = {
     },
 }
 
-TOOL_SCHEMAS = [MEMORY_SAVE_SCHEMA, MEMORY_RECALL_SCHEMA]
+#: The statuses the model may name (``invalid`` is a person's call only).
+MODEL_STATUSES = [s.value for s in DecisionStatus if s not in USER_ONLY]
+
+MEMORY_DECISION_SCHEMA: dict[str, Any] = {
+    "name": "memory_decision",
+    "description": (
+        "Record a decision the user made or is weighing, and move it along its lifecycle: "
+        "proposed -> exploring -> pending -> adopted, or rejected (a rejected one may be "
+        "proposed again); an adopted decision is later superseded by a newer one. Recall "
+        "shows each decision with its status. A new decision that conflicts with an adopted "
+        "one is recorded as a conflict: you cannot adopt it over the adopted one (ask the "
+        "user), and only the user can mark a decision invalid."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "action": {
+                "type": "string",
+                "enum": ["propose", "move", "history"],
+                "description": "propose: record a new decision; move: change a decision's "
+                "status; history: its moves and conflicts so far",
+            },
+            "id": {"type": "string", "description": "the decision's id, for move and history"},
+            "name": {"type": "string", "description": "for propose: a short title"},
+            "content": {
+                "type": "string",
+                "description": "for propose: what is decided, and the options if still open",
+            },
+            "status": {
+                "type": "string",
+                "enum": MODEL_STATUSES,
+                "description": "for propose: where it starts (default proposed); for move: "
+                "the new status",
+            },
+            "reason": {"type": "string", "description": "why (kept in the decision's history)"},
+        },
+        "required": ["action"],
+        "additionalProperties": False,
+    },
+}
+
+TOOL_SCHEMAS = [MEMORY_SAVE_SCHEMA, MEMORY_RECALL_SCHEMA, MEMORY_DECISION_SCHEMA]
 
 #: ``memory_save`` arguments of a conversation turn kept as the entry's documented
 #: metadata keys (``session_id`` is the entry's own field).
@@ -166,6 +208,8 @@ class VaultTools:
                 return self.save(args)
             if name == "memory_recall":
                 return self.recall(args)
+            if name == "memory_decision":
+                return self.decision(args)
         except SecurityError as exc:
             return fail(
                 f"blocked by the security scan ({exc.context.get('pattern_id', 'threat')}): "
@@ -176,7 +220,7 @@ class VaultTools:
             return fail(f"no memory with id {args.get('id')!r}: call memory_recall to find the id")
         except MemvaultError as exc:
             return fail(str(exc))
-        return fail(f"unknown tool {name!r}: use memory_save or memory_recall")
+        return fail(f"unknown tool {name!r}: use memory_save, memory_recall or memory_decision")
 
     def save(self, args: dict[str, Any]) -> str:
         unknown = set(args) - set(MEMORY_SAVE_SCHEMA["parameters"]["properties"])
@@ -251,8 +295,75 @@ class VaultTools:
             memories=[{**brief(h.entry), "score": round(h.score, 6)} for h in hits],
         )
 
+    def decision(self, args: dict[str, Any]) -> str:
+        unknown = set(args) - set(MEMORY_DECISION_SCHEMA["parameters"]["properties"])
+        if unknown:
+            return fail(f"unknown parameters {sorted(unknown)}: remove them")
+        action = args.get("action")
+        status = args.get("status")
+        if status is not None and status not in MODEL_STATUSES:
+            return fail(f"'status' must be one of {', '.join(MODEL_STATUSES)}")
+        reason = args.get("reason", "")
+        if not isinstance(reason, str):
+            return fail("'reason' must be a string")
+        if action == "propose":
+            if not isinstance(args.get("content"), str) or not args["content"].strip():
+                return fail("propose needs 'content': what is decided or being weighed")
+            entry = self.vault.add(
+                args["content"],
+                user_id=self.user_id,
+                agent_id=self.agent_id,
+                kind="project",
+                name=args.get("name"),
+                status=status or DecisionStatus.PROPOSED,
+                source="tool",
+            )
+            return _ok(action="proposed", decision=self._decision(entry))
+        if action not in ("move", "history"):
+            return fail("'action' must be one of propose, move, history")
+        entry_id = args.get("id")
+        if not isinstance(entry_id, str) or not entry_id:
+            return fail(f"{action} needs the decision's 'id': call memory_recall to find it")
+        if action == "history":
+            entry = self.vault.get(entry_id, user_id=self.user_id, agent_id=self.agent_id)
+            return _ok(
+                decision=self._decision(entry),
+                moves=[
+                    m.to_dict() for m in self.vault.decision_history(entry.id, user_id=self.user_id)
+                ],
+                conflicts=[
+                    c.to_dict() for c in self.vault.conflicts(entry.id, user_id=self.user_id)
+                ],
+            )
+        if status is None:
+            return fail("move needs the new 'status'")
+        entry = self.vault.decide(
+            entry_id,
+            status,
+            user_id=self.user_id,
+            agent_id=self.agent_id,
+            reason=reason,
+            actor="model",
+            by_user=False,
+        )
+        return _ok(action="moved", decision=self._decision(entry))
+
+    def _decision(self, entry: MemoryEntry) -> dict[str, Any]:
+        """A decision as the tool shows it: the entry, its status, the moves open to the
+        model, and the adopted decisions it conflicts with."""
+        conflicts = entry.metadata.get(CONFLICTS_KEY)
+        return {
+            **brief(entry),
+            "status": entry.status.value if entry.status else None,
+            "next": [s.value for s in legal_moves(entry.status, by_user=False)],
+            "conflicts_with": [c for c in conflicts if isinstance(c, str)]
+            if isinstance(conflicts, list)
+            else [],
+        }
+
 
 __all__ = [
+    "MEMORY_DECISION_SCHEMA",
     "MEMORY_RECALL_SCHEMA",
     "MEMORY_SAVE_SCHEMA",
     "TOOL_SCHEMAS",

@@ -2,11 +2,12 @@
 
 This is the only module that imports the ``mcp`` SDK (the ``mcp`` extra). It is a thin
 adapter: every tool runs one call on a ``Vault`` or on the builtin USER.md / MEMORY.md
-provider and renders the outcome as text for the model. Fourteen tools, all bound to
+provider and renders the outcome as text for the model. Fifteen tools, all bound to
 one user (and optionally one agent) chosen by whoever starts the server, never by
 the model's arguments:
 
-* ``memory_save`` / ``memory_recall`` — the vault tools of ``memvault.agent.vault_tools``;
+* ``memory_save`` / ``memory_recall`` / ``memory_decision`` — the vault tools of
+  ``memvault.agent.vault_tools``;
 * ``memory`` — the Hermes-style USER.md / MEMORY.md tool of ``BuiltinFileProvider``;
 * ``memory_list`` / ``memory_delete`` — page through the user's memories, forget one;
 * the nine tools of the reference MCP "memory" server (``create_entities``,
@@ -79,6 +80,7 @@ from ..agent.builtin import BuiltinFileProvider
 from ..agent.stores import AgentVaults
 from ..agent.vault_tools import (
     KINDS,
+    MEMORY_DECISION_SCHEMA,
     MEMORY_RECALL_SCHEMA,
     MEMORY_SAVE_SCHEMA,
     VaultTools,
@@ -319,6 +321,12 @@ def _tools() -> list[types.Tool]:
             MEMORY_RECALL_SCHEMA["parameters"],
             _READ_ONLY,
         ),
+        _tool(
+            "memory_decision",
+            MEMORY_DECISION_SCHEMA["description"],
+            MEMORY_DECISION_SCHEMA["parameters"],
+            _WRITE,
+        ),
         _tool(memory["name"], memory["description"], memory["parameters"], _DESTRUCTIVE),
         _tool("memory_list", MEMORY_LIST_DESCRIPTION, MEMORY_LIST_SCHEMA, _READ_ONLY),
         _tool("memory_delete", MEMORY_DELETE_DESCRIPTION, MEMORY_DELETE_SCHEMA, _DESTRUCTIVE),
@@ -392,6 +400,7 @@ class UserTools:
         self._handlers: dict[str, Callable[[dict[str, Any]], ToolOutcome]] = {
             "memory_save": lambda a: _from_adapter(self.vault_tools.call("memory_save", a)),
             "memory_recall": lambda a: _from_adapter(self.vault_tools.call("memory_recall", a)),
+            "memory_decision": lambda a: _from_adapter(self.vault_tools.call("memory_decision", a)),
             "memory": self._memory,
             "memory_list": self._list,
             "memory_delete": self._delete,

@@ -49,6 +49,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         domain=body.domain,
         category=body.category,
         importance=body.importance,
+        status=body.status,
         source="api",
     )
     return entry.to_dict()
@@ -200,7 +201,8 @@ def decide(entry_id: str, body: DecisionRequest, who: Who, gw: GatewayDep) -> di
 def decision(
     entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
 ) -> dict[str, Any]:
-    """The decision's status, the moves open to it, and every move so far."""
+    """The decision's status, the moves open to it, every move so far, and the conflicts
+    recorded between it and adopted decisions (either side)."""
     user = act_as(who, user_id)
     vault = gw.vault_for(agent_id)
     entry = vault.get(entry_id, user_id=user, agent_id=agent_id)
@@ -209,6 +211,7 @@ def decision(
         "status": entry.status.value if entry.status else None,
         "legal_moves": [m.value for m in legal_moves(entry.status, by_user=True)],
         "history": [m.to_dict() for m in vault.decision_history(entry.id, user_id=user)],
+        "conflicts": [c.to_dict() for c in vault.conflicts(entry.id, user_id=user)],
     }
 
 

@@ -57,6 +57,7 @@ class AddRequest(_Body):
     domain: Domain | None = None
     category: str | None = None
     importance: Importance = 0.5
+    status: DecisionStatus | None = None
 
 
 class SearchRequest(_Body):
