@@ -289,6 +289,38 @@ def test_memory_off_for_an_agent_injects_archives_and_saves_nothing(
     assert default.count(user_id="alice") == 1  # nothing archived, nothing saved
 
 
+def test_memory_off_for_an_agent_holds_for_its_mcp_tools(
+    config: VaultConfig, tmp_path: Path
+) -> None:
+    pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "memory_recall", "arguments": {"query": "tea"}},
+    }
+    accept = {"accept": "application/json, text/event-stream"}
+    with live_gateway(config) as live:
+        admin, alice = live.client(live.admin), live.client(live.alice)
+        alice.post("/v1/memories", json={"content": "Alice prefers tea", "agent_id": "quiet"})
+
+        def recall() -> dict[str, object]:
+            r = alice.post("/mcp", json=body, headers={**accept, "X-Memvault-Agent": "quiet"})
+            assert r.status_code == 200, r.text
+            result: dict[str, object] = r.json()["result"]
+            return result
+
+        assert "tea" in json.dumps(recall())  # on: the tools answer
+        assert admin.put("/v1/agents/quiet", json={"enabled": False}).status_code == 200
+        off = recall()
+        assert off["isError"] is True and "memory is off" in json.dumps(off)
+        assert "tea" not in json.dumps(off)
+    home = tmp_path / "cli"
+    assert run_cli(home, "agents", "set", "quiet", "--disable").returncode == 0
+    refused = run_cli(home, "mcp", "--user", "alice", "--agent", "quiet")
+    assert refused.returncode == 1 and "memory is off for agent quiet" in refused.stderr
+
+
 # -- the HTTP API ---------------------------------------------------------------------------
 
 

@@ -295,3 +295,42 @@ def test_concurrent_read_modify_writes_of_one_entry_lose_no_update(url: str) -> 
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_delete_racing_a_vector_batch_loses_only_that_vector(
+    store: PostgresStore, url: str
+) -> None:
+    """A batch of vectors whose entry is deleted meanwhile stores the others: the batch
+    locks its entries' keys before writing, so it waits for the delete and skips the
+    deleted entry instead of failing on the foreign key."""
+    entries = [entry(f"race-{i}", f"note {i}", user="racer") for i in range(3)]
+    warm = entry("warm-0", "warm", user="warmer")  # the 8-d index exists before the race
+    put(store, warm, *entries)
+    store.put_vectors("warmer", MODEL, [VectorItem(warm.id, warm.updated_at, np.ones(8))])
+    items = [VectorItem(e.id, e.updated_at, np.ones(8, dtype=np.float32)) for e in entries]
+    outcome: dict[str, Any] = {}
+
+    def write() -> None:
+        try:
+            outcome["stored"] = store.put_vectors("racer", MODEL, items)
+        except Exception as exc:  # reported below, not lost in the thread
+            outcome["error"] = exc
+
+    with psycopg.connect(url) as deleter, psycopg.connect(url, autocommit=True) as watcher:
+        deleter.execute("DELETE FROM memories WHERE user_id = 'racer' AND id = 'race-1'")
+        writer = threading.Thread(target=write)
+        writer.start()
+        # Commit the delete only once the batch waits on the deleting transaction.
+        for _ in range(600):
+            waiting = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND wait_event = 'transactionid' AND datname = current_database()"
+            ).fetchone()
+            if waiting and waiting[0] > 0:
+                break
+            time.sleep(0.05)
+        assert waiting and waiting[0] > 0, "the batch never waited for the delete"
+        deleter.commit()
+        writer.join(60)
+    assert "error" not in outcome, outcome.get("error")
+    assert sorted(outcome["stored"]) == ["race-0", "race-2"]

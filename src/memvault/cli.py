@@ -791,6 +791,11 @@ def mcp(
             "pip install 'memvault[mcp]'"
         ) from None
     config = _state(ctx).routed(agent)
+    if agent is not None:
+        from .agent.stores import AgentRegistry, memory_off
+
+        if not AgentRegistry.in_home(config.home).get(agent).enabled:
+            raise MemvaultError(memory_off(agent))
     with Vault(config=config) as vault:
         run_stdio(vault, user_id=user, agent_id=agent, base_dir=config.home)
 

@@ -241,6 +241,14 @@ def _identity(location: str | os.PathLike[str]) -> str:
     return f"sqlite:{file.resolve()}" if file is not None else os.fspath(location)
 
 
+def memory_off(agent_id: str) -> str:
+    """What a tool or a client is told when an agent's memory is turned off."""
+    return (
+        f"long-term memory is off for agent {agent_id}: nothing was saved or recalled; carry "
+        "on without it (an admin turns it on with memvault agents set)"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class AgentMemory:
     """What one agent gets: its vault (the default one or its own) and its settings."""

@@ -25,7 +25,7 @@ from ..model import MemClass, Source
 from ..validation import IDENT_RE
 from ..vault import Vault
 from .provider import MemoryProvider, SessionContext
-from .stores import AgentVaults
+from .stores import AgentVaults, memory_off
 from .vault_tools import TOOL_SCHEMAS, VaultTools, fail
 
 log = logging.getLogger(__name__)
@@ -174,10 +174,7 @@ class VaultProvider(MemoryProvider):
         session = self._require()
         assert self._tools is not None
         if not self.enabled:
-            return fail(
-                f"long-term memory is off for agent {session.agent_id}: nothing was saved or "
-                "recalled; carry on without it (an admin turns it on with memvault agents set)"
-            )
+            return fail(memory_off(str(session.agent_id)))
         return self._tools.call(tool_name, args)
 
 

@@ -77,7 +77,7 @@ from starlette.types import Receive, Scope, Send
 
 from .._version import __version__
 from ..agent.builtin import BuiltinFileProvider
-from ..agent.stores import AgentVaults
+from ..agent.stores import AgentVaults, memory_off
 from ..agent.vault_tools import (
     KINDS,
     MEMORY_DECISION_SCHEMA,
@@ -87,7 +87,7 @@ from ..agent.vault_tools import (
     brief,
 )
 from ..auth_headers import request_scope
-from ..errors import MemvaultError, NotFoundError, ValidationError
+from ..errors import ConfigError, MemvaultError, NotFoundError, ValidationError
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..validation import check_ident, check_optional_ident
 from ..vault import Vault
@@ -582,6 +582,9 @@ class HttpEndpoint:
         if scope is None:
             raise ValidationError("this request names no user: send X-Memvault-User")
         user_id, agent_id = scope
+        agents = self.agents
+        if agents is not None and agent_id is not None and not agents.settings(agent_id).enabled:
+            raise ConfigError(memory_off(agent_id))
 
         def create() -> UserTools:
             vault = self.vault if self.agents is None else self.agents.vault_for(agent_id)

@@ -128,11 +128,16 @@ class PostgresVectors(PostgresConnection):
                 with cur.copy(f"COPY {stage} FROM STDIN (FORMAT BINARY)") as copy:
                     copy.write(_binary_copy(rows, with_vec))
                 # An entry named twice gets the last of its items that is still current,
-                # as writing them one after the other would.
+                # as writing them one after the other would. The entries' keys are locked
+                # first (FOR KEY SHARE): an entry being deleted meanwhile is waited for and
+                # then left out, instead of failing the whole batch on the foreign key.
                 cur.execute(
-                    "WITH src AS (SELECT DISTINCT ON (t.entry_id) m.user_id, m.id, "
+                    "WITH live AS (SELECT m.user_id, m.id, m.updated_at FROM memories m "
+                    f"WHERE m.user_id = %s AND m.id IN (SELECT entry_id FROM {stage}) "
+                    "FOR KEY SHARE), "
+                    "src AS (SELECT DISTINCT ON (t.entry_id) m.user_id, m.id, "
                     f"t.updated_at, t.dim, t.vector{vec.replace(' ', ' t.')} FROM {stage} t "
-                    "JOIN memories m ON m.user_id = %s AND m.id = t.entry_id "
+                    "JOIN live m ON m.id = t.entry_id "
                     "AND m.updated_at = t.updated_at ORDER BY t.entry_id, t.ord DESC), "
                     "ins AS (INSERT INTO embeddings "
                     f"(user_id, entry_id, model, dim, vector{vec}{flag}) "
