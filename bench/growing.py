@@ -346,9 +346,8 @@ def main() -> None:
                 superseded = total - vault.count(user_id=USER)
                 cold = vault.count(user_id=USER, tier="cold", include_superseded=True)
                 archive = vault.count(user_id=USER, tier="archive", include_superseded=True)
-                rows.append(
-                    f"| {label} | {day} | {total} | {superseded} | {cold} | {archive} | {score.row()} |"
-                )
+                counts = f"{total} | {superseded} | {cold} | {archive}"
+                rows.append(f"| {label} | {day} | {counts} | {score.row()} |")
                 if label == "growing":
                     fresh = fresh_score(directory, day, facts, embedder, sets)
                     rows.append(f"| fresh | {day} | {len(facts)} | 0 | 0 | 0 | {fresh.row()} |")
@@ -384,7 +383,8 @@ def main() -> None:
     )
     print()
     print(
-        "| vault | day | entries | superseded | cold | archive | hit@1 | hit@5 | MRR | stale in top 5 |"
+        "| vault | day | entries | superseded | cold | archive "
+        "| hit@1 | hit@5 | MRR | stale in top 5 |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in sorted(
