@@ -158,7 +158,7 @@ def test_the_llm_decides_which_close_decisions_really_conflict(config: VaultConf
 def test_without_a_usable_llm_answer_the_word_rule_decides(config: VaultConfig) -> None:
     with FakeChatServer() as chat, _llm_vault(config, chat.base_url) as vault:
         old = _adopted(vault)
-        chat.replies = [Reply.text("I think they might conflict.")]
+        chat.replies = [Reply.text("I think they might conflict."), Reply.text("Maybe.")]
         new = vault.add(MYSQL, user_id="alice", status="proposed")
         assert new.metadata["conflicts_with"] == [old]
         assert vault.conflicts(new.id, user_id="alice")[0].method == "words"

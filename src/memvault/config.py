@@ -281,6 +281,13 @@ class LLMConfig(BaseModel):
     model: str | None = Field(None, description="chat model name (MEMVAULT_LLM_MODEL)")
     timeout_s: float = Field(60.0, gt=0, le=600, description="seconds one completion may take")
     max_tokens: int = Field(1024, ge=1, le=65536, description="answer length cap")
+    temperature: float = Field(0.0, ge=0, le=2, description="sampling temperature")
+    retries: int = Field(
+        2, ge=0, le=10, description="further tries after a timeout, 429 or 5xx (0: none)"
+    )
+    backoff_s: float = Field(
+        0.5, ge=0, le=30, description="first retry waits up to this long; doubling, with jitter"
+    )
 
     @property
     def configured(self) -> bool:

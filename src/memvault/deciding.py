@@ -29,17 +29,17 @@ recall shows "conflicts with adopted decision X"), and one audit record (action
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from pydantic import BaseModel
+
 from .config import DecisionConfig
 from .errors import MemvaultError, ValidationError
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
-from .llm import ChatClient
+from .llm import ChatClient, ask_json
 from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
 from .stores.protocols import EntryStore, Store
 from .stores.values import AuditRecord, EntryFilter, View
@@ -123,24 +123,10 @@ def conflict_ids(entry: MemoryEntry) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-_JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
+class _Verdict(BaseModel):
+    """What the model is asked to answer."""
 
-
-def _parse_ids(answer: str, allowed: Sequence[str]) -> list[str] | None:
-    """The ids of ``allowed`` the model named, or None when the answer is not usable."""
-    match = _JSON_OBJECT.search(answer)
-    if match is None:
-        return None
-    text = re.sub(r",\s*([}\]])", r"\1", match.group(0))  # tolerate trailing commas
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    ids = value.get("conflicts") if isinstance(value, dict) else None
-    if not isinstance(ids, list):
-        return None
-    named = {i for i in ids if isinstance(i, str)}
-    return [i for i in allowed if i in named]
+    conflicts: list[str]
 
 
 class ConflictFinder:
@@ -166,14 +152,19 @@ class ConflictFinder:
         words = decision_words(name, content)
         scored: list[tuple[float, int, MemoryEntry]] = []
         adopted = self._store.iter_entries(view, EntryFilter(status=DecisionStatus.ADOPTED))
-        for i, entry in enumerate(adopted):
-            if i >= MAX_SCANNED:
-                break
-            if entry.id == exclude:
-                continue
-            shared, share = overlap(words, decision_words(entry.name, entry.content))
-            if shared >= 1:
-                scored.append((share, shared, entry))
+        try:
+            for i, entry in enumerate(adopted):
+                if i >= MAX_SCANNED:
+                    break
+                if entry.id == exclude:
+                    continue
+                shared, share = overlap(words, decision_words(entry.name, entry.content))
+                if shared >= 1:
+                    scored.append((share, shared, entry))
+        finally:
+            close = getattr(adopted, "close", None)
+            if close is not None:  # a server store's cursor is not left open
+                close()
         scored.sort(key=lambda s: (-s[0], -s[1], s[2].id))
         by_rule = [e for share, shared, e in scored if self._same_question(share, shared)]
         client = self._llm() if cfg.llm_conflicts else None
@@ -181,16 +172,11 @@ class ConflictFinder:
             return by_rule, "words"
         asked = [e for _, _, e in scored[:MAX_ASKED]]
         try:
-            answer = client.complete(_messages(name, content, asked))
+            verdict = ask_json(client, _messages(name, content, asked), _Verdict)
         except MemvaultError as exc:
             log.warning("conflict check by the LLM failed (%s); the word rule decides", exc)
             return by_rule, "words"
-        ids = _parse_ids(answer, [e.id for e in asked])
-        if ids is None:
-            log.warning(
-                "the LLM's conflict answer is not the JSON asked for; the word rule decides"
-            )
-            return by_rule, "words"
+        ids = set(verdict.conflicts)
         return [e for e in asked if e.id in ids], "llm"
 
     def _same_question(self, share: float, shared: int) -> bool:

@@ -25,6 +25,8 @@ class Reply:
 
     content: str | None = None
     tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    status: int = 200  # another status: an error answer with ``content`` as its message
+    usage: tuple[int, int] = (1, 1)  # the prompt and completion tokens reported
 
     @classmethod
     def text(cls, content: str) -> Reply:
@@ -33,6 +35,10 @@ class Reply:
     @classmethod
     def tool_call(cls, name: str, arguments: dict[str, Any]) -> Reply:
         return cls(tool_calls=[(name, arguments)])
+
+    @classmethod
+    def error(cls, status: int, message: str = "scripted failure") -> Reply:
+        return cls(content=message, status=status)
 
 
 class FakeChatServer(LoopbackJSONServer):
@@ -64,6 +70,8 @@ class FakeChatServer(LoopbackJSONServer):
                 return self._error(500, "the fake has no scripted reply left")
             reply = self.replies.pop(0)
             number = next(self._ids)
+        if reply.status != 200:
+            return self._error(reply.status, reply.content or "scripted failure")
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
         if reply.tool_calls:
             message["tool_calls"] = [
@@ -86,5 +94,9 @@ class FakeChatServer(LoopbackJSONServer):
                     "finish_reason": "tool_calls" if reply.tool_calls else "stop",
                 }
             ],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            "usage": {
+                "prompt_tokens": reply.usage[0],
+                "completion_tokens": reply.usage[1],
+                "total_tokens": sum(reply.usage),
+            },
         }
