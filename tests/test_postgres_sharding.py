@@ -37,6 +37,7 @@ import pytest
 from memvault import ConflictError, NotFoundError, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.stores import open_store
+from memvault.stores.values import UsageRecord
 
 from .servers import postgres
 
@@ -54,6 +55,7 @@ USER_TABLES = {
     "reveal_grants",
     "audit_log",
     "audit_erasing",
+    "llm_usage",
 }
 # Tables that are truly global, with why. Nothing else may lack a user key.
 GLOBAL_TABLES = {
@@ -77,6 +79,8 @@ CROSS_USER_STATEMENTS = {
     "(SELECT count(*) FROM memories)": "the health check counts every user's entries",
     # `memvault migrate-store` without --user: which users there are, to copy each one.
     "SELECT DISTINCT user_id FROM memories": "the list of users, for migrate-store",
+    # The global daily LLM budget (llm.daily_tokens): every user's calls of the day summed.
+    "FROM llm_usage WHERE at >=": "the global token budget sums every user's calls",
 }
 
 # The same entry ids for every user: isolation must hold although ids collide.
@@ -292,6 +296,14 @@ def workload(url: str, home: Path, users: list[str]) -> list[tuple[str, Any]]:
             out.append(("reveal", user, hybrid.reveal("e4", user_id=user).content))
             audit = hybrid.audit_log(user_id=user)
             out.append(("audit", user, [(r.action, r.outcome, r.entry_id, r.at) for r in audit]))
+        # The token ledger: calls recorded per user, summed per user and for all.
+        for n, user in enumerate(users):
+            hybrid.store.record_usage(UsageRecord(clock(), user, "extract", "m", 10 * n, 2))
+        since = clock() - timedelta(days=1)
+        out.append(("usage", [hybrid.store.usage(u, since) for u in users]))
+        out.append(
+            ("usage-all", hybrid.store.usage(None, since), hybrid.store.usage_records(users[0]))
+        )
         # Moving a user: exported, imported under a new id, then the old one erased.
         first = users[0]
         records = list(hybrid.export(user_id=first))

@@ -918,6 +918,36 @@ def maintain(
     )
 
 
+@app.command()
+def usage(
+    ctx: typer.Context,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="this user's calls (default: everyone's)")
+    ] = None,
+    days: Annotated[int, typer.Option("--days", help="UTC days back, today included")] = 1,
+    as_json: AsJson = False,
+) -> None:
+    """LLM calls and tokens by operation and model (the token ledger), and today's budget."""
+    with _state(ctx).vault() as vault:
+        report = vault.llm_usage(user_id=user, days=days)
+    if as_json:
+        _echo_json(report.to_dict())
+        return
+    who = f"user {user}" if user is not None else "all users"
+    typer.echo(
+        f"{who}: {report.calls} LLM calls, {report.tokens} tokens since "
+        f"{report.since.date().isoformat()}"
+    )
+    for r in report.rows:
+        failed = f", {r.errors} failed or refused" if r.errors else ""
+        typer.echo(
+            f"  {r.operation} ({r.model}): {r.calls} calls{failed}, "
+            f"{r.tokens_in} in / {r.tokens_out} out"
+        )
+    if report.budget is not None:
+        typer.echo(f"today's budget: {report.left} of {report.budget} tokens left")
+
+
 @app.command("migrate-store")
 def migrate_store(
     ctx: typer.Context,
@@ -1057,6 +1087,7 @@ _FLAGS = {
     "dry_run": "--dry-run",
     "prefetch_limit": "--prefetch-limit",
     "enabled": "--enable/--disable",
+    "days": "--days",
 }
 
 

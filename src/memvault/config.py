@@ -288,6 +288,12 @@ class LLMConfig(BaseModel):
     backoff_s: float = Field(
         0.5, ge=0, le=30, description="first retry waits up to this long; doubling, with jitter"
     )
+    daily_tokens_per_user: int | None = Field(
+        None, ge=1, description="LLM tokens one user's calls may use per UTC day (None: no cap)"
+    )
+    daily_tokens: int | None = Field(
+        None, ge=1, description="LLM tokens all users' calls may use per UTC day (None: no cap)"
+    )
 
     @property
     def configured(self) -> bool:

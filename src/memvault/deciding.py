@@ -33,13 +33,14 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 from pydantic import BaseModel
 
 from .config import DecisionConfig
 from .errors import MemvaultError, ValidationError
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
-from .llm import ChatClient, ask_json
+from .llm import Chat, ask_json
 from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
 from .stores.protocols import EntryStore, Store
 from .stores.values import AuditRecord, EntryFilter, View
@@ -55,6 +56,16 @@ CONFLICT_ACTION = "conflict"  # the audit log's action of a recorded conflict
 MACHINE_SOURCES = frozenset({Source.TOOL, Source.EXTRACTION, Source.TURN})
 MAX_SCANNED = 5000  # adopted decisions compared per write (a user has tens, not thousands)
 MAX_ASKED = 5  # the closest candidates put to the LLM
+CONFLICT_OPERATION = "decision_conflicts"  # the token ledger's name for these calls
+
+
+class LLMFor(Protocol):
+    """The engine's LLM for one operation of one user (``Vault.llm_call``); None: no LLM."""
+
+    def __call__(
+        self, operation: str, *, user_id: str, agent_id: str | None = None
+    ) -> Chat | None: ...
+
 
 CONFLICT_SYSTEM_PROMPT = """\
 You check a new decision against decisions a team or person has already adopted.
@@ -136,7 +147,7 @@ class ConflictFinder:
         self,
         store: EntryStore,
         config: DecisionConfig,
-        llm: Callable[[], ChatClient | None],
+        llm: LLMFor,
     ) -> None:
         self._store = store
         self._config = config
@@ -167,7 +178,11 @@ class ConflictFinder:
                 close()
         scored.sort(key=lambda s: (-s[0], -s[1], s[2].id))
         by_rule = [e for share, shared, e in scored if self._same_question(share, shared)]
-        client = self._llm() if cfg.llm_conflicts else None
+        client = (
+            self._llm(CONFLICT_OPERATION, user_id=view.user_id, agent_id=view.agent_id)
+            if cfg.llm_conflicts
+            else None
+        )
         if client is None or not scored:
             return by_rule, "words"
         asked = [e for _, _, e in scored[:MAX_ASKED]]
@@ -210,7 +225,7 @@ class DecisionService:
         writer: Writer,
         config: DecisionConfig,
         clock: Callable[[], datetime],
-        llm: Callable[[], ChatClient | None],
+        llm: LLMFor,
     ) -> None:
         self.store = store
         self._writer = writer

@@ -21,6 +21,7 @@ subclasses say what went wrong, and each message says what to do about it::
     ├── UnsupportedOperationError  the configured provider does not offer this operation
     └── UpstreamError            a service memvault relies on but does not run failed
         ├── LLMError             the chat model endpoint failed or answered in an unknown shape
+        │   └── LLMBudgetError   a daily token budget is used up: the call was not made
         ├── LLMUnavailableError  no chat model is configured
         └── EmbeddingError       the embedder failed or is not installed
 
@@ -173,6 +174,12 @@ class LLMError(UpstreamError):
     code = "llm_error"
 
 
+class LLMBudgetError(LLMError):
+    """A daily token budget is used up: the call was not made (``llm.daily_tokens*``)."""
+
+    code = "llm_budget_exceeded"
+
+
 class LLMUnavailableError(UpstreamError):
     """No chat model is configured, so a feature that needs one cannot run."""
 
@@ -194,6 +201,7 @@ __all__ = [
     "EmbeddingError",
     "FileDriftError",
     "ImportFormatError",
+    "LLMBudgetError",
     "LLMError",
     "LLMUnavailableError",
     "MemvaultError",

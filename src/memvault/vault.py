@@ -26,7 +26,8 @@ from .embed.guard import guarded
 from .errors import ValidationError
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.decisions import DecisionMove
-from .llm import ChatClient
+from .llm import ChatClient, MeteredCall, MeteredLLM, Usage
+from .llm.metered import read_usage
 from .model import (
     DecisionStatus,
     Domain,
@@ -119,9 +120,9 @@ class Vault:
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
-        self._chat: ChatClient | None = None
+        self._chat: MeteredLLM | None = None
         self._chat_lock = threading.Lock()
-        self._decisions = DecisionService(store, writer, cfg.decisions, self._clock, self.llm)
+        self._decisions = DecisionService(store, writer, cfg.decisions, self._clock, self.llm_call)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
@@ -139,19 +140,33 @@ class Vault:
             self._accesses.flush()
         with self._chat_lock:
             if self._chat is not None:
-                self._chat.close()
+                self._chat.client.close()
                 self._chat = None
         self.store.close()
 
-    def llm(self) -> ChatClient | None:
-        """The client of the configured LLM (``config.llm``), made on first use; None when
-        no LLM is configured (the engine's LLM features then use their rules)."""
+    def llm_call(
+        self, operation: str, *, user_id: str, agent_id: str | None = None
+    ) -> MeteredCall | None:
+        """The configured LLM (``config.llm``) for one operation of one user: every call
+        budgeted and recorded on the token ledger (``llm.metered``). None when no LLM is
+        configured: the engine's LLM features then use their rules."""
         if not self.config.llm.configured:
             return None
         with self._chat_lock:
             if self._chat is None:
-                self._chat = ChatClient(self.config.llm)
-            return self._chat
+                self._chat = MeteredLLM(
+                    ChatClient(self.config.llm), self.store, self.config.llm, self._clock
+                )
+            metered = self._chat
+        return metered.for_call(operation, user_id=user_id, agent_id=agent_id)
+
+    def llm_usage(self, *, user_id: str | None = None, days: int = 1) -> Usage:
+        """LLM calls and tokens of the last ``days`` UTC days (today included), by
+        operation and model, for one user or (None) for everyone, and what is left of
+        today's budget (``llm.daily_tokens_per_user`` / ``llm.daily_tokens``)."""
+        who = None if user_id is None else make_scope(user_id).user_id
+        span = check_limit(days, "days", maximum=366)
+        return read_usage(self.store, self.config.llm, self._clock(), who, days=span)
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out.

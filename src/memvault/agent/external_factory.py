@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import ConfigError
-from ..llm import ChatClient
+from ..llm import Chat
 from ..vault import Vault
 from .config import MemoryConfig
 from .external import ExternalMemory, NoExternalMemory
@@ -23,7 +23,7 @@ from .vault_external import VaultExternalMemory
 
 
 def make_external_memory(
-    config: MemoryConfig, *, vault: Vault | AgentVaults, llm: Callable[[], ChatClient] | None = None
+    config: MemoryConfig, *, vault: Vault | AgentVaults, llm: Callable[[], Chat] | None = None
 ) -> ExternalMemory:
     """The external memory for ``config.provider``; ``llm`` is the chat client factory
     a provider that reflects through memvault's model uses."""

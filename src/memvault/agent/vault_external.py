@@ -17,11 +17,11 @@ store's.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 from ..errors import MemvaultError
-from ..llm import ChatClient, reflect_messages
+from ..llm import Chat, reflect_messages
+from ..llm.client import unavailable
 from ..model import Hit
 from ..security.quarantine import injectable
 from ..vault import Vault
@@ -32,9 +32,9 @@ from .stores import AgentVaults
 class VaultExternalMemory:
     """The vault as the external memory (``memory.provider: vault``, the default).
 
-    ``llm`` returns the chat client reflect uses (the gateway passes its shared one);
-    without it a client for ``vault.config.llm`` is made on first use, and ``close``
-    closes it. With no chat model configured, reflect raises ``LLMUnavailableError``
+    ``llm`` returns the chat client reflect uses; without it reflect goes through the
+    vault's LLM (``Vault.llm_call``: budgeted and on the token ledger, as operation
+    ``reflect``). With no chat model configured, reflect raises ``LLMUnavailableError``
     before it recalls anything. ``budget`` is accepted and ignored: the vault's recall
     has one depth.
     """
@@ -42,28 +42,23 @@ class VaultExternalMemory:
     name = "memvault"
 
     def __init__(
-        self, vault: Vault | AgentVaults, *, llm: Callable[[], ChatClient] | None = None
+        self, vault: Vault | AgentVaults, *, llm: Callable[[], Chat] | None = None
     ) -> None:
         self.agents = vault if isinstance(vault, AgentVaults) else None
         self.vault = vault.default if isinstance(vault, AgentVaults) else vault
         self._llm = llm
-        self._own_client: ChatClient | None = None
-        self._lock = threading.Lock()
 
-    def _client(self) -> ChatClient:
+    def _client(self, banks: Banks) -> Chat:
         if self._llm is not None:
             return self._llm()
-        with self._lock:
-            if self._own_client is None:
-                self._own_client = ChatClient(self.vault.config.llm)
-            return self._own_client
+        vault = self._vault(banks.agent_id)
+        call = vault.llm_call("reflect", user_id=banks.user_id, agent_id=banks.agent_id)
+        if call is None:
+            raise unavailable()
+        return call
 
     def close(self) -> None:
-        """Close the chat client this object made itself (not one passed in)."""
-        with self._lock:
-            client, self._own_client = self._own_client, None
-        if client is not None:
-            client.close()
+        """Nothing of its own to close: reflect uses the vault's LLM (the vault closes it)."""
 
     def _vault(self, agent_id: str | None) -> Vault:
         return self.vault if self.agents is None else self.agents.vault_for(agent_id)
@@ -104,7 +99,7 @@ class VaultExternalMemory:
         """The chat model's answer from up to ``limit`` recalled entries. Held entries
         never reach the model: the answer is built from clear ones only, and those are
         the memories returned."""
-        client = self._client()
+        client = self._client(banks)
         hits = [h for h in self._search(query, banks, limit) if injectable(h.entry)]
         answer = client.complete(reflect_messages(query, hits, mission=mission))
         return Reflection(answer, tuple(self._hit(h, banks) for h in hits))

@@ -16,7 +16,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from tenacity import (
@@ -34,6 +34,15 @@ from ..security.pii import redact
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_WAIT_S = 30.0
+
+
+class Chat(Protocol):
+    """What the engine's LLM features call: one answer to some messages (a
+    ``ChatClient``, or a ``MeteredCall`` that budgets and records it)."""
+
+    def complete(
+        self, messages: Sequence[dict[str, str]], *, temperature: float | None = None
+    ) -> str: ...
 
 
 class TransientLLMError(LLMError):
@@ -260,6 +269,7 @@ class AsyncChatClient:
 __all__ = [
     "RETRY_STATUSES",
     "AsyncChatClient",
+    "Chat",
     "ChatClient",
     "Completion",
     "TransientLLMError",

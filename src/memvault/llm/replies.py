@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
 from ..errors import LLMError
-from .client import AsyncChatClient, ChatClient
+from .client import AsyncChatClient, Chat
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -107,7 +107,7 @@ def _failed(schema: type[BaseModel], problem: str) -> LLMError:
 
 
 def ask_json(
-    client: ChatClient,
+    client: Chat,
     messages: Sequence[dict[str, str]],
     schema: type[M],
     *,

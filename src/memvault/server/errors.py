@@ -28,6 +28,7 @@ from ..errors import (
     ConfigError,
     ConflictError,
     EmbeddingError,
+    LLMBudgetError,
     LLMError,
     LLMUnavailableError,
     MemvaultError,
@@ -78,6 +79,7 @@ STATUS: list[tuple[type[MemvaultError], int]] = [
     (ConflictError, 409),
     (UnsupportedOperationError, 501),  # the configured external provider cannot do this
     (LLMUnavailableError, 503),
+    (LLMBudgetError, 429),  # the daily token budget: try again tomorrow (or raise it)
     (LLMError, 502),
     (StoreError, 503),
     (EmbeddingError, 503),

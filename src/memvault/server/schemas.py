@@ -235,6 +235,9 @@ class StatusResponse(BaseModel):
     char_usage: dict[str, Usage]
     external: ExternalStatus
     snapshot_taken_at: str | None
+    llm_usage: dict[str, Any] = Field(
+        description="today's LLM calls and tokens for this user and the budget left (/v1/usage)"
+    )
 
 
 class EntryAdd(_Body):

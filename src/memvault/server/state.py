@@ -18,7 +18,6 @@ from ..agent.config import MemoryConfigStore
 from ..agent.external import BankNaming, Banks, ExternalMemory
 from ..agent.external_factory import make_external_memory
 from ..agent.stores import AgentVaults
-from ..llm import ChatClient
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..vault import Vault
 from .keys import KeyStore
@@ -59,7 +58,6 @@ class Gateway:
     _builtin: LRUCache[tuple[str, str | None], BuiltinFileProvider] = field(init=False)
     _recall: LRUCache[str, RecallStats] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
-    _llm: ChatClient | None = field(default=None, init=False)
     _owns_external: bool = field(default=False, init=False)
 
     def __post_init__(self, external_memory: ExternalMemory | None) -> None:
@@ -71,7 +69,7 @@ class Gateway:
         self.external = (
             external_memory
             if external_memory is not None
-            else make_external_memory(admin, vault=self.agents, llm=self.llm)
+            else make_external_memory(admin, vault=self.agents)
         )
         self._builtin = LRUCache(self.settings.agent_cache_size)
         self._recall = LRUCache(max(self.settings.agent_cache_size, 1024))
@@ -112,13 +110,6 @@ class Gateway:
         stats = self._recall.get(user_id)
         return stats.last_hits if stats else None
 
-    def llm(self) -> ChatClient:
-        """The chat client (``LLMUnavailableError`` when none is configured)."""
-        with self._lock:
-            if self._llm is None:
-                self._llm = ChatClient(self.vault.config.llm)
-            return self._llm
-
     def erase_user(self, user_id: str, *, actor: str = "local") -> int:
         """Every trace of a user: entries, reveal secret and state, audit records and
         index tokens (``Vault.erase_user``, in every agent's store too), the memory files
@@ -131,14 +122,12 @@ class Gateway:
         return deleted
 
     def close(self) -> None:
-        """Close the chat client, and the external memory if this gateway built it (one
-        passed in belongs to the caller); an external memory need not have ``close``."""
+        """Close the external memory if this gateway built it (one passed in belongs to the
+        caller; an external memory need not have ``close``), and the agents' own vaults."""
         if self._owns_external:
             close = getattr(self.external, "close", None)
             if callable(close):
                 close()
-        if self._llm is not None:
-            self._llm.close()
         self.agents.close()
 
 

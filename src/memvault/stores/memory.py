@@ -35,9 +35,12 @@ from .values import (
     RevealState,
     SearchDoc,
     StoredVectors,
+    UsageRecord,
+    UsageRow,
     VectorChanges,
     VectorItem,
     View,
+    sum_usage,
 )
 
 
@@ -76,6 +79,7 @@ class MemoryStore:
         self._secrets: dict[str, tuple[bytes, bytes]] = {}
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
+        self._usage: list[UsageRecord] = []
         self._closed = False
 
     def atomic(self) -> AbstractContextManager[None]:
@@ -107,6 +111,7 @@ class MemoryStore:
             dict(self._secrets),
             list(self._audit),
             self._audit_seq,
+            list(self._usage),
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -119,6 +124,7 @@ class MemoryStore:
             self._secrets,
             self._audit,
             self._audit_seq,
+            self._usage,
         ) = saved
 
     def _check_open(self) -> None:
@@ -439,7 +445,34 @@ class MemoryStore:
             self._secrets.pop(user_id, None)
             self._locks.pop(user_id, None)
             self._audit = [r for r in self._audit if r.user_id != user_id]
+            self._usage = [r for r in self._usage if r.user_id != user_id]
         return ids
+
+    # -- the token ledger -----------------------------------------------------------
+
+    def record_usage(self, record: UsageRecord) -> None:
+        with self._lock:
+            self._check_open()
+            self._usage.append(record)
+
+    def usage(
+        self, user_id: str | None, since: datetime, until: datetime | None = None
+    ) -> list[UsageRow]:
+        with self._lock:
+            self._check_open()
+            return sum_usage(
+                r
+                for r in self._usage
+                if (user_id is None or r.user_id == user_id)
+                and r.at >= since
+                and (until is None or r.at < until)
+            )
+
+    def usage_records(self, user_id: str, *, limit: int = 100) -> list[UsageRecord]:
+        with self._lock:
+            self._check_open()
+            mine = [r for r in self._usage if r.user_id == user_id]
+        return sorted(mine, key=lambda r: r.at, reverse=True)[:limit]
 
     def health(self) -> dict[str, Any]:
         with self._lock:

@@ -32,6 +32,8 @@ from .values import (
     SearchDoc,
     StoredVectors,
     TermGroup,
+    UsageRecord,
+    UsageRow,
     VectorChanges,
     VectorItem,
     View,
@@ -253,7 +255,34 @@ class Admin(Protocol):
 
 
 @runtime_checkable
-class Store(EntryStore, KeywordIndex, VectorStore, RevealStore, Transactional, Admin, Protocol):
+class UsageLedger(Protocol):
+    """The token ledger: one row per LLM call, kept per user (``llm.ledger``).
+
+    ``usage`` sums the calls made in ``[since, until)`` by operation and model, for one
+    user, or for every user with ``user_id=None`` (the global daily budget: the one
+    statement of this protocol that reads across users). ``usage_records`` lists one
+    user's latest calls, newest first. Erasing a user erases their rows.
+    """
+
+    def record_usage(self, record: UsageRecord) -> None: ...
+
+    def usage(
+        self, user_id: str | None, since: datetime, until: datetime | None = None
+    ) -> list[UsageRow]: ...
+
+    def usage_records(self, user_id: str, *, limit: int = 100) -> list[UsageRecord]: ...
+
+
+class Store(
+    EntryStore,
+    KeywordIndex,
+    VectorStore,
+    RevealStore,
+    UsageLedger,
+    Transactional,
+    Admin,
+    Protocol,
+):
     """A backend: every concern above. Each write is atomic: it fully happens or leaves
     no trace."""
 
@@ -267,5 +296,6 @@ __all__ = [
     "Store",
     "TermPlanner",
     "Transactional",
+    "UsageLedger",
     "VectorStore",
 ]

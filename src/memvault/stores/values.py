@@ -3,7 +3,7 @@ audit records and reveal state. Plain frozen dataclasses, shared by every backen
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -153,6 +153,51 @@ class AuditRecord:
     entry_id: str | None = None
     detail: str = ""
     seq: int = 0  # assigned by the store
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRecord:
+    """One call to the LLM, as the token ledger keeps it: when, for whom, what for, which
+    model, the tokens the endpoint counted, how long it took and how it ended
+    (``ok``, ``error``, or ``refused`` by a budget before it was made)."""
+
+    at: datetime
+    user_id: str
+    operation: str
+    model: str
+    tokens_in: int = 0
+    tokens_out: int = 0
+    seconds: float = 0.0
+    outcome: str = "ok"
+    agent_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRow:
+    """The ledger summed over a period for one operation and model."""
+
+    operation: str
+    model: str
+    calls: int
+    errors: int  # calls that failed or were refused
+    tokens_in: int
+    tokens_out: int
+
+    @property
+    def tokens(self) -> int:
+        return self.tokens_in + self.tokens_out
+
+
+def sum_usage(records: Iterable[UsageRecord]) -> list[UsageRow]:
+    """Records summed by operation and model, in that order (what every backend returns)."""
+    sums: dict[tuple[str, str], list[int]] = {}
+    for r in records:
+        row = sums.setdefault((r.operation, r.model), [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += r.outcome != "ok"
+        row[2] += r.tokens_in
+        row[3] += r.tokens_out
+    return [UsageRow(op, model, *row) for (op, model), row in sorted(sums.items())]
 
 
 @dataclass(frozen=True, slots=True)

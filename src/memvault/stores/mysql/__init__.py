@@ -18,10 +18,11 @@ from .audit import MySQLAudit
 from .connection import parse_url
 from .entries import MySQLEntries
 from .keyword import MySQLKeywordIndex
+from .usage import MySQLUsage
 from .vectors import MySQLVectors
 
 
-class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit):
+class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit, MySQLUsage):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 
 

@@ -128,7 +128,7 @@ class MySQLAudit(MySQLConnection):
             vectors = [r[0] for r in cur.fetchall()]
             log_vectors(cur, user_id, vectors)
             cur.execute("DELETE FROM memories WHERE user_id = %s", (user_id,))
-            for table in ("reveal_secrets", "reveal_users", "reveal_grants"):
+            for table in ("reveal_secrets", "reveal_users", "reveal_grants", "llm_usage"):
                 cur.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))
             # The audit log refuses deletes except of the user this session erases.
             cur.execute("SET @memvault_erasing = %s", (user_id,))

@@ -196,6 +196,29 @@ def _create(cur: Any, exact: str) -> None:
         cur.execute(statement)
 
 
+@migration(2, "the token ledger: one row per LLM call")
+def _llm_usage(cur: Any, exact: str) -> None:
+    ident = _ids(exact)
+    text = f"VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {exact}"
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS llm_usage (
+            seq BIGINT NOT NULL AUTO_INCREMENT,
+            user_id {ident} NOT NULL,
+            at {_TIME} NOT NULL,
+            agent_id {ident} NULL,
+            operation {text} NOT NULL,
+            model {text} NOT NULL,
+            tokens_in BIGINT NOT NULL,
+            tokens_out BIGINT NOT NULL,
+            seconds DOUBLE NOT NULL,
+            outcome {_ENUM} NOT NULL,
+            PRIMARY KEY (seq),
+            KEY llm_usage_by_user (user_id, at),
+            KEY llm_usage_by_time (at)
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

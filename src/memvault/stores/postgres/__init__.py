@@ -12,10 +12,13 @@ from __future__ import annotations
 from .audit import PostgresAudit
 from .entries import PostgresEntries
 from .keyword import PostgresKeywordIndex
+from .usage import PostgresUsage
 from .vectors import PostgresVectors
 
 
-class PostgresStore(PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresAudit):
+class PostgresStore(
+    PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresAudit, PostgresUsage
+):
     """A ``Store`` on one PostgreSQL database."""
 
 

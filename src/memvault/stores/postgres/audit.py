@@ -135,7 +135,7 @@ class PostgresAudit(PostgresConnection):
                     "DELETE FROM memories WHERE user_id = %s RETURNING id", (user_id,)
                 ).fetchall()
             ]
-            for table in ("reveal_secrets", "reveal_users", "reveal_grants"):
+            for table in ("reveal_secrets", "reveal_users", "reveal_grants", "llm_usage"):
                 conn.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))
             # The audit log refuses deletes except for a user being erased.
             conn.execute("INSERT INTO audit_erasing (user_id) VALUES (%s)", (user_id,))

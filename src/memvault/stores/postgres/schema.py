@@ -478,6 +478,34 @@ def _gin_without_pending_list(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SELECT gin_clean_pending_list('memories_keys'::regclass)")
 
 
+@migration(9, "the token ledger: one row per LLM call")
+def _llm_usage(conn: psycopg.Connection[Any]) -> None:
+    # Keyed by user first, like every user-data table (the sharding rule); the global
+    # daily budget reads across users through the time index.
+    _run(
+        conn,
+        f"""
+        CREATE TABLE llm_usage (
+            seq bigint GENERATED ALWAYS AS IDENTITY,
+            user_id {_T} NOT NULL,
+            at {_T} NOT NULL,
+            agent_id {_T},
+            operation {_T} NOT NULL,
+            model {_T} NOT NULL,
+            tokens_in bigint NOT NULL,
+            tokens_out bigint NOT NULL,
+            seconds double precision NOT NULL,
+            outcome {_T} NOT NULL,
+            PRIMARY KEY (user_id, seq)
+        )
+        ;;
+        CREATE INDEX llm_usage_by_user ON llm_usage (user_id, at)
+        ;;
+        CREATE INDEX llm_usage_by_time ON llm_usage (at)
+        """,
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -14,10 +14,11 @@ from .connection import create_private
 from .entries import SQLiteEntries
 from .keyword import SQLiteKeywordIndex
 from .sql import scope_tokens
+from .usage import SQLiteUsage
 from .vectors import SQLiteVectors
 
 
-class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit):
+class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit, SQLiteUsage):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 
 

@@ -145,7 +145,7 @@ class SQLiteAudit(SQLiteConnection):
                         ).fetchall()
                     ]
                     conn.execute("DELETE FROM memories WHERE user_id = ?", (user_id,))
-                    for table in ("reveal_secrets", "reveal_users", "reveal_grants"):
+                    for table in ("reveal_secrets", "reveal_users", "reveal_grants", "llm_usage"):
                         conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
                     # The audit log refuses deletes except for a user being erased.
                     conn.execute("INSERT INTO audit_erasing (user_id) VALUES (?)", (user_id,))

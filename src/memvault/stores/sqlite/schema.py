@@ -452,6 +452,29 @@ def _sessions(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(13, "the token ledger: one row per LLM call")
+def _llm_usage(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TABLE llm_usage (
+            seq INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            at TEXT NOT NULL,
+            agent_id TEXT,
+            operation TEXT NOT NULL,
+            model TEXT NOT NULL,
+            tokens_in INTEGER NOT NULL,
+            tokens_out INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            outcome TEXT NOT NULL
+        );
+        CREATE INDEX llm_usage_by_user ON llm_usage (user_id, at);
+        CREATE INDEX llm_usage_by_time ON llm_usage (at);
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
