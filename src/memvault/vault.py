@@ -195,6 +195,7 @@ class Vault:
         expires_at: Any = None,
         source: Source | str = Source.API,
         id: str | None = None,
+        source_subject: str | None = None,
     ) -> MemoryEntry:
         """Store one memory and return it as stored. Findable by keyword on return."""
         scope = make_scope(user_id, agent_id)
@@ -216,6 +217,7 @@ class Vault:
             status=status,
             metadata=metadata,
             source=source,
+            source_subject=source_subject,
         )
         if status is not None:  # a new decision starts where the lifecycle lets it
             check_move(None, check_enum(DecisionStatus, status, "status"), by_user=True)
@@ -246,6 +248,7 @@ class Vault:
         tier: Tier | str | None = None,
         status: DecisionStatus | str | None = None,
         expires_at: Any = KEEP,
+        source_subject: str | None = None,
     ) -> MemoryEntry:
         """Change the given fields of one entry (None = keep) and return the new entry."""
         view = owner_view(user_id, agent_id)
@@ -262,6 +265,7 @@ class Vault:
             tier=tier,
             status=status,
             expires_at=expires_at,
+            source_subject=source_subject,
         )
         return self._update(view, entry_id, patch, by_user=True, actor="owner", reason="")
 
@@ -352,6 +356,7 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        source_subject: str | None = None,
     ) -> int:
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
@@ -363,6 +368,7 @@ class Vault:
             quarantined,
             sensitivity=sensitivity,
             status=status,
+            source_subject=source_subject,
         )
         return self.store.count(view, flt)
 
@@ -380,6 +386,7 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        source_subject: str | None = None,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -403,6 +410,7 @@ class Vault:
             quarantined,
             sensitivity,
             status,
+            source_subject,
         )
         return self._recall.hits(asked)
 
@@ -420,6 +428,7 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        source_subject: str | None = None,
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
@@ -436,6 +445,7 @@ class Vault:
             quarantined,
             sensitivity,
             status,
+            source_subject,
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -447,6 +457,7 @@ class Vault:
         agent_id: str | None = None,
         max_tokens: int | None = None,
         limit: int | None = None,
+        source_subject: str | None = None,
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
@@ -459,7 +470,13 @@ class Vault:
         are never part of it, and the text of every memory is escaped as data.
         """
         return self._recall.context(
-            query, user_id, agent_id, max_tokens, limit, self._relevance.select
+            query,
+            user_id,
+            agent_id,
+            max_tokens,
+            limit,
+            self._relevance.select,
+            source_subject=source_subject,
         )
 
     # -- transfer ---------------------------------------------------------------------
@@ -583,6 +600,7 @@ class Vault:
         status: DecisionStatus | str | None = None,
         limit: int = 100,
         offset: int = 0,
+        source_subject: str | None = None,
     ) -> list[MemoryEntry]:
         """The caller's entries, newest first, filtered and paged.
 
@@ -598,6 +616,7 @@ class Vault:
             quarantined,
             sensitivity=sensitivity,
             status=status,
+            source_subject=source_subject,
         )
         return self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)

@@ -98,6 +98,7 @@ class Draft:
     kind: Kind | str | None = None
     mem_class: MemClass | str | None = None
     domain: Domain | str | None = None
+    source_subject: str | None = None
     category: str | None = None
     confidence: float | None = None
     importance: float | None = None
@@ -145,6 +146,7 @@ class Patch:
     metadata: Mapping[str, Any] | None = None
     mem_class: MemClass | str | None = None
     domain: Domain | str | None = None
+    source_subject: str | None = None
     category: str | None = None
     importance: float | None = None
     tier: Tier | str | None = None

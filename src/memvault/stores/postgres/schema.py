@@ -478,6 +478,12 @@ def _gin_without_pending_list(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SELECT gin_clean_pending_list('memories_keys'::regclass)")
 
 
+@migration(9, "source subject: who an entry is about or from")
+def _source_subject(conn: psycopg.Connection[Any]) -> None:
+    # Existing rows name nobody (NULL); adding a nullable column rewrites no row.
+    conn.execute(f"ALTER TABLE memories ADD COLUMN IF NOT EXISTS source_subject {_T}")
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"
