@@ -137,6 +137,11 @@ class RetrievalConfig(BaseModel):
     half_life_days: float = Field(30.0, gt=0, description="recency half-life")
     cold_factor: float = Field(0.97, ge=0, le=1, description="score factor of cold entries")
     archive_factor: float = Field(0.94, ge=0, le=1, description="score factor of archived ones")
+    tier_preference: bool = Field(
+        True,
+        description="inside each channel, active entries get their candidate slots and rank "
+        "before cold, then archived ones of similar relevance (``retrieval.tiered``)",
+    )
     demoted_decision_factor: float = Field(
         0.9, ge=0, le=1, description="score factor of rejected, superseded, invalid decisions"
     )
