@@ -918,6 +918,14 @@ def maintain(
         f"{verb} {len(report.moves)} of {report.scanned} memories ({counts}) "
         f"as of {report.now.isoformat()}"
     )
+    made = report.compressions
+    verb = "would compress" if dry_run else "compressed"
+    if not made:
+        typer.echo(f"{verb} nothing")
+        return
+    sources = sum(len(c.source_ids) for c in made)
+    plural = "s" if len(made) != 1 else ""
+    typer.echo(f"{verb} {len(made)} session{plural} ({sources} memories) into summaries")
 
 
 @app.command("migrate-store")

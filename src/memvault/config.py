@@ -321,6 +321,21 @@ class LifecycleConfig(BaseModel):
     reinforce_share: float = Field(
         0.5, ge=0, le=1, description="share of the gap to importance 1.0 that full use adds"
     )
+    compress_after_days: float | None = Field(
+        30.0,
+        gt=0,
+        description="idle days after which a session's raw turns (source_archive) are "
+        "summed up in one compressed_archive entry by maintain (None: never)",
+    )
+    compress_min_entries: int = Field(
+        3, ge=1, le=200, description="fewest old turns of a session worth one summary"
+    )
+    compress_max_chars: int = Field(
+        1200, ge=80, le=20_000, description="longest summary, in characters"
+    )
+    compress_llm: bool = Field(
+        True, description="summarise through the configured LLM (``llm``) when there is one"
+    )
 
 
 class DomainConfig(BaseModel):
@@ -332,6 +347,11 @@ class DomainConfig(BaseModel):
         True,
         description="name the domain (work / life) of a write that names none, by a small "
         "rule set; a tie leaves it unclassified",
+    )
+    llm: bool = Field(
+        False,
+        description="ask the configured LLM (``llm``) for that domain instead, one call per "
+        "write; the rule set answers whenever the LLM fails",
     )
 
 

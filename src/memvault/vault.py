@@ -11,6 +11,7 @@ written down in ``views`` (management calls: the owner's view; recall: the agent
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -23,7 +24,10 @@ from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
+from .lifecycle.compress import Compaction, Compressor
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
+from .lifecycle.domains import DomainClassifier
+from .llm import ChatClient
 from .model import (
     DecisionStatus,
     Domain,
@@ -112,13 +116,23 @@ class Vault:
         native = guarded(self.embedder)
         self._derived = derived = Derived.start(store, people, native, cfg.embedding)
         semantic = semantic_screen(cfg.security.semantic_screen, native)
-        self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
+        # The LLM, when one is configured and a feature is switched on to use it.
+        lc = cfg.lifecycle
+        wanted = cfg.domains.llm or (lc.compress_llm and lc.compress_after_days is not None)
+        self._llm = ChatClient(cfg.llm) if cfg.llm.configured and wanted else None
+        complete = self._llm.complete if self._llm is not None else None
+        domains = DomainClassifier(complete if cfg.domains.llm else None)
+        self._writer = writer = Writer(
+            store, cfg, protector, derived, self._clock, semantic, domains=domains
+        )
         channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
+        compressor = Compressor(lc, complete if lc.compress_llm else None)
+        self._compaction = Compaction(store, lc, compressor, self._add_summary)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
@@ -132,6 +146,8 @@ class Vault:
         self._derived.close()
         if self._accesses is not None:
             self._accesses.flush()
+        if self._llm is not None:
+            self._llm.close()
         self.store.close()
 
     def flush(self, timeout: float | None = None) -> bool:
@@ -509,13 +525,25 @@ class Vault:
     ) -> MaintenanceReport:
         """Move entries down the tiers their class windows give them at ``now`` (the
         clock's time by default): active to cold, cold to archive; never deleting, never
-        promoting. Idempotent; ``dry_run`` reports without writing. Of ``user_id`` only,
-        or of every user."""
+        promoting. Then compress each session's old raw turns into one summary
+        (``lifecycle.compress``; the report's ``compressions``). Idempotent; ``dry_run``
+        reports without writing. Of ``user_id`` only, or of every user."""
         when = check_datetime(now, "now")
         users = None if user_id is None else [make_scope(user_id).user_id]
         if not isinstance(dry_run, bool):
             raise ValidationError("dry_run must be true or false", field="dry_run")
-        return self._maintenance.run(now=when, dry_run=dry_run, user_ids=users)
+        report = self._maintenance.run(now=when, dry_run=dry_run, user_ids=users)
+        names = users if users is not None else self.store.user_ids()
+        made = self._compaction.run(now=report.now, dry_run=dry_run, user_ids=names)
+        for user in {c.user_id for c in made if c.summary_id is not None}:
+            # Linking a source changed its metadata, which drops its vector: embed it
+            # again now when this vault has an embedder (else the back-fill does).
+            self._derived.reindex(user, None)
+        return replace(report, compressions=tuple(made))
+
+    def _add_summary(self, user_id: str, fields: dict[str, Any]) -> MemoryEntry:
+        """A compression summary, through the whole write path (``lifecycle.compress``)."""
+        return self.add(user_id=user_id, source=Source.EXTRACTION, **fields)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()

@@ -35,7 +35,7 @@ from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
 from .lifecycle.decisions import check_move
-from .lifecycle.domains import classify
+from .lifecycle.domains import DomainClassifier
 from .model import (
     DecisionStatus,
     Domain,
@@ -280,6 +280,7 @@ class Writer:
         derived: Derived,
         clock: Callable[[], datetime],
         semantic: SemanticScreen | None = None,
+        domains: DomainClassifier | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -287,6 +288,7 @@ class Writer:
         self.derived = derived
         self.clock = clock
         self.semantic = semantic
+        self.domains = domains or DomainClassifier()  # rules only, unless given the LLM
         self.conversations = Conversations(store, config.conversation.window)
 
     # -- the pieces ------------------------------------------------------------------
@@ -378,7 +380,8 @@ class Writer:
         A draft that says it is held stays held; none can say it was approved."""
         entry = self.validate(draft, user_id=user_id)
         if entry.domain is None and self.config.domains.classify:
-            entry = entry.replace(domain=classify(entry.name, entry.description, entry.content))
+            named = self.domains(entry.name, entry.description, entry.content)
+            entry = entry.replace(domain=named)
         protected = self.protector.protect(**{f: getattr(entry, f) for f in PROTECTED})
         if protected.sealed is not None:
             entry = entry.replace(
