@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from memvault import MemClass, Vault, VaultConfig
+from memvault import MemClass, Store, Vault, VaultConfig
+from memvault.embed import HashingEmbedder
 from memvault.config import LLMConfig
 from memvault.lifecycle.compress import (
     BY,
@@ -24,6 +25,8 @@ from memvault.lifecycle.compress import (
 )
 from tests.cli_process import run_cli
 from tests.fakes.openai_chat import FakeChatServer, Reply
+
+SERVER_BACKENDS = True  # the ``store`` test below runs on PostgreSQL and MariaDB too
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 LATER = T0 + timedelta(days=31)
@@ -122,6 +125,33 @@ def test_later_turns_of_the_session_get_a_summary_of_their_own(vault: Vault, clo
         (made,) = vault.maintain().compressions
         assert list(made.source_ids) == more
         assert vault.count(user_id="alice", mem_class="compressed_archive") == 2
+
+
+def test_every_backend_compresses_and_links(store: Store, config: VaultConfig) -> None:
+    clock = Clock(T0)
+    with Vault(store=store, config=config, embedder=None, clock=clock) as v:
+        ids = _session(v, TURNS)
+        clock.at = LATER
+        (made,) = v.maintain().compressions
+        assert v.maintain().compressions == ()
+        assert [v.get(i, user_id="alice").metadata[INTO] for i in ids] == [made.summary_id] * 6
+        hits = v.search("charity race", user_id="alice", limit=10)
+        assert made.summary_id in {h.entry.id for h in hits}
+
+
+def test_sources_are_found_by_meaning_after_linking(config: VaultConfig, tmp_path: Path) -> None:
+    clock = Clock(T0)
+    cfg = config.model_copy(
+        update={"embedding": config.embedding.model_copy(update={"background": False})}
+    )
+    with Vault(tmp_path / "h.db", config=cfg, embedder=HashingEmbedder(), clock=clock) as v:
+        ids = _session(v, TURNS)
+        clock.at = LATER
+        v.maintain()
+        # Linking changed each source's metadata, which drops a vector; it was re-embedded.
+        why = v.explain("grey cat named Pixel", user_id="alice", limit=10)
+        channels = {c.entry.id: set(c.channels) for c in why.candidates}
+        assert "vector" in channels[ids[1]]
 
 
 def test_a_dry_run_writes_nothing(vault: Vault, clock: Clock) -> None:
