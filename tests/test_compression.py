@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from memvault import MemClass, Store, Vault, VaultConfig
-from memvault.embed import HashingEmbedder
 from memvault.config import LLMConfig
+from memvault.embed import HashingEmbedder
 from memvault.lifecycle.compress import (
     BY,
     FROM,
