@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -269,12 +270,13 @@ def summary_fields(group: Group, text: str, method: str) -> dict[str, Any]:
     """The fields of the summary entry of ``group`` (the keyword arguments of an add)."""
     entries = group.entries
     subjects = {e.source_subject for e in entries}
-    kinds = [e.kind for e in entries]
+    # The commonest kind; on a tie the first seen (a set's order would vary by process).
+    kind = Counter(e.kind for e in entries).most_common(1)[0][0]
     return {
         "content": text,
         "agent_id": group.agent_id,
         "name": f"summary of {group.session_id}",
-        "kind": max(set(kinds), key=kinds.count),
+        "kind": kind,
         "mem_class": MemClass.COMPRESSED_ARCHIVE,
         "source_subject": subjects.pop() if len(subjects) == 1 else None,
         "importance": max(e.importance for e in entries),
