@@ -92,6 +92,8 @@ def sample(spec: FieldSpec, index: int = 0) -> Any:
             return _T0 + timedelta(days=index)
         case Check.JSON:
             return {"sample": spec.name, "nested": {"n": 1}}
+        case Check.SUBJECT:
+            return "Caroline"
     raise AssertionError(f"no sample for {spec.check}")
 
 

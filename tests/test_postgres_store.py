@@ -116,7 +116,10 @@ def test_one_hnsw_index_per_vector_size_whatever_the_number_of_users(
 
 def test_without_pgvector_vectors_are_searched_in_the_application() -> None:
     # A schema before the pgvector migration stands for a server without the extension.
-    plain = PostgresStore(postgres.empty_database(), migrate_to=3)
+    url = postgres.empty_database()
+    plain = PostgresStore(url, migrate_to=3)
+    with psycopg.connect(url) as conn:  # the store's SQL names today's entry columns
+        conn.execute('ALTER TABLE memories ADD COLUMN source_subject text COLLATE "C"')
     try:
         assert plain.pgvector is None
         assert "in the application" in plain.health()["vector_search"]

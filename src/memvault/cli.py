@@ -54,6 +54,10 @@ SensitivityFilter = Annotated[
     str | None, typer.Option(help="only normal | sensitive | protected | secret")
 ]
 StatusFilter = Annotated[str | None, typer.Option(help="only decisions in this status")]
+SubjectFilter = Annotated[
+    str | None,
+    typer.Option("--subject", help="only memories about or from: user | assistant | a name"),
+]
 
 
 class _State:
@@ -178,6 +182,10 @@ def add(
             "(task detail, 15 days) | source_archive | compressed_archive",
         ),
     ] = "semantic",
+    subject: Annotated[
+        str | None,
+        typer.Option("--subject", help="who it is about or from: user | assistant | a name"),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Remember something."""
@@ -193,6 +201,7 @@ def add(
             metadata=_metadata(metadata),
             mem_class=mem_class,
             source="api",
+            source_subject=subject,
         )
     if as_json:
         _echo_json(entry.to_dict())
@@ -224,6 +233,7 @@ def search(
     tier: TierFilter = None,
     sensitivity: SensitivityFilter = None,
     status: StatusFilter = None,
+    subject: SubjectFilter = None,
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
@@ -239,6 +249,7 @@ def search(
             tier=tier,
             sensitivity=sensitivity,
             status=status,
+            source_subject=subject,
         )
     if as_json:
         _echo_json([h.to_dict() for h in hits])
@@ -279,6 +290,7 @@ def list_(
     tier: TierFilter = None,
     sensitivity: SensitivityFilter = None,
     status: StatusFilter = None,
+    subject: SubjectFilter = None,
     limit: Annotated[int, typer.Option(help="page size")] = 20,
     offset: Annotated[int, typer.Option(help="skip this many")] = 0,
     as_json: AsJson = False,
@@ -294,6 +306,7 @@ def list_(
             tier=tier,
             sensitivity=sensitivity,
             status=status,
+            source_subject=subject,
             limit=limit,
             offset=offset,
         )
@@ -916,6 +929,14 @@ def maintain(
         f"{verb} {len(report.moves)} of {report.scanned} memories ({counts}) "
         f"as of {report.now.isoformat()}"
     )
+    made = report.compressions
+    verb = "would compress" if dry_run else "compressed"
+    if not made:
+        typer.echo(f"{verb} nothing")
+        return
+    sources = sum(len(c.source_ids) for c in made)
+    plural = "s" if len(made) != 1 else ""
+    typer.echo(f"{verb} {len(made)} session{plural} ({sources} memories) into summaries")
 
 
 @app.command()

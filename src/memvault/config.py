@@ -137,6 +137,11 @@ class RetrievalConfig(BaseModel):
     half_life_days: float = Field(30.0, gt=0, description="recency half-life")
     cold_factor: float = Field(0.97, ge=0, le=1, description="score factor of cold entries")
     archive_factor: float = Field(0.94, ge=0, le=1, description="score factor of archived ones")
+    tier_preference: bool = Field(
+        True,
+        description="inside each channel, active entries get their candidate slots and rank "
+        "before cold, then archived ones of similar relevance (``retrieval.tiered``)",
+    )
     demoted_decision_factor: float = Field(
         0.9, ge=0, le=1, description="score factor of rejected, superseded, invalid decisions"
     )
@@ -329,6 +334,21 @@ class LifecycleConfig(BaseModel):
     reinforce_share: float = Field(
         0.5, ge=0, le=1, description="share of the gap to importance 1.0 that full use adds"
     )
+    compress_after_days: float | None = Field(
+        30.0,
+        gt=0,
+        description="idle days after which a session's raw turns (source_archive) are "
+        "summed up in one compressed_archive entry by maintain (None: never)",
+    )
+    compress_min_entries: int = Field(
+        3, ge=1, le=200, description="fewest old turns of a session worth one summary"
+    )
+    compress_max_chars: int = Field(
+        1200, ge=80, le=20_000, description="longest summary, in characters"
+    )
+    compress_llm: bool = Field(
+        True, description="summarise through the configured LLM (``llm``) when there is one"
+    )
 
 
 class DomainConfig(BaseModel):
@@ -340,6 +360,11 @@ class DomainConfig(BaseModel):
         True,
         description="name the domain (work / life) of a write that names none, by a small "
         "rule set; a tie leaves it unclassified",
+    )
+    llm: bool = Field(
+        False,
+        description="ask the configured LLM (``llm``) for that domain instead, one call per "
+        "write; the rule set answers whenever the LLM fails",
     )
 
 

@@ -33,14 +33,13 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Protocol
 
 from pydantic import BaseModel
 
 from .config import DecisionConfig
 from .errors import MemvaultError, ValidationError
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
-from .llm import Chat, ask_json
+from .llm import LLMFor, ask_json
 from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
 from .stores.protocols import EntryStore, Store
 from .stores.values import AuditRecord, EntryFilter, View
@@ -57,14 +56,6 @@ MACHINE_SOURCES = frozenset({Source.TOOL, Source.EXTRACTION, Source.TURN})
 MAX_SCANNED = 5000  # adopted decisions compared per write (a user has tens, not thousands)
 MAX_ASKED = 5  # the closest candidates put to the LLM
 CONFLICT_OPERATION = "decision_conflicts"  # the token ledger's name for these calls
-
-
-class LLMFor(Protocol):
-    """The engine's LLM for one operation of one user (``Vault.llm_call``); None: no LLM."""
-
-    def __call__(
-        self, operation: str, *, user_id: str, agent_id: str | None = None
-    ) -> Chat | None: ...
 
 
 CONFLICT_SYSTEM_PROMPT = """\

@@ -85,6 +85,7 @@ class Check(StrEnum):
     COUNT = "count"  # check_count: an integer from 0 to 2**63 - 1
     TIME = "time"  # check_datetime: a datetime or ISO 8601 text, stored as UTC
     JSON = "json"  # check_metadata: a JSON object, bounded shape, ``max_metadata_bytes``
+    SUBJECT = "subject"  # check_subject: "user", "assistant" or a short name
 
 
 class Imported(StrEnum):
@@ -266,6 +267,18 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
         http_create=True,
         http_update=True,
         doc="work or life",
+    ),
+    FieldSpec(
+        name="source_subject",
+        py_type=str,
+        optional=True,
+        default=None,
+        column=Column.TEXT,
+        check=Check.SUBJECT,
+        on_update=OnUpdate.SET,
+        http_create=True,
+        http_update=True,
+        doc='who it is about or from: "user", "assistant" or a third party\'s name',
     ),
     FieldSpec(
         name="category",

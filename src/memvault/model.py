@@ -124,6 +124,9 @@ class MemoryEntry:
     kind: Kind = Kind.USER
     mem_class: MemClass = MemClass.SEMANTIC
     domain: Domain | None = None
+    # Who the memory is about or from (seed 004's 来源主体): "user", "assistant", or a
+    # third party's name; None when nobody said (``memvault.subject``).
+    source_subject: str | None = None
     category: str | None = None
     confidence: float | None = None
     importance: float = 0.5

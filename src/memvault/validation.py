@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -127,6 +128,39 @@ def check_short_text(value: object, field: str, max_chars: int) -> str:
             field=field,
         )
     return text
+
+
+#: The two subjects every surface knows; any other value names a third party.
+SUBJECT_USER = "user"
+SUBJECT_ASSISTANT = "assistant"
+#: Longest third party's name a source subject may hold (characters).
+MAX_SUBJECT_CHARS = 64
+
+
+def check_subject(value: object, field: str = "source_subject") -> str | None:
+    """A source subject in its one stored form, or None for "nobody said".
+
+    Normalised so that a filter and a write agree: Unicode NFKC (full-width letters
+    become plain ones), runs of whitespace become one space, and "User" / "ASSISTANT"
+    become the reserved lower-case words; any other name keeps its case. An empty
+    value is None; control characters and names over ``MAX_SUBJECT_CHARS`` are refused."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"{field} must be a string, got {type(value).__name__}", field=field)
+    text = " ".join(unicodedata.normalize("NFKC", check_encodable(value, field)).split())
+    if not text:
+        return None
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise ValidationError(f"{field} contains a control character: remove it", field=field)
+    if len(text) > MAX_SUBJECT_CHARS:
+        raise ValidationError(
+            f"{field} is {len(text)} characters, over the limit of {MAX_SUBJECT_CHARS}: "
+            "name the person in fewer words",
+            field=field,
+        )
+    lowered = text.casefold()
+    return lowered if lowered in (SUBJECT_USER, SUBJECT_ASSISTANT) else text
 
 
 def _label(path: str) -> str:
@@ -375,6 +409,8 @@ def check_field(
         return check_datetime(value, name, optional=spec.optional)
     if check is Check.JSON:
         return check_metadata(value, max_metadata_bytes, name)
+    if check is Check.SUBJECT:
+        return check_subject(value, name)
     raise TypeError(f"field {name} has no rule for check {check!r}")
 
 

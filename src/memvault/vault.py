@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -25,7 +26,9 @@ from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
+from .lifecycle.compress import Compaction, Compressor
 from .lifecycle.decisions import DecisionMove
+from .lifecycle.domains import DomainClassifier
 from .llm import ChatClient, MeteredCall, MeteredLLM, Usage
 from .llm.metered import read_usage
 from .model import (
@@ -115,16 +118,24 @@ class Vault:
         native = guarded(self.embedder)
         self._derived = derived = Derived.start(store, people, native, cfg.embedding)
         semantic = semantic_screen(cfg.security.semantic_screen, native)
-        self._writer = writer = Writer(store, cfg, protector, derived, self._clock, semantic)
+        # The LLM (made on first use, every call budgeted and on the ledger: llm_call),
+        # for the features switched on to use it.
+        self._chat: MeteredLLM | None = None
+        self._chat_lock = threading.Lock()
+        lc = cfg.lifecycle
+        domains = DomainClassifier(self.llm_call if cfg.domains.llm else None)
+        self._writer = writer = Writer(
+            store, cfg, protector, derived, self._clock, semantic, domains=domains
+        )
         channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
-        self._chat: MeteredLLM | None = None
-        self._chat_lock = threading.Lock()
         self._decisions = DecisionService(store, writer, cfg.decisions, self._clock, self.llm_call)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
+        compressor = Compressor(lc, self.llm_call if lc.compress_llm else None)
+        self._compaction = Compaction(store, lc, compressor, self._add_summary)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
@@ -229,6 +240,7 @@ class Vault:
         expires_at: Any = None,
         source: Source | str = Source.API,
         id: str | None = None,
+        source_subject: str | None = None,
     ) -> MemoryEntry:
         """Store one memory and return it as stored. Findable by keyword on return."""
         scope = make_scope(user_id, agent_id)
@@ -250,6 +262,7 @@ class Vault:
             status=status,
             metadata=metadata,
             source=source,
+            source_subject=source_subject,
         )
         if status is not None:  # a decision: its conflicts with adopted ones recorded
             by_user = check_enum(Source, source, "source") not in MACHINE_SOURCES
@@ -283,6 +296,7 @@ class Vault:
         tier: Tier | str | None = None,
         status: DecisionStatus | str | None = None,
         expires_at: Any = KEEP,
+        source_subject: str | None = None,
     ) -> MemoryEntry:
         """Change the given fields of one entry (None = keep) and return the new entry."""
         view = owner_view(user_id, agent_id)
@@ -299,6 +313,7 @@ class Vault:
             tier=tier,
             status=status,
             expires_at=expires_at,
+            source_subject=source_subject,
         )
         return self._update(view, entry_id, patch, by_user=True, actor="owner", reason="")
 
@@ -371,6 +386,7 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        source_subject: str | None = None,
     ) -> int:
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
@@ -382,6 +398,7 @@ class Vault:
             quarantined,
             sensitivity=sensitivity,
             status=status,
+            source_subject=source_subject,
         )
         return self.store.count(view, flt)
 
@@ -399,6 +416,7 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        source_subject: str | None = None,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -422,6 +440,7 @@ class Vault:
             quarantined,
             sensitivity,
             status,
+            source_subject,
         )
         return self._recall.hits(asked)
 
@@ -439,6 +458,7 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        source_subject: str | None = None,
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
@@ -455,6 +475,7 @@ class Vault:
             quarantined,
             sensitivity,
             status,
+            source_subject,
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -466,6 +487,7 @@ class Vault:
         agent_id: str | None = None,
         max_tokens: int | None = None,
         limit: int | None = None,
+        source_subject: str | None = None,
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
@@ -478,7 +500,13 @@ class Vault:
         are never part of it, and the text of every memory is escaped as data.
         """
         return self._recall.context(
-            query, user_id, agent_id, max_tokens, limit, self._relevance.select
+            query,
+            user_id,
+            agent_id,
+            max_tokens,
+            limit,
+            self._relevance.select,
+            source_subject=source_subject,
         )
 
     # -- transfer ---------------------------------------------------------------------
@@ -511,13 +539,25 @@ class Vault:
     ) -> MaintenanceReport:
         """Move entries down the tiers their class windows give them at ``now`` (the
         clock's time by default): active to cold, cold to archive; never deleting, never
-        promoting. Idempotent; ``dry_run`` reports without writing. Of ``user_id`` only,
-        or of every user."""
+        promoting. Then compress each session's old raw turns into one summary
+        (``lifecycle.compress``; the report's ``compressions``). Idempotent; ``dry_run``
+        reports without writing. Of ``user_id`` only, or of every user."""
         when = check_datetime(now, "now")
         users = None if user_id is None else [make_scope(user_id).user_id]
         if not isinstance(dry_run, bool):
             raise ValidationError("dry_run must be true or false", field="dry_run")
-        return self._maintenance.run(now=when, dry_run=dry_run, user_ids=users)
+        report = self._maintenance.run(now=when, dry_run=dry_run, user_ids=users)
+        names = users if users is not None else self.store.user_ids()
+        made = self._compaction.run(now=report.now, dry_run=dry_run, user_ids=names)
+        for user in {c.user_id for c in made if c.summary_id is not None}:
+            # Linking a source changed its metadata, which drops its vector: embed it
+            # again now when this vault has an embedder (else the back-fill does).
+            self._derived.reindex(user, None)
+        return replace(report, compressions=tuple(made))
+
+    def _add_summary(self, user_id: str, fields: dict[str, Any]) -> MemoryEntry:
+        """A compression summary, through the whole write path (``lifecycle.compress``)."""
+        return self.add(user_id=user_id, source=Source.EXTRACTION, **fields)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()
@@ -602,6 +642,7 @@ class Vault:
         status: DecisionStatus | str | None = None,
         limit: int = 100,
         offset: int = 0,
+        source_subject: str | None = None,
     ) -> list[MemoryEntry]:
         """The caller's entries, newest first, filtered and paged.
 
@@ -617,6 +658,7 @@ class Vault:
             quarantined,
             sensitivity=sensitivity,
             status=status,
+            source_subject=source_subject,
         )
         return self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)

@@ -22,7 +22,7 @@ from .errors import NotFoundError, ValidationError
 from .model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
 from .stores.protocols import EntryStore
 from .stores.values import EntryFilter, View
-from .validation import check_entry_id, make_scope
+from .validation import check_entry_id, check_subject, make_scope
 from .validation import check_optional_enum as _enum
 from .validation import check_optional_ident as _ident
 
@@ -49,6 +49,7 @@ def entry_filter(
     *,
     sensitivity: object = None,
     status: object = None,
+    source_subject: object = None,
 ) -> EntryFilter:
     """The classification filter a call names (None = any), each field checked."""
     if quarantined is not None and not isinstance(quarantined, bool):
@@ -62,6 +63,7 @@ def entry_filter(
         session_id=_ident(session_id, "session_id"),
         sensitivity=_enum(Sensitivity, sensitivity, "sensitivity"),
         status=_enum(DecisionStatus, status, "status"),
+        source_subject=check_subject(source_subject),
     )
 
 

@@ -35,7 +35,7 @@ from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
 from .lifecycle.decisions import check_move
-from .lifecycle.domains import classify
+from .lifecycle.domains import DomainClassifier
 from .model import (
     DecisionStatus,
     Domain,
@@ -98,6 +98,7 @@ class Draft:
     kind: Kind | str | None = None
     mem_class: MemClass | str | None = None
     domain: Domain | str | None = None
+    source_subject: str | None = None
     category: str | None = None
     confidence: float | None = None
     importance: float | None = None
@@ -145,6 +146,7 @@ class Patch:
     metadata: Mapping[str, Any] | None = None
     mem_class: MemClass | str | None = None
     domain: Domain | str | None = None
+    source_subject: str | None = None
     category: str | None = None
     importance: float | None = None
     tier: Tier | str | None = None
@@ -278,6 +280,7 @@ class Writer:
         derived: Derived,
         clock: Callable[[], datetime],
         semantic: SemanticScreen | None = None,
+        domains: DomainClassifier | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -285,6 +288,7 @@ class Writer:
         self.derived = derived
         self.clock = clock
         self.semantic = semantic
+        self.domains = domains or DomainClassifier()  # rules only, unless given the LLM
         self.conversations = Conversations(store, config.conversation.window)
 
     # -- the pieces ------------------------------------------------------------------
@@ -376,7 +380,14 @@ class Writer:
         A draft that says it is held stays held; none can say it was approved."""
         entry = self.validate(draft, user_id=user_id)
         if entry.domain is None and self.config.domains.classify:
-            entry = entry.replace(domain=classify(entry.name, entry.description, entry.content))
+            named = self.domains(
+                entry.name,
+                entry.description,
+                entry.content,
+                user_id=entry.user_id,
+                agent_id=entry.agent_id,
+            )
+            entry = entry.replace(domain=named)
         protected = self.protector.protect(**{f: getattr(entry, f) for f in PROTECTED})
         if protected.sealed is not None:
             entry = entry.replace(

@@ -347,6 +347,7 @@ class AgentVaults:
             users=sum(r.users for r in reports),
             scanned=sum(r.scanned for r in reports),
             moves=tuple(m for r in reports for m in r.moves),
+            compressions=tuple(c for r in reports for c in r.compressions),
         )
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:

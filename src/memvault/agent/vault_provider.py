@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import MemvaultError
 from ..model import MemClass, Source
-from ..validation import IDENT_RE
+from ..validation import IDENT_RE, SUBJECT_ASSISTANT, SUBJECT_USER
 from ..vault import Vault
 from .provider import MemoryProvider, SessionContext
 from .stores import AgentVaults, memory_off
@@ -163,6 +163,9 @@ class VaultProvider(MemoryProvider):
                 source=Source.TURN,
                 importance=0.3,
                 metadata=metadata,
+                # The pair is the user's turn with its answer: about the user, unless the
+                # assistant spoke alone.
+                source_subject=SUBJECT_ASSISTANT if not user_content.strip() else SUBJECT_USER,
             )
         except MemvaultError as exc:  # a turn that cannot be archived must not break the agent
             log.warning("vault: turn not archived: %s", exc)

@@ -20,6 +20,7 @@ from ..errors import MemvaultError, NotFoundError, SecurityError
 from ..lifecycle.decisions import USER_ONLY, legal_moves
 from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry
 from ..security.quarantine import injectable, placeholder
+from ..validation import SUBJECT_USER
 from ..vault import Vault
 
 KINDS = [k.value for k in Kind]
@@ -61,6 +62,12 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
                 "description": "for a turn: its position in the session (else: the order saved)",
             },
             "session_date": {"type": "string", "description": "for a turn: the session's date"},
+            "subject": {
+                "type": "string",
+                "maxLength": 64,
+                "description": "who the memory is about or from: 'user' (the default), "
+                "'assistant' (you), or the name of another person",
+            },
         },
         "required": ["action", "name", "type"],
         "additionalProperties": False,
@@ -243,6 +250,7 @@ class VaultTools:
                 session_id=args.get("session_id"),
                 metadata={k: args[k] for k in TURN_ARGS if k in args} or None,
                 source="tool",
+                source_subject=args.get("subject") or SUBJECT_USER,
             )
             return _ok(action="created", memory=brief(entry))
         if action in ("update", "delete"):
@@ -256,7 +264,7 @@ class VaultTools:
             if turn:
                 return fail(
                     f"{', '.join(turn)} describe a turn when it is created; update changes "
-                    "only content, name, description and type"
+                    "only content, name, description, type and subject"
                 )
             entry = self.vault.update(
                 entry_id,
@@ -266,6 +274,7 @@ class VaultTools:
                 name=args.get("name"),
                 description=args.get("description"),
                 kind=args.get("type"),
+                source_subject=args.get("subject"),
             )
             return _ok(action="updated", memory=brief(entry))
         return fail("'action' must be one of create, update, delete")

@@ -29,6 +29,7 @@ from ..config import LifecycleConfig
 from ..model import MemClass, MemoryEntry, Tier
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, SearchDoc, View
+from .compress import Compression
 
 BATCH = 500
 
@@ -64,6 +65,8 @@ class MaintenanceReport:
     users: int
     scanned: int
     moves: tuple[TierMove, ...]
+    # The summaries compression made (``lifecycle.compress``; dry run: would make).
+    compressions: tuple[Compression, ...] = ()
 
     @property
     def counts(self) -> dict[str, int]:
@@ -86,6 +89,8 @@ class MaintenanceReport:
             "counts": self.counts,
             "moves": [m.to_dict() for m in shown],
             "moves_truncated": len(shown) < len(self.moves),
+            "compressed": len(self.compressions),
+            "compressions": [c.to_dict() for c in self.compressions],
         }
 
 

@@ -20,7 +20,7 @@ Its errors live in the one tree of :mod:`memvault.errors`, on the upstream branc
 from __future__ import annotations
 
 from ..errors import LLMError, LLMUnavailableError
-from .client import AsyncChatClient, Chat, ChatClient, Completion
+from .client import AsyncChatClient, Chat, ChatClient, Completion, LLMFor
 from .metered import MeteredCall, MeteredLLM, Usage
 from .reflect import REFLECT_NO_MEMORIES, REFLECT_SYSTEM_PROMPT, reflect_messages
 from .replies import ask_json, ask_json_async, parse_json
@@ -33,6 +33,7 @@ __all__ = [
     "ChatClient",
     "Completion",
     "LLMError",
+    "LLMFor",
     "LLMUnavailableError",
     "MeteredCall",
     "MeteredLLM",

@@ -45,6 +45,15 @@ class Chat(Protocol):
     ) -> str: ...
 
 
+class LLMFor(Protocol):
+    """The engine's LLM for one operation of one user (``Vault.llm_call``): None when no
+    LLM is configured."""
+
+    def __call__(
+        self, operation: str, *, user_id: str, agent_id: str | None = None
+    ) -> Chat | None: ...
+
+
 class TransientLLMError(LLMError):
     """A failure that may pass: the call is tried again (the last one is what callers see)."""
 
@@ -272,6 +281,7 @@ __all__ = [
     "Chat",
     "ChatClient",
     "Completion",
+    "LLMFor",
     "TransientLLMError",
     "async_retry_policy",
     "read_completion",

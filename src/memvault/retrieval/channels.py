@@ -18,9 +18,10 @@ from ..config import VaultConfig
 from ..embed.base import Embedder, Vectors
 from ..embed.batching import QueryBatcher
 from ..embed.guard import EmbeddingStopped
-from ..model import MemoryEntry
+from ..model import MemoryEntry, Tier
 from ..stores.protocols import Store, TermPlanner
 from ..stores.values import NO_FILTER, EntryFilter, KeywordWeights, View
+from . import tiered
 from .terms import planner_for
 from .vector import VectorIndex
 
@@ -77,19 +78,28 @@ class Channel(Protocol):
 
 class KeywordChannel:
     """BM25 over the engine-made tokens, in the store, with the caller's statistics;
-    ``planner`` decides which of a query's terms run (``terms.CommonTermPlanner``)."""
+    ``planner`` decides which of a query's terms run (``terms.CommonTermPlanner``).
+    ``prefer_tiers``: active entries before demoted ones (``retrieval.tiered``)."""
 
     name = "keyword"
 
-    def __init__(self, store: Store, weights: KeywordWeights, planner: TermPlanner) -> None:
+    def __init__(
+        self,
+        store: Store,
+        weights: KeywordWeights,
+        planner: TermPlanner,
+        *,
+        prefer_tiers: bool = True,
+    ) -> None:
         self.store = store
         self.weights = weights
         self.planner = planner
+        self.prefer_tiers = prefer_tiers
 
-    def rank(
-        self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
-    ) -> list[tuple[str, float]]:
-        found = self.store.keyword_search(
+    def _search(
+        self, view: View, query: Query, depth: int, flt: EntryFilter
+    ) -> list[tuple[MemoryEntry, float]]:
+        return self.store.keyword_search(
             view,
             [*query.terms, *query.phrases],
             flt=flt,
@@ -97,6 +107,27 @@ class KeywordChannel:
             weights=self.weights,
             planner=self.planner,
         )
+
+    def rank(
+        self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
+    ) -> list[tuple[str, float]]:
+        found = self._search(view, query, depth, flt)
+        if self.prefer_tiers and flt.tier is None:
+            demoted = [(e, s) for e, s in found if e.tier is not Tier.ACTIVE]
+            if demoted and len(found) >= depth:
+                # Full, and demoted entries took slots: the active matches get theirs,
+                # and the cold ones theirs where archived entries took places.
+                active = self._search(view, query, depth, replace(flt, tier=Tier.ACTIVE))
+                if any(e.tier is Tier.ARCHIVE for e, _ in demoted):
+                    cold = self._search(
+                        view,
+                        query,
+                        tiered.demoted_quota(depth, len(active)),
+                        replace(flt, tier=Tier.COLD),
+                    )
+                    demoted = [p for p in demoted if p[0].tier is Tier.ARCHIVE] + cold
+                found = tiered.merge(active, demoted, depth)
+            found = tiered.prefer_active(found, tiered.KEYWORD_FLOOR)
         pool.add(e for e, _ in found)
         return [(e.id, score) for e, score in found]
 
@@ -121,11 +152,13 @@ class VectorChannel:
         *,
         min_similarity: float,
         settle: Callable[[str], object] | None = None,
+        prefer_tiers: bool = True,
     ) -> None:
         self.index = index
         self.queries = queries
         self.min_similarity = min_similarity
         self.settle = settle
+        self.prefer_tiers = prefer_tiers
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
@@ -139,20 +172,42 @@ class VectorChannel:
         # A filter is checked after the vector search: look deeper so enough remain.
         # Only filters other than expiry make the index over-fetch (expiry rarely bites).
         fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
-        similar = self.index.search(view, vector, fetch)
-        pool.fetch([i for i, _ in similar])
-        ranked: list[tuple[str, float]] = []
-        for entry_id, sim in similar:
-            entry = pool.entries.get(entry_id)
-            if entry is None or not flt.matches(entry):
-                continue
-            if sim < self.min_similarity and entry_id not in pool.ranked:
+        prefer = self.prefer_tiers and flt.tier is None
+        active: list[tuple[MemoryEntry, float]] = []  # every match, without a preference
+        demoted: list[tuple[MemoryEntry, float]] = []
+        kept: dict[Tier, int] = {}
+        seen: set[str] = set()
+        while True:
+            similar = self.index.search(view, vector, fetch)
+            fresh = [(i, sim) for i, sim in similar if i not in seen]
+            seen.update(i for i, _ in fresh)
+            pool.fetch([i for i, _ in fresh])
+            done = False
+            for entry_id, sim in fresh:
+                entry = pool.entries.get(entry_id)
+                if entry is None or not flt.matches(entry):
+                    continue
+                if sim < self.min_similarity and entry_id not in pool.ranked:
+                    done = True
+                    break
+                if prefer and entry.tier is not Tier.ACTIVE:
+                    if kept.get(entry.tier, 0) < depth:  # up to depth of each demoted tier
+                        kept[entry.tier] = kept.get(entry.tier, 0) + 1
+                        demoted.append((entry, sim))
+                    continue
+                active.append((entry, sim))
+                if len(active) >= depth:
+                    done = True
+                    break
+            # Demoted entries took places: look deeper for the active ones behind them.
+            if done or not demoted or len(similar) < fetch or fetch >= tiered.MAX_VECTOR_SCAN:
                 break
-            ranked.append((entry_id, sim))
-            if len(ranked) >= depth:
-                break
+            fetch = min(fetch * 4, tiered.MAX_VECTOR_SCAN)
+        found = active
+        if demoted:
+            found = tiered.prefer_active(tiered.merge(active, demoted, depth), tiered.VECTOR_FLOOR)
         pool.query_vector = vector  # for context()'s relevance gate
-        return ranked
+        return [(entry.id, sim) for entry, sim in found]
 
     def similarities(self, view: View, pool: Pool, entry_ids: Sequence[str]) -> dict[str, float]:
         """The query's cosine to each of ``entry_ids`` (read into ``pool``) that has a
@@ -174,12 +229,19 @@ def channels_for(
     (``settle``: see :class:`VectorChannel`)."""
     kw = config.keyword
     weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight, kw.phrase_weight)
-    channels: list[Channel] = [KeywordChannel(store, weights, planner_for(kw))]
     rc = config.retrieval
+    prefer = rc.tier_preference
+    channels: list[Channel] = [KeywordChannel(store, weights, planner_for(kw), prefer_tiers=prefer)]
     if index is not None and embedder is not None and rc.vector_weight > 0:
         queries = QueryBatcher(embedder)
         channels.append(
-            VectorChannel(index, queries, min_similarity=rc.min_similarity, settle=settle)
+            VectorChannel(
+                index,
+                queries,
+                min_similarity=rc.min_similarity,
+                settle=settle,
+                prefer_tiers=prefer,
+            )
         )
     return channels
 

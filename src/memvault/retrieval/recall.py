@@ -198,6 +198,7 @@ class Recall:
         quarantined: object = None,
         sensitivity: object = None,
         status: object = None,
+        source_subject: object = None,
     ) -> Search:
         """A search in the caller's recall view (``views.recall_view``), checked."""
         view = recall_view(user_id, agent_id)
@@ -211,6 +212,7 @@ class Recall:
             quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,
+            source_subject=source_subject,
         )
         return Search(view, text, flt, checked)
 
@@ -232,6 +234,8 @@ class Recall:
         max_tokens: object,
         limit: object,
         select: Callable[[Recalled, int], list[Hit]],
+        *,
+        source_subject: object = None,
     ) -> str:
         """The hits ``select`` finds relevant (``retrieval.relevance``'s gate) that are not
         held for review, packed into ``max_tokens`` (default ``context.max_tokens``) as a
@@ -240,7 +244,14 @@ class Recall:
         budget = cc.max_tokens if max_tokens is None else max_tokens
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
-        search = self.ask(query, user_id, agent_id, limit or cc.limit, quarantined=False)
+        search = self.ask(
+            query,
+            user_id,
+            agent_id,
+            limit or cc.limit,
+            quarantined=False,
+            source_subject=source_subject,
+        )
         chosen = select(self.run(search), search.limit)
         self._recalled(search, chosen)
         return pack(chosen, budget)

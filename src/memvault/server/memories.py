@@ -51,6 +51,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         importance=body.importance,
         status=body.status,
         source="api",
+        source_subject=body.source_subject,
     )
     return entry.to_dict()
 
@@ -68,6 +69,7 @@ def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, 
         tier=body.tier,
         sensitivity=body.sensitivity,
         status=body.status,
+        source_subject=body.source_subject,
     )
     return {"results": [h.to_dict() for h in hits]}
 
@@ -85,6 +87,7 @@ def list_memories(
     session_id: str | None = None,
     sensitivity: Sensitivity | None = None,
     status: DecisionStatus | None = None,
+    source_subject: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
 ) -> dict[str, Any]:
@@ -98,6 +101,7 @@ def list_memories(
         "session_id": session_id,
         "sensitivity": sensitivity,
         "status": status,
+        "source_subject": source_subject,
     }
     vault = gw.vault_for(agent_id)
     items = vault.list(**filters, limit=limit, offset=offset)
@@ -239,6 +243,7 @@ def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) 
         category=body.category,
         importance=body.importance,
         tier=body.tier,
+        source_subject=body.source_subject,
     )
     return entry.to_dict()
 

@@ -24,6 +24,14 @@ MAX_SEARCH = 50
 
 # Strict numbers: pydantic would otherwise read true as 1 and "0.5" as 0.5.
 Importance = Annotated[float, Field(strict=True)]
+# Who a memory is about or from; the engine normalises it (``validation.check_subject``).
+Subject = Annotated[
+    str | None,
+    Field(
+        max_length=200,
+        description='who it is about or from: "user", "assistant" or a third party\'s name',
+    ),
+]
 
 
 class _Body(BaseModel):
@@ -55,6 +63,7 @@ class AddRequest(_Body):
     session_id: str | None = None
     mem_class: MemClass | None = None
     domain: Domain | None = None
+    source_subject: Subject = None
     category: str | None = None
     importance: Importance = 0.5
     status: DecisionStatus | None = None
@@ -71,6 +80,7 @@ class SearchRequest(_Body):
     tier: Tier | None = None
     sensitivity: Sensitivity | None = None
     status: DecisionStatus | None = None
+    source_subject: Subject = None
 
 
 class UpdateRequest(_Body):
@@ -85,6 +95,7 @@ class UpdateRequest(_Body):
     metadata: dict[str, Any] | None = None
     mem_class: MemClass | None = None
     domain: Domain | None = None
+    source_subject: Subject = None
     category: str | None = None
     importance: Importance | None = None
     tier: Tier | None = None
@@ -107,6 +118,7 @@ class Entry(BaseModel):
     kind: Kind
     mem_class: MemClass
     domain: Domain | None
+    source_subject: str | None
     category: str | None
     confidence: float | None
     importance: float

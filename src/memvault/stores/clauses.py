@@ -41,6 +41,7 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
         ("session_id", flt.session_id),
         ("sensitivity", flt.sensitivity),
         ("status", flt.status),
+        ("source_subject", flt.source_subject),
     ):
         if value is not None:
             clauses.append(f"m.{column} = {mark}")

@@ -51,6 +51,7 @@ class EntryFilter:
     valid_at: datetime | None = None
     sensitivity: Sensitivity | None = None
     status: DecisionStatus | None = None
+    source_subject: str | None = None  # normalised (``validation.check_subject``)
 
     def matches(self, entry: MemoryEntry) -> bool:
         return (
@@ -63,6 +64,7 @@ class EntryFilter:
             and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
             and (self.sensitivity is None or entry.sensitivity == self.sensitivity)
             and (self.status is None or entry.status == self.status)
+            and (self.source_subject is None or entry.source_subject == self.source_subject)
             and (
                 self.valid_at is None
                 or entry.expires_at is None

@@ -219,6 +219,21 @@ def _llm_usage(cur: Any, exact: str) -> None:
     )
 
 
+@migration(3, "source subject: who an entry is about or from")
+def _source_subject(cur: Any, exact: str) -> None:
+    # MySQL commits DDL at once, so a step cut short must be safe to run again: the
+    # column is added only when it is not there yet. Existing rows name nobody (NULL).
+    cur.execute(
+        "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+        "AND table_name = 'memories' AND column_name = 'source_subject'"
+    )
+    if int(cur.fetchone()[0]) == 0:
+        cur.execute(
+            "ALTER TABLE memories ADD COLUMN source_subject "
+            f"VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {exact} NULL"
+        )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

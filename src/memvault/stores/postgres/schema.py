@@ -506,6 +506,12 @@ def _llm_usage(conn: psycopg.Connection[Any]) -> None:
     )
 
 
+@migration(10, "source subject: who an entry is about or from")
+def _source_subject(conn: psycopg.Connection[Any]) -> None:
+    # Existing rows name nobody (NULL); adding a nullable column rewrites no row.
+    conn.execute(f"ALTER TABLE memories ADD COLUMN IF NOT EXISTS source_subject {_T}")
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -475,6 +475,14 @@ def _llm_usage(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(14, "source subject: who an entry is about or from")
+def _source_subject(conn: sqlite3.Connection) -> None:
+    # Existing rows name nobody (NULL): a subject is only ever what a write said.
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(memories)")}
+    if "source_subject" not in columns:
+        conn.execute("ALTER TABLE memories ADD COLUMN source_subject TEXT")
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
