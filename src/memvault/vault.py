@@ -22,8 +22,10 @@ from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
+from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
+from .lifecycle.history import UPDATED, Version, validity_filter
 from .model import (
     DecisionStatus,
     Domain,
@@ -50,7 +52,9 @@ from .stores.protocols import Store
 from .stores.values import AuditRecord
 from .transfer import Transfer
 from .validation import (
+    check_bool,
     check_datetime,
+    check_entry_id,
     check_enum,
     check_limit,
     check_offset,
@@ -119,6 +123,7 @@ class Vault:
         self._review = ReviewService(store, self._clock, writer)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
+        self._history = HistoryService(store, writer, self._clock)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
@@ -195,8 +200,13 @@ class Vault:
         expires_at: Any = None,
         source: Source | str = Source.API,
         id: str | None = None,
+        supersedes: str | None = None,
     ) -> MemoryEntry:
-        """Store one memory and return it as stored. Findable by keyword on return."""
+        """Store one memory and return it as stored. Findable by keyword on return.
+
+        ``supersedes``: the id of the memory this one replaces; in the same transaction
+        that one stops being current (kept, with ``valid_to`` and ``superseded_by``, in
+        ``history``), so recall returns the new fact only."""
         scope = make_scope(user_id, agent_id)
         draft = Draft(
             content=content,
@@ -216,9 +226,12 @@ class Vault:
             status=status,
             metadata=metadata,
             source=source,
+            supersedes=supersedes,
         )
         if status is not None:  # a new decision starts where the lifecycle lets it
             check_move(None, check_enum(DecisionStatus, status, "status"), by_user=True)
+        if supersedes is not None:
+            return self._history.add(draft, view=owner_view(scope.user_id, scope.agent_id))
         return self._writer.add(draft, user_id=scope.user_id)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
@@ -268,10 +281,17 @@ class Vault:
     def _update(
         self, view: Any, entry_id: str, patch: Patch, *, by_user: bool, actor: str, reason: str
     ) -> MemoryEntry:
-        """The write path's update, with a decision's move (if any) audited with it."""
+        """The write path's update, with a decision's move (if any) audited with it and
+        the entry as it was kept as a version (``history``)."""
         moves: list[tuple[DecisionStatus | None, DecisionStatus]] = []
+        replaced: list[MemoryEntry] = []
         with self.store.atomic():
-            entry = self._writer.update(view, entry_id, patch, by_user=by_user, status_moves=moves)
+            entry = self._writer.update(
+                view, entry_id, patch, by_user=by_user, status_moves=moves, replaced=replaced
+            )
+            self._history.record(
+                replaced[-1], entry, actor=actor, action=UPDATED, at=entry.updated_at
+            )
             for before, after in moves[-1:]:
                 self.store.append_audit(
                     AuditRecord(
@@ -324,6 +344,25 @@ class Vault:
             moves.extend(DecisionMove.of(r) for r in page if r.action == DECISION_ACTION)
             after = page[-1].seq
 
+    def history(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> list[Version]:
+        """Every period in which the fact was current, oldest first: the entry as it was,
+        from and to when, who made the change that began it and what it changed;
+        following supersession both ways (the entries that replaced it and that it
+        replaced) as well as its own updates. ``NotFoundError`` if it is not the caller's."""
+        return self._history.history(owner_view(user_id, agent_id), check_entry_id(entry_id))
+
+    def undo(
+        self, entry_id: str, *, user_id: str, agent_id: str | None = None, actor: str = "owner"
+    ) -> MemoryEntry:
+        """Put the previous state of the fact back and return the entry current after it:
+        an update's earlier text and fields, or, for an entry that replaced another, the
+        replaced one current again (the replacement withdrawn). The undo is itself
+        recorded, so ``history`` grows and undoing an undo re-applies the change.
+        ``ValidationError`` when there is nothing to undo; ``NotFoundError``."""
+        view = owner_view(user_id, agent_id)
+        who = check_short_text(actor, "actor", 200)
+        return self._history.undo(view, check_entry_id(entry_id), actor=who)
+
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""
         self._writer.delete(owner_view(user_id, agent_id), entry_id)
@@ -352,7 +391,11 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> int:
+        """How many entries ``list`` would give without a limit (current ones unless
+        ``include_superseded``; with ``as_of``, those current then)."""
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
             kind,
@@ -364,7 +407,21 @@ class Vault:
             sensitivity=sensitivity,
             status=status,
         )
-        return self.store.count(view, flt)
+        when = check_datetime(as_of, "as_of", optional=True)
+        flt = self._valid(flt, when, include_superseded)
+        if when is None:
+            return self.store.count(view, flt)
+        return len(
+            self._history.as_of(view.user_id, list(self.store.iter_entries(view, flt)), when)
+        )
+
+    def _valid(self, flt: Any, as_of: datetime | None, include_superseded: object) -> Any:
+        return validity_filter(
+            flt,
+            now=self._clock(),
+            as_of=as_of,
+            include_superseded=check_bool(include_superseded, "include_superseded"),
+        )
 
     def search(
         self,
@@ -380,6 +437,8 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -390,6 +449,11 @@ class Vault:
         seconds for their vectors). Expired entries are left out. Entries held
         for review are included (marked by ``quarantine``) unless ``quarantined=False``;
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
+
+        Superseded entries (replaced by a newer one, see ``add(supersedes=)``) are left
+        out inside each channel's query unless ``include_superseded``. ``as_of``: recall
+        as it was then: entries current at that moment, each in the version it had
+        (ranked by their text of today; recency counts from ``as_of``).
         """
         asked = self._recall.ask(
             query,
@@ -403,6 +467,8 @@ class Vault:
             quarantined,
             sensitivity,
             status,
+            as_of=as_of,
+            include_superseded=include_superseded,
         )
         return self._recall.hits(asked)
 
@@ -420,6 +486,8 @@ class Vault:
         quarantined: bool | None = None,
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
@@ -436,6 +504,8 @@ class Vault:
             quarantined,
             sensitivity,
             status,
+            as_of=as_of,
+            include_superseded=include_superseded,
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -583,10 +653,16 @@ class Vault:
         status: DecisionStatus | str | None = None,
         limit: int = 100,
         offset: int = 0,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> list[MemoryEntry]:
         """The caller's entries, newest first, filtered and paged.
 
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
+        Superseded entries are left out unless ``include_superseded``; ``as_of`` lists
+        the entries current at that moment, each in the version it had then (a page may
+        then hold fewer than ``limit``: an entry reinstated by ``undo`` was not current
+        in between).
         """
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
@@ -599,9 +675,12 @@ class Vault:
             sensitivity=sensitivity,
             status=status,
         )
-        return self.store.list_entries(
+        when = check_datetime(as_of, "as_of", optional=True)
+        flt = self._valid(flt, when, include_superseded)
+        found = self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
         )
+        return found if when is None else self._history.as_of(view.user_id, found, when)
 
 
 __all__ = ["Vault"]

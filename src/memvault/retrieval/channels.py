@@ -11,7 +11,7 @@ channels know what earlier ones found.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..config import VaultConfig
@@ -138,7 +138,7 @@ class VectorChannel:
             self.settle(view.user_id)
         # A filter is checked after the vector search: look deeper so enough remain.
         # Only filters other than expiry make the index over-fetch (expiry rarely bites).
-        fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
+        fetch = depth if flt.timeless() == NO_FILTER else depth * 4
         similar = self.index.search(view, vector, fetch)
         pool.fetch([i for i, _ in similar])
         ranked: list[tuple[str, float]] = []

@@ -50,6 +50,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         category=body.category,
         importance=body.importance,
         source="api",
+        supersedes=body.supersedes,
     )
     return entry.to_dict()
 
@@ -67,6 +68,8 @@ def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, 
         tier=body.tier,
         sensitivity=body.sensitivity,
         status=body.status,
+        as_of=body.as_of,
+        include_superseded=body.include_superseded,
     )
     return {"results": [h.to_dict() for h in hits]}
 
@@ -86,6 +89,8 @@ def list_memories(
     status: DecisionStatus | None = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    as_of: Annotated[str | None, Query(description="ISO 8601: list what was current then")] = None,
+    include_superseded: bool = False,
 ) -> dict[str, Any]:
     filters: dict[str, Any] = {
         "user_id": act_as(who, user_id),
@@ -97,6 +102,8 @@ def list_memories(
         "session_id": session_id,
         "sensitivity": sensitivity,
         "status": status,
+        "as_of": as_of,
+        "include_superseded": include_superseded,
     }
     vault = gw.vault_for(agent_id)
     items = vault.list(**filters, limit=limit, offset=offset)

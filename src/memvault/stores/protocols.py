@@ -36,6 +36,7 @@ from .values import (
     VectorItem,
     View,
 )
+from .versions import StoredVersion
 
 
 @runtime_checkable
@@ -213,6 +214,21 @@ class NearestVectors(Protocol):
 
 
 @runtime_checkable
+class EntryHistory(Protocol):
+    """Earlier versions of entries (``stores.versions``): what ``Vault.history`` reads and
+    ``Vault.undo`` restores. Versions go with their entry: deleting or erasing it deletes
+    them. A version is written inside the transaction of the change it records."""
+
+    def add_version(self, version: StoredVersion) -> None:
+        """Append ``version`` as the entry's next (its ``seq`` is drawn by the store);
+        ``NotFoundError`` if the user has no such entry."""
+
+    def versions(self, user_id: str, entry_ids: Sequence[str]) -> list[StoredVersion]:
+        """The versions of the user's entries among ``entry_ids``, by entry id, then
+        oldest first."""
+
+
+@runtime_checkable
 class RevealStore(Protocol):
     """Sensitive data: sealed originals, the reveal challenge and state, the audit log."""
 
@@ -253,13 +269,16 @@ class Admin(Protocol):
 
 
 @runtime_checkable
-class Store(EntryStore, KeywordIndex, VectorStore, RevealStore, Transactional, Admin, Protocol):
+class Store(
+    EntryStore, KeywordIndex, VectorStore, RevealStore, EntryHistory, Transactional, Admin, Protocol
+):
     """A backend: every concern above. Each write is atomic: it fully happens or leaves
     no trace."""
 
 
 __all__ = [
     "Admin",
+    "EntryHistory",
     "EntryStore",
     "KeywordIndex",
     "NearestVectors",

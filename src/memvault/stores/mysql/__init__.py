@@ -19,9 +19,10 @@ from .connection import parse_url
 from .entries import MySQLEntries
 from .keyword import MySQLKeywordIndex
 from .vectors import MySQLVectors
+from .versions import MySQLVersions
 
 
-class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit):
+class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLVersions, MySQLAudit):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 
 

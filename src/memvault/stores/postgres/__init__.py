@@ -13,9 +13,12 @@ from .audit import PostgresAudit
 from .entries import PostgresEntries
 from .keyword import PostgresKeywordIndex
 from .vectors import PostgresVectors
+from .versions import PostgresVersions
 
 
-class PostgresStore(PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresAudit):
+class PostgresStore(
+    PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresVersions, PostgresAudit
+):
     """A ``Store`` on one PostgreSQL database."""
 
 

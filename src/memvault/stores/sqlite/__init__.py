@@ -15,9 +15,10 @@ from .entries import SQLiteEntries
 from .keyword import SQLiteKeywordIndex
 from .sql import scope_tokens
 from .vectors import SQLiteVectors
+from .versions import SQLiteVersions
 
 
-class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit):
+class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteVersions, SQLiteAudit):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 
 
