@@ -316,6 +316,11 @@ class LifecycleConfig(BaseModel):
     reinforce_share: float = Field(
         0.5, ge=0, le=1, description="share of the gap to importance 1.0 that full use adds"
     )
+    detect_replacements: bool = Field(
+        False,
+        description="with an LLM configured, ask it on each add whether the new memory "
+        "replaces one of the few most similar current ones, and supersede that one",
+    )
 
 
 class DomainConfig(BaseModel):

@@ -11,6 +11,7 @@ written down in ``views`` (management calls: the owner's view; recall: the agent
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -26,6 +27,7 @@ from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
 from .lifecycle.history import UPDATED, Version, validity_filter
+from .lifecycle.replacements import CANDIDATES, replacements_for
 from .model import (
     DecisionStatus,
     Domain,
@@ -124,6 +126,7 @@ class Vault:
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
         self._history = HistoryService(store, writer, self._clock)
+        self._replacements = replacements_for(cfg)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
@@ -135,6 +138,8 @@ class Vault:
     def close(self) -> None:
         """Finish queued embeddings, record pending recalls, then close the store."""
         self._derived.close()
+        if self._replacements is not None:
+            self._replacements.close()
         if self._accesses is not None:
             self._accesses.flush()
         self.store.close()
@@ -230,9 +235,22 @@ class Vault:
         )
         if status is not None:  # a new decision starts where the lifecycle lets it
             check_move(None, check_enum(DecisionStatus, status, "status"), by_user=True)
+        if supersedes is None and self._replacements is not None:
+            supersedes = self._replaced(content, scope.user_id, scope.agent_id)
+            draft = replace(draft, supersedes=supersedes)
         if supersedes is not None:
             return self._history.add(draft, view=owner_view(scope.user_id, scope.agent_id))
         return self._writer.add(draft, user_id=scope.user_id)
+
+    def _replaced(self, content: str, user_id: str, agent_id: str | None) -> str | None:
+        """The current entry the configured LLM says ``content`` replaces, if any: asked
+        about the few most similar ones (``lifecycle.replacements``)."""
+        assert self._replacements is not None
+        if not isinstance(content, str) or not content.strip():
+            return None  # the write path refuses it with its own message
+        asked = self._recall.ask(content, user_id, agent_id, CANDIDATES, quarantined=False)
+        similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
+        return self._replacements.replaced(content, similar)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
         """Store many memories in one transaction: all of them, or none if any is invalid.
