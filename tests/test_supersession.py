@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from memvault import ConflictError, NotFoundError, ValidationError, Vault, VaultConfig
+from memvault import ConflictError, NotFoundError, ValidationError, Vault, VaultConfig, load_config
 from memvault.stores.protocols import Store
 
 SERVER_BACKENDS = True
@@ -194,6 +195,11 @@ def test_clear_errors(v: Vault, store: Store) -> None:
     with pytest.raises(ValidationError, match="include_superseded"):
         v.list(user_id="bob", include_superseded="yes")  # type: ignore[arg-type]
     assert b.supersedes == a.id
+    # A replacement lives where the fact did: not in one agent's private memory.
+    shared = v.add("The office wifi is called Hive", user_id="bob")
+    with pytest.raises(ValidationError, match="shared"):
+        v.add("The wifi is Nest", user_id="bob", agent_id="helper", supersedes=shared.id)
+    assert v.get(shared.id, user_id="bob").valid_to is None
 
 
 def test_a_failed_update_keeps_no_version(v: Vault, store: Store) -> None:
@@ -233,3 +239,33 @@ def test_export_and_import_keep_validity_and_links(v: Vault, clock: Clock) -> No
 
 def _recall_of(v: Vault, user: str) -> list[str]:
     return [h.entry.content for h in v.search("team", user_id=user)]
+
+
+def test_superseded_entries_take_no_candidate_place_in_any_channel(
+    store: Store, tmp_path: Path, clock: Clock
+) -> None:
+    """Many superseded versions nearer to the query than the current fact: each channel
+    (keyword in the store's query, vector by looking deeper) still finds the current one
+    within its depth."""
+    config = load_config(
+        environ={},
+        home=tmp_path / "home",
+        embedding={"provider": "hashing", "background": False},
+        retrieval={"candidates": 3, "rerank": False},
+    )
+    with Vault(store=store, config=config, clock=clock) as v:
+        previous = v.add("office desk number 1 on floor 1", user_id="gus")
+        for n in range(2, 12):
+            clock.step(DAY)
+            previous = v.add(
+                f"office desk number {n} on floor {n}", user_id="gus", supersedes=previous.id
+            )
+        clock.step(DAY)
+        current = v.add(
+            "my workplace is a desk by the window", user_id="gus", supersedes=previous.id
+        )
+        explained = v.explain("office desk number floor", user_id="gus", limit=3)
+        (only,) = explained.candidates
+        assert only.entry.id == current.id and "vector" in only.channels
+        wide = v.explain("office desk number floor", user_id="gus", include_superseded=True)
+        assert current.id not in [c.entry.id for c in wide.candidates[:3]]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from functools import partial
 
 from .errors import ConflictError, ValidationError
 from .lifecycle.history import (
@@ -85,7 +84,15 @@ class HistoryService:
         caller's, ``ConflictError`` if it was already replaced."""
         old_id = check_supersedes(draft.supersedes)
         with self.store.atomic():
-            self.check_supersedable(view, old_id)
+            old = self.check_supersedable(view, old_id)
+            if old.agent_id != draft.agent_id:
+                # Else the agents that saw the old fact would lose it without seeing the new.
+                where = f"agent {old.agent_id!r}'s" if old.agent_id else "the user's shared"
+                raise ValidationError(
+                    f"memory {old.id!r} is in {where} memory: write its replacement there "
+                    "too (the same agent_id)",
+                    field="supersedes",
+                )
             new = self.writer.add(draft, user_id=view.user_id)
             self.supersede(view, old_id, new, actor=new.source.value)
         return new
@@ -119,14 +126,16 @@ class HistoryService:
     ) -> MemoryEntry:
         """Change the entry's validity fields (its text stays, so its index document and
         vector stay) and keep the state before as a version, in one transaction."""
-        docs = self.store.search_docs(view.user_id, [entry_id])
         before: list[MemoryEntry] = []
+
+        def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            before.append(current)
+            new = change(current)
+            return new, stored.get(entry_id) or self.writer.doc(new)
+
         with self.store.atomic():
-            after = self.store.update(
-                view,
-                entry_id,
-                partial(_kept_doc, change=change, doc=docs.get(entry_id), before=before),
-            )
+            stored = self.store.search_docs(view.user_id, [entry_id])
+            after = self.store.update(view, entry_id, mutate)
             self.record(before[-1], after, actor=actor, action=action, at=at)
         return after
 
@@ -175,8 +184,11 @@ class HistoryService:
             entry = read_entry(self.store, view, entry_id)
             kept = self.store.versions(view.user_id, [entry.id])
             now = self.clock()
+            text_changed = False
             if kept:
-                restored = self._restore(view, entry, kept[-1].entry, actor=actor, now=now)
+                restored, text_changed = self._restore(
+                    view, entry, kept[-1].entry, actor=actor, now=now
+                )
             elif entry.supersedes and entry.valid_to is None:
                 restored = self._rewrite(
                     view,
@@ -194,6 +206,7 @@ class HistoryService:
                     entry_id=entry.id,
                 )
             self._settle(view, entry, restored, actor=actor, now=now)
+        self.writer.derived.rewritten(restored, text_changed)  # after the commit
         current = restored
         if restored.valid_to is not None:
             # Withdrawn or superseded again: the fact now lives in the entry it links to.
@@ -205,9 +218,10 @@ class HistoryService:
 
     def _restore(
         self, view: View, entry: MemoryEntry, target: MemoryEntry, *, actor: str, now: datetime
-    ) -> MemoryEntry:
+    ) -> tuple[MemoryEntry, bool]:
         """``entry`` rewritten as ``target`` (an earlier state of it), with a new version
-        time; the index document and vector follow a text change."""
+        time, and whether the text the embedder reads changed (the store then dropped the
+        vector; the caller has it embedded again once committed)."""
         text_before = self.writer.embed_text(entry)
         before: list[MemoryEntry] = []
 
@@ -221,8 +235,7 @@ class HistoryService:
         original = None if text_changed else ...
         after = self.store.update(view, entry.id, mutate, original=original)
         self.record(before[-1], after, actor=actor, action=UNDONE, at=now)
-        self.writer.derived.rewritten(after, text_changed)
-        return after
+        return after, text_changed
 
     def _settle(
         self, view: View, before: MemoryEntry, after: MemoryEntry, *, actor: str, now: datetime
@@ -258,18 +271,6 @@ def _check_current(entry: MemoryEntry) -> MemoryEntry:
             entry_id=entry.id,
         )
     return entry
-
-
-def _kept_doc(
-    current: MemoryEntry,
-    *,
-    change: Callable[[MemoryEntry], MemoryEntry],
-    doc: SearchDoc | None,
-    before: list[MemoryEntry],
-) -> tuple[MemoryEntry, SearchDoc]:
-    before.append(current)
-    new = change(current)
-    return new, doc if doc is not None else SearchDoc("", "")
 
 
 def _settled(

@@ -137,9 +137,24 @@ class VectorChannel:
         if self.settle is not None:
             self.settle(view.user_id)
         # A filter is checked after the vector search: look deeper so enough remain.
-        # Only filters other than expiry make the index over-fetch (expiry rarely bites).
+        # Only filters other than the moments (expiry, supersession: rare) make the index
+        # over-fetch at once; when entries left out by them took places anyway, the
+        # search looks deeper again, so they never take a candidate's place.
         fetch = depth if flt.timeless() == NO_FILTER else depth * 4
-        similar = self.index.search(view, vector, fetch)
+        while True:
+            similar = self.index.search(view, vector, fetch)
+            ranked, ended = self._ranked(similar, depth, flt, pool)
+            if ended or len(ranked) >= depth or len(similar) < fetch:
+                break
+            fetch *= 4
+        pool.query_vector = vector  # for context()'s relevance gate
+        return ranked
+
+    def _ranked(
+        self, similar: list[tuple[str, float]], depth: int, flt: EntryFilter, pool: Pool
+    ) -> tuple[list[tuple[str, float]], bool]:
+        """The best ``depth`` of ``similar`` that pass ``flt``, and whether the ranking
+        ended on a weak match (looking deeper would only find weaker ones)."""
         pool.fetch([i for i, _ in similar])
         ranked: list[tuple[str, float]] = []
         for entry_id, sim in similar:
@@ -147,12 +162,11 @@ class VectorChannel:
             if entry is None or not flt.matches(entry):
                 continue
             if sim < self.min_similarity and entry_id not in pool.ranked:
-                break
+                return ranked, True
             ranked.append((entry_id, sim))
             if len(ranked) >= depth:
                 break
-        pool.query_vector = vector  # for context()'s relevance gate
-        return ranked
+        return ranked, False
 
     def similarities(self, view: View, pool: Pool, entry_ids: Sequence[str]) -> dict[str, float]:
         """The query's cosine to each of ``entry_ids`` (read into ``pool``) that has a
