@@ -269,3 +269,23 @@ def test_superseded_entries_take_no_candidate_place_in_any_channel(
         assert only.entry.id == current.id and "vector" in only.channels
         wide = v.explain("office desk number floor", user_id="gus", include_superseded=True)
         assert current.id not in [c.entry.id for c in wide.candidates[:3]]
+
+
+def test_migrate_store_moves_the_history(v: Vault, clock: Clock, tmp_path: Path) -> None:
+    from memvault.migrate import migrate_store
+    from memvault.stores import open_store
+
+    a = v.add("Hana's laptop is a ThinkPad", user_id="hana")
+    clock.step()
+    v.update(a.id, user_id="hana", content="Hana's laptop is a MacBook")
+    clock.step()
+    b = v.add("Hana's laptop is a Framework", user_id="hana", supersedes=a.id)
+    with Vault(store=open_store("memory://"), config=v.config, clock=clock) as moved:
+        migrate_store(v.store, moved.store, user_id="hana")
+        kept = v.store.versions("hana", [a.id, b.id])
+        assert len(kept) == 2 and moved.store.versions("hana", [a.id, b.id]) == kept
+        assert [h.entry.content for h in moved.history(b.id, user_id="hana")] == [
+            "Hana's laptop is a ThinkPad",
+            "Hana's laptop is a MacBook",
+            "Hana's laptop is a Framework",
+        ]

@@ -7,9 +7,9 @@ depend on just the part it uses; ``Store`` is their union, what a backend
 implements and what the engine holds. Validation, tokenization, ranking policy
 and fusion live in the engine, above.
 
-Room to grow: a graph channel (entities and the entries that name them) and the
-memory lifecycle (tiers, decay, supersession) will each be one more protocol here,
-joined to ``Store`` when a backend implements them; until then nothing asks for them.
+Room to grow: a graph channel (entities and the entries that name them) will be one
+more protocol here, joined to ``Store`` when every backend implements it, as
+``EntryHistory`` (the versions behind supersession and undo) is.
 """
 
 from __future__ import annotations
