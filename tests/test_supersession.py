@@ -289,3 +289,17 @@ def test_migrate_store_moves_the_history(v: Vault, clock: Clock, tmp_path: Path)
             "Hana's laptop is a MacBook",
             "Hana's laptop is a Framework",
         ]
+
+
+def test_undo_moves_a_decision_only_along_its_lifecycle(v: Vault, store: Store) -> None:
+    d = v.add("Ship the beta in May", user_id="ivy", kind="project")
+    v.decide(d.id, "proposed", user_id="ivy")
+    with pytest.raises(ValidationError, match="cannot stop being one"):
+        v.undo(d.id, user_id="ivy")  # proposed -> not a decision: no such move
+    v.decide(d.id, "exploring", user_id="ivy")
+    with pytest.raises(ValidationError, match="legal moves"):
+        v.undo(d.id, user_id="ivy")  # exploring -> proposed is not a legal move
+    v.decide(d.id, "pending", user_id="ivy")
+    assert v.undo(d.id, user_id="ivy").status == "exploring"  # pending -> exploring is
+    moves = v.decision_history(d.id, user_id="ivy")
+    assert [(m.to_status, m.reason) for m in moves][-1] == ("exploring", "undo")

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from .errors import ConflictError, ValidationError
+from .lifecycle.decisions import DECISION_ACTION, check_move
 from .lifecycle.history import (
     SUPERSEDED,
     UNDONE,
@@ -31,7 +32,7 @@ from .lifecycle.history import (
 )
 from .model import MemoryEntry
 from .stores.protocols import Store
-from .stores.values import SearchDoc, View
+from .stores.values import AuditRecord, SearchDoc, View
 from .stores.versions import StoredVersion
 from .validation import ENTRY_ID_RE
 from .views import read_entry
@@ -227,6 +228,7 @@ class HistoryService:
 
         def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
             before.append(current)
+            _check_decision(current, target)
             kept = {name: getattr(current, name) for name in _KEPT_ON_UNDO}
             new = target.replace(**kept, updated_at=self.writer.next_version(current))
             return new, self.writer.doc(new)
@@ -235,6 +237,19 @@ class HistoryService:
         original = None if text_changed else ...
         after = self.store.update(view, entry.id, mutate, original=original)
         self.record(before[-1], after, actor=actor, action=UNDONE, at=now)
+        if after.status is not None and after.status != before[-1].status:
+            self.store.append_audit(  # a decision's move, audited like any other
+                AuditRecord(
+                    now,
+                    view.user_id,
+                    actor,
+                    DECISION_ACTION,
+                    after.status.value,
+                    after.id,
+                    f"{before[-1].status.value if before[-1].status else 'none'}->"
+                    f"{after.status.value}: undo",
+                )
+            )
         return after, text_changed
 
     def _settle(
@@ -260,6 +275,20 @@ def check_supersedes(value: object) -> str:
             field="supersedes",
         )
     return value
+
+
+def _check_decision(current: MemoryEntry, target: MemoryEntry) -> None:
+    """An undo moves a decision only along the lifecycle (``lifecycle.decisions``)."""
+    if target.status == current.status:
+        return
+    if target.status is None:
+        raise ValidationError(
+            f"memory {current.id!r} became a decision with its last change, and a decision "
+            "cannot stop being one: move it with decide (for example to rejected)",
+            field="status",
+            entry_id=current.id,
+        )
+    check_move(current.status, target.status, by_user=True)
 
 
 def _check_current(entry: MemoryEntry) -> MemoryEntry:
