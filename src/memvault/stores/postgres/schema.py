@@ -483,16 +483,16 @@ def _history(conn: psycopg.Connection[Any]) -> None:
     # Existing rows are current (NULL valid_to). A version row is the entry as it was
     # before one change; it goes with its entry (cascade), so deleting or erasing an
     # entry leaves no old text of it behind. Its key starts with user_id, like every
-    # table of users' data (tests/test_postgres_sharding.py).
+    # table of users' data (tests/test_postgres_sharding.py). Re-runnable, like 7 and 8.
     _run(
         conn,
         f"""
-        ALTER TABLE memories ADD COLUMN valid_from {_T},
-            ADD COLUMN valid_to {_T},
-            ADD COLUMN superseded_by {_T},
-            ADD COLUMN supersedes {_T}
+        ALTER TABLE memories ADD COLUMN IF NOT EXISTS valid_from {_T},
+            ADD COLUMN IF NOT EXISTS valid_to {_T},
+            ADD COLUMN IF NOT EXISTS superseded_by {_T},
+            ADD COLUMN IF NOT EXISTS supersedes {_T}
         ;;
-        CREATE TABLE memory_versions (
+        CREATE TABLE IF NOT EXISTS memory_versions (
             user_id {_T} NOT NULL,
             entry_id {_T} NOT NULL,
             seq integer NOT NULL,
