@@ -353,6 +353,11 @@ def _wire(value: Any) -> Any:
 
 def test_http_create_and_update_carry_every_field_they_expose(alice: httpx.Client) -> None:
     body = {name: _wire(sample(BY_NAME[name])) for name in HTTP_CREATE}
+    # The entry a new one replaces must exist (and becomes superseded).
+    replaced = alice.post(
+        "/v1/memories", json={"content": "the fact before", "agent_id": body["agent_id"]}
+    )
+    body["supersedes"] = replaced.json()["id"]
     made = alice.post("/v1/memories", json=body)
     assert made.status_code == 201, made.text
     entry = made.json()

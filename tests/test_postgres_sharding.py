@@ -56,6 +56,7 @@ USER_TABLES = {
     "audit_log",
     "audit_erasing",
     "llm_usage",
+    "memory_versions",
 }
 # Tables that are truly global, with why. Nothing else may lack a user key.
 GLOBAL_TABLES = {
@@ -268,6 +269,8 @@ def workload(url: str, home: Path, users: list[str]) -> list[tuple[str, Any]]:
             if n % 2 == 0:
                 new = hybrid.update("e1", user_id=user, content=f"{user} writes Go and Rust")
                 out.append(("update", (new.id, new.content, new.updated_at.isoformat())))
+                kept = hybrid.history("e1", user_id=user)  # the version the update kept
+                out.append(("history", [(v.entry.content, v.action) for v in kept]))
             else:
                 hybrid.delete("m1", user_id=user)
             clock.tick()
@@ -547,6 +550,7 @@ CREATE FUNCTION shard_entry_forget() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM embeddings WHERE user_id = OLD.user_id AND entry_id = OLD.id;
     DELETE FROM originals WHERE user_id = OLD.user_id AND entry_id = OLD.id;
+    DELETE FROM memory_versions WHERE user_id = OLD.user_id AND entry_id = OLD.id;
     RETURN NULL;
 END $$
 """

@@ -24,6 +24,7 @@ import pytest
 from memvault import StoreError, StoreUnavailableError, ValidationError
 from memvault.stores import open_store
 from memvault.stores.postgres import PostgresStore
+from memvault.stores.postgres.connection import conninfo_of
 from memvault.stores.values import SearchDoc, VectorItem, View
 
 from .cli_process import run_cli
@@ -115,11 +116,12 @@ def test_one_hnsw_index_per_vector_size_whatever_the_number_of_users(
 
 
 def test_without_pgvector_vectors_are_searched_in_the_application() -> None:
-    # A schema before the pgvector migration stands for a server without the extension.
+    # A schema without the pgvector column stands for a server without the extension.
     url = postgres.empty_database()
-    plain = PostgresStore(url, migrate_to=3)
-    with psycopg.connect(url) as conn:  # the store's SQL names today's entry columns
-        conn.execute('ALTER TABLE memories ADD COLUMN source_subject text COLLATE "C"')
+    PostgresStore(url).close()
+    with psycopg.connect(conninfo_of(url), autocommit=True) as conn:
+        conn.execute("ALTER TABLE embeddings DROP COLUMN vec")
+    plain = PostgresStore(url)
     try:
         assert plain.pgvector is None
         assert "in the application" in plain.health()["vector_search"]

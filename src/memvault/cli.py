@@ -58,6 +58,14 @@ SubjectFilter = Annotated[
     str | None,
     typer.Option("--subject", help="only memories about or from: user | assistant | a name"),
 ]
+# Validity (``lifecycle.history``): what was current at a moment, or superseded ones too.
+AsOf = Annotated[
+    str | None, typer.Option("--as-of", help="ISO 8601: answer with what was current then")
+]
+WithSuperseded = Annotated[
+    bool,
+    typer.Option("--include-superseded", help="also memories replaced by newer ones"),
+]
 
 
 class _State:
@@ -186,6 +194,10 @@ def add(
         str | None,
         typer.Option("--subject", help="who it is about or from: user | assistant | a name"),
     ] = None,
+    supersedes: Annotated[
+        str | None,
+        typer.Option(help="the id of the memory this one replaces (kept in its history)"),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """Remember something."""
@@ -202,11 +214,12 @@ def add(
             mem_class=mem_class,
             source="api",
             source_subject=subject,
+            supersedes=supersedes,
         )
     if as_json:
         _echo_json(entry.to_dict())
     else:
-        typer.echo(f"added {entry.id}")
+        typer.echo(f"added {entry.id}" + (f" (replaces {supersedes})" if supersedes else ""))
     _say_deferred(state)
 
 
@@ -234,6 +247,8 @@ def search(
     sensitivity: SensitivityFilter = None,
     status: StatusFilter = None,
     subject: SubjectFilter = None,
+    as_of: AsOf = None,
+    include_superseded: WithSuperseded = False,
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
@@ -250,6 +265,8 @@ def search(
             sensitivity=sensitivity,
             status=status,
             source_subject=subject,
+            as_of=as_of,
+            include_superseded=include_superseded,
         )
     if as_json:
         _echo_json([h.to_dict() for h in hits])
@@ -293,6 +310,8 @@ def list_(
     subject: SubjectFilter = None,
     limit: Annotated[int, typer.Option(help="page size")] = 20,
     offset: Annotated[int, typer.Option(help="skip this many")] = 0,
+    as_of: AsOf = None,
+    include_superseded: WithSuperseded = False,
     as_json: AsJson = False,
 ) -> None:
     """List memories, newest first."""
@@ -309,6 +328,8 @@ def list_(
             source_subject=subject,
             limit=limit,
             offset=offset,
+            as_of=as_of,
+            include_superseded=include_superseded,
         )
     if as_json:
         _echo_json([e.to_dict() for e in entries])
@@ -896,6 +917,48 @@ def decision_history(
 
 
 @app.command()
+def history(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    agent: Agent = None,
+    as_json: AsJson = False,
+) -> None:
+    """Every version of a fact, oldest first: its text, from and to when, who changed it
+    (following the memories that replaced it and that it replaced)."""
+    with _state(ctx).vault(agent=agent) as vault:
+        versions = vault.history(entry_id, user_id=user, agent_id=agent)
+    if as_json:
+        _echo_json([v.to_dict() for v in versions])
+        return
+    if not versions:
+        typer.echo("no versions recorded")
+    for v in versions:
+        until = v.valid_to.isoformat() if v.valid_to else "now"
+        changed = f" ({', '.join(v.changed)})" if v.changed else ""
+        typer.echo(f"{v.valid_from.isoformat()} .. {until}  {v.action} by {v.actor}{changed}")
+        typer.echo(f"    {_line(v.entry)}")
+
+
+@app.command()
+def undo(
+    ctx: typer.Context,
+    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    user: User,
+    agent: Agent = None,
+    as_json: AsJson = False,
+) -> None:
+    """Take back the last change of a memory (an update, or its replacement by a newer
+    one); recorded too, so a second undo re-applies the change."""
+    with _state(ctx).vault(model="quick", agent=agent) as vault:
+        entry = vault.undo(entry_id, user_id=user, agent_id=agent, actor="cli")
+    if as_json:
+        _echo_json(entry.to_dict())
+    else:
+        typer.echo(f"current: {_line(entry)}")
+
+
+@app.command()
 def maintain(
     ctx: typer.Context,
     now: Annotated[
@@ -1099,6 +1162,9 @@ _FLAGS = {
     "id": "ID",
     "store": "--store",
     "now": "--now",
+    "as_of": "--as-of",
+    "include_superseded": "--include-superseded",
+    "supersedes": "--supersedes",
     "mem_class": "--class",
     "domain": "--domain",
     "tier": "--tier",

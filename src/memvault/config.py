@@ -349,6 +349,11 @@ class LifecycleConfig(BaseModel):
     compress_llm: bool = Field(
         True, description="summarise through the configured LLM (``llm``) when there is one"
     )
+    detect_replacements: bool = Field(
+        False,
+        description="with an LLM configured, ask it on each add whether the new memory "
+        "replaces one of the few most similar current ones, and supersede that one",
+    )
 
 
 class DomainConfig(BaseModel):

@@ -38,7 +38,9 @@ from pydantic import BaseModel
 
 from .config import DecisionConfig
 from .errors import MemvaultError, ValidationError
+from .history import HistoryService
 from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
+from .lifecycle.history import UPDATED
 from .llm import LLMFor, ask_json
 from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
 from .stores.protocols import EntryStore, Store
@@ -217,11 +219,25 @@ class DecisionService:
         config: DecisionConfig,
         clock: Callable[[], datetime],
         llm: LLMFor,
+        history: HistoryService,
     ) -> None:
         self.store = store
         self._writer = writer
         self._clock = clock
+        self._history = history
         self.finder = ConflictFinder(store, config, llm)
+
+    def _update(
+        self, view: View, entry_id: str, patch: Patch, *, by_user: bool, actor: str, moves: Moves
+    ) -> MemoryEntry:
+        """The write path's update, the entry as it was kept as a version (``history``);
+        inside the caller's transaction."""
+        replaced: list[MemoryEntry] = []
+        entry = self._writer.update(
+            view, entry_id, patch, by_user=by_user, status_moves=moves, replaced=replaced
+        )
+        self._history.record(replaced[-1], entry, actor=actor, action=UPDATED, at=entry.updated_at)
+        return entry
 
     # -- writes ------------------------------------------------------------------------
 
@@ -247,6 +263,11 @@ class DecisionService:
             if status == DecisionStatus.ADOPTED:
                 self._supersede(stored, found, actor)
         return stored
+
+    def first_move(self, entry: MemoryEntry, actor: str) -> None:
+        """Audit the status a decision was written with (inside the caller's write)."""
+        if entry.status is not None:
+            self._audit_move(entry, None, entry.status, actor, "")
 
     def move(
         self,
@@ -278,7 +299,7 @@ class DecisionService:
                 patch = replace(patch, metadata=meta)
         moves: Moves = []
         with self.store.atomic():
-            entry = self._writer.update(view, entry_id, patch, by_user=by_user, status_moves=moves)
+            entry = self._update(view, entry_id, patch, by_user=by_user, actor=actor, moves=moves)
             for before, after in moves[-1:]:
                 self._audit_move(entry, before, after, actor, reason)
             if found:
@@ -314,13 +335,8 @@ class DecisionService:
         for other in found:
             moves: Moves = []
             view = owner_view(other.user_id, other.agent_id)
-            self._writer.update(
-                view,
-                other.id,
-                Patch(status=DecisionStatus.SUPERSEDED),
-                by_user=True,
-                status_moves=moves,
-            )
+            patch = Patch(status=DecisionStatus.SUPERSEDED)
+            self._update(view, other.id, patch, by_user=True, actor=actor, moves=moves)
             for before, after in moves[-1:]:
                 self._audit_move(
                     other, before, after, actor, f"adopted decision {entry.id} replaces it"

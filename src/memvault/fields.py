@@ -435,6 +435,47 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
         on_update=OnUpdate.ENGINE,
         doc="when a person approved its current text",
     ),
+    # -- validity (lifecycle.history) -----------------------------------------------------
+    FieldSpec(
+        name="valid_from",
+        py_type=datetime,
+        optional=True,
+        default=None,
+        column=Column.TIME,
+        check=Check.TIME,
+        on_update=OnUpdate.ENGINE,
+        doc="when the fact became current; None: when it was created",
+    ),
+    FieldSpec(
+        name="valid_to",
+        py_type=datetime,
+        optional=True,
+        default=None,
+        column=Column.TIME,
+        check=Check.TIME,
+        on_update=OnUpdate.ENGINE,
+        doc="when it stopped being current (superseded); None: still current",
+    ),
+    FieldSpec(
+        name="superseded_by",
+        py_type=str,
+        optional=True,
+        default=None,
+        column=Column.TEXT,
+        check=Check.ENTRY_ID,
+        on_update=OnUpdate.ENGINE,
+        doc="the id of the entry that replaced it",
+    ),
+    FieldSpec(
+        name="supersedes",
+        py_type=str,
+        optional=True,
+        default=None,
+        column=Column.TEXT,
+        check=Check.ENTRY_ID,
+        http_create=True,
+        doc="the id of the entry it replaced (on add: that entry stops being current)",
+    ),
 )
 
 #: Every row by field name.

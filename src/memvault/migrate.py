@@ -2,8 +2,9 @@
 
 Everything goes through the store protocols, so any backend can be the source or the
 target: entries with every field and the tokens they were indexed with, their vectors,
-sealed originals, the reveal challenge, the reveal bookkeeping of the user (wrong
-answers and a lock, so a move never lifts a lock) and the audit log. Vectors are copied
+sealed originals, the entries' earlier versions (their history), the reveal challenge,
+the reveal bookkeeping of the user (wrong answers and a lock, so a move never lifts a
+lock) and the audit log. Vectors are copied
 as they are, with the model name they carry; given the target's ``embedder``, only that
 model's vectors are copied and every entry without one is embedded anew with it (the
 other models' vectors stay behind: the target would never compare them). Not copied:
@@ -322,7 +323,7 @@ def _copy_entries(
     vectors: dict[str, dict[str, npt.NDArray[np.float32]]],
     reembed: _Reembed | None,
 ) -> None:
-    """Write one batch in one transaction: entries, tokens, originals, vectors (the
+    """Write one batch in one transaction: entries, tokens, originals, versions, vectors (the
     missing ones of the target's model embedded first, outside the transaction)."""
     ids = [e.id for e in fresh]
     docs = source.search_docs(uid, ids)
@@ -338,6 +339,8 @@ def _copy_entries(
     made = reembed.embed(anew) if reembed is not None and anew else None
     with target.atomic():
         target.insert([(e, docs[e.id]) for e in fresh], originals=originals or None)
+        for version in source.versions(uid, ids):  # their history, in order
+            target.add_version(version)
         for model, by_id in vectors.items():
             kept = [e for e in fresh if e.id in by_id]
             if kept:

@@ -145,6 +145,13 @@ class MemoryEntry:
     quarantine: str | None = None
     # When a person approved the entry's current text (cleared when the text changes).
     approved_at: datetime | None = None
+    # Validity (``lifecycle.history``): when this fact became current (None: when it was
+    # created), when it stopped being current (None: it still is), the entry that replaced
+    # it, and the entry it replaced. Superseded entries are kept, never deleted.
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    superseded_by: str | None = None
+    supersedes: str | None = None
 
     def replace(self, **changes: Any) -> MemoryEntry:
         """A copy with some fields changed (entries are immutable)."""

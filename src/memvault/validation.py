@@ -421,3 +421,10 @@ def check_records(value: object, field: str) -> None:
             f"{field} must be a list (or other iterable) of items, got {type(value).__name__}",
             field=field,
         )
+
+
+def check_bool(value: object, field: str) -> bool:
+    """A true/false flag (not a truthy string or number, which usually means a typo)."""
+    if not isinstance(value, bool):
+        raise ValidationError(f"{field} must be true or false", field=field)
+    return value

@@ -25,10 +25,13 @@ from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
 from .errors import ValidationError
+from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.compress import Compaction, Compressor
-from .lifecycle.decisions import DecisionMove
+from .lifecycle.decisions import DecisionMove, check_move
 from .lifecycle.domains import DomainClassifier
+from .lifecycle.history import Version, validity_filter
+from .lifecycle.replacements import CANDIDATES, replacements_for
 from .llm import ChatClient, MeteredCall, MeteredLLM, Usage
 from .llm.metered import read_usage
 from .model import (
@@ -57,10 +60,13 @@ from .stores.protocols import Store
 from .stores.values import AuditRecord
 from .transfer import Transfer
 from .validation import (
+    check_bool,
     check_datetime,
+    check_entry_id,
     check_enum,
     check_limit,
     check_offset,
+    check_short_text,
     make_scope,
 )
 from .views import entry_filter, owner_view, read_entry
@@ -131,11 +137,15 @@ class Vault:
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
         self._review = ReviewService(store, self._clock, writer)
-        self._decisions = DecisionService(store, writer, cfg.decisions, self._clock, self.llm_call)
         self._transfer = Transfer(store, writer, derived, self._reveal.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
         compressor = Compressor(lc, self.llm_call if lc.compress_llm else None)
         self._compaction = Compaction(store, lc, compressor, self._add_summary)
+        self._history = HistoryService(store, writer, self._clock)
+        self._decisions = DecisionService(
+            store, writer, cfg.decisions, self._clock, self.llm_call, self._history
+        )
+        self._replacements = replacements_for(cfg, self.llm_call)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
@@ -241,8 +251,13 @@ class Vault:
         source: Source | str = Source.API,
         id: str | None = None,
         source_subject: str | None = None,
+        supersedes: str | None = None,
     ) -> MemoryEntry:
-        """Store one memory and return it as stored. Findable by keyword on return."""
+        """Store one memory and return it as stored. Findable by keyword on return.
+
+        ``supersedes``: the id of the memory this one replaces; in the same transaction
+        that one stops being current (kept, with ``valid_to`` and ``superseded_by``, in
+        ``history``), so recall returns the new fact only."""
         scope = make_scope(user_id, agent_id)
         draft = Draft(
             content=content,
@@ -263,13 +278,37 @@ class Vault:
             metadata=metadata,
             source=source,
             source_subject=source_subject,
+            supersedes=supersedes,
         )
+        if supersedes is None and status is None and self._replacements is not None:
+            supersedes = self._replaced(content, scope.user_id, scope.agent_id)
+            draft = replace(draft, supersedes=supersedes)
+        by_user = check_enum(Source, source, "source") not in MACHINE_SOURCES
+        actor = "owner" if by_user else "model"
+        if supersedes is not None:  # the old memory stops being current in this write
+            view = owner_view(scope.user_id, scope.agent_id)
+            if status is None:
+                return self._history.add(draft, view=view)
+            # A decision that replaces a memory: its first move audited with it (a
+            # conflict with an adopted decision is found when it is adopted).
+            check_move(None, check_enum(DecisionStatus, status, "status"), by_user=by_user)
+            with self.store.atomic():
+                entry = self._history.add(draft, view=view)
+                self._decisions.first_move(entry, actor)
+            return entry
         if status is not None:  # a decision: its conflicts with adopted ones recorded
-            by_user = check_enum(Source, source, "source") not in MACHINE_SOURCES
-            return self._decisions.add(
-                draft, user_id=scope.user_id, by_user=by_user, actor="owner" if by_user else "model"
-            )
+            return self._decisions.add(draft, user_id=scope.user_id, by_user=by_user, actor=actor)
         return self._writer.add(draft, user_id=scope.user_id)
+
+    def _replaced(self, content: str, user_id: str, agent_id: str | None) -> str | None:
+        """The current entry the configured LLM says ``content`` replaces, if any: asked
+        about the few most similar ones (``lifecycle.replacements``)."""
+        assert self._replacements is not None
+        if not isinstance(content, str) or not content.strip():
+            return None  # the write path refuses it with its own message
+        asked = self._recall.ask(content, user_id, agent_id, CANDIDATES, quarantined=False)
+        similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
+        return self._replacements.replaced(content, similar, user_id=user_id, agent_id=agent_id)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
         """Store many memories in one transaction: all of them, or none if any is invalid.
@@ -358,6 +397,25 @@ class Vault:
         oldest first: when, found by whom and how (the word rule or the LLM)."""
         return self._decisions.conflicts(entry_id, user_id=user_id)
 
+    def history(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> list[Version]:
+        """Every period in which the fact was current, oldest first: the entry as it was,
+        from and to when, who made the change that began it and what it changed;
+        following supersession both ways (the entries that replaced it and that it
+        replaced) as well as its own updates. ``NotFoundError`` if it is not the caller's."""
+        return self._history.history(owner_view(user_id, agent_id), check_entry_id(entry_id))
+
+    def undo(
+        self, entry_id: str, *, user_id: str, agent_id: str | None = None, actor: str = "owner"
+    ) -> MemoryEntry:
+        """Put the previous state of the fact back and return the entry current after it:
+        an update's earlier text and fields, or, for an entry that replaced another, the
+        replaced one current again (the replacement withdrawn). The undo is itself
+        recorded, so ``history`` grows and undoing an undo re-applies the change.
+        ``ValidationError`` when there is nothing to undo; ``NotFoundError``."""
+        view = owner_view(user_id, agent_id)
+        who = check_short_text(actor, "actor", 200)
+        return self._history.undo(view, check_entry_id(entry_id), actor=who)
+
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""
         self._writer.delete(owner_view(user_id, agent_id), entry_id)
@@ -387,7 +445,11 @@ class Vault:
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
         source_subject: str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> int:
+        """How many entries ``list`` would give without a limit (current ones unless
+        ``include_superseded``; with ``as_of``, those current then)."""
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
             kind,
@@ -400,7 +462,21 @@ class Vault:
             status=status,
             source_subject=source_subject,
         )
-        return self.store.count(view, flt)
+        when = check_datetime(as_of, "as_of", optional=True)
+        flt = self._valid(flt, when, include_superseded)
+        if when is None:
+            return self.store.count(view, flt)
+        return len(
+            self._history.as_of(view.user_id, list(self.store.iter_entries(view, flt)), when)
+        )
+
+    def _valid(self, flt: Any, as_of: datetime | None, include_superseded: object) -> Any:
+        return validity_filter(
+            flt,
+            now=self._clock(),
+            as_of=as_of,
+            include_superseded=check_bool(include_superseded, "include_superseded"),
+        )
 
     def search(
         self,
@@ -417,6 +493,8 @@ class Vault:
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
         source_subject: str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -427,6 +505,11 @@ class Vault:
         seconds for their vectors). Expired entries are left out. Entries held
         for review are included (marked by ``quarantine``) unless ``quarantined=False``;
         anything that shows hits to a model passes ``False``. ``explain`` shows why.
+
+        Superseded entries (replaced by a newer one, see ``add(supersedes=)``) are left
+        out inside each channel's query unless ``include_superseded``. ``as_of``: recall
+        as it was then: entries current at that moment, each in the version it had
+        (ranked by their text of today; recency counts from ``as_of``).
         """
         asked = self._recall.ask(
             query,
@@ -441,6 +524,8 @@ class Vault:
             sensitivity,
             status,
             source_subject,
+            as_of=as_of,
+            include_superseded=include_superseded,
         )
         return self._recall.hits(asked)
 
@@ -459,6 +544,8 @@ class Vault:
         sensitivity: Sensitivity | str | None = None,
         status: DecisionStatus | str | None = None,
         source_subject: str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
@@ -476,6 +563,8 @@ class Vault:
             sensitivity,
             status,
             source_subject,
+            as_of=as_of,
+            include_superseded=include_superseded,
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -643,10 +732,16 @@ class Vault:
         limit: int = 100,
         offset: int = 0,
         source_subject: str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> list[MemoryEntry]:
         """The caller's entries, newest first, filtered and paged.
 
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
+        Superseded entries are left out unless ``include_superseded``; ``as_of`` lists
+        the entries current at that moment, each in the version it had then (a page may
+        then hold fewer than ``limit``: an entry reinstated by ``undo`` was not current
+        in between).
         """
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
@@ -660,9 +755,12 @@ class Vault:
             status=status,
             source_subject=source_subject,
         )
-        return self.store.list_entries(
+        when = check_datetime(as_of, "as_of", optional=True)
+        flt = self._valid(flt, when, include_superseded)
+        found = self.store.list_entries(
             view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
         )
+        return found if when is None else self._history.as_of(view.user_id, found, when)
 
 
 __all__ = ["Vault"]

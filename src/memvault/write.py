@@ -113,6 +113,10 @@ class Draft:
     metadata: Mapping[str, Any] | None = None
     source: Source | str | None = None
     quarantine: str | None = None
+    valid_from: datetime | str | None = None
+    valid_to: datetime | str | None = None
+    superseded_by: str | None = None
+    supersedes: str | None = None
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Draft:
@@ -520,7 +524,7 @@ class Writer:
             )
         return changes
 
-    def _next_version(self, current: MemoryEntry) -> datetime:
+    def next_version(self, current: MemoryEntry) -> datetime:
         """The clock's time, but always after the entry's last update: ``updated_at`` is
         the entry's version (a reveal grant is for one version), so every update must
         move it, even under a clock that stands still or reads coarsely."""
@@ -534,12 +538,14 @@ class Writer:
         *,
         by_user: bool = True,
         status_moves: list[tuple[DecisionStatus | None, DecisionStatus]] | None = None,
+        replaced: list[MemoryEntry] | None = None,
     ) -> MemoryEntry:
         """Change one entry's fields and return the new entry.
 
         Changed text is redacted again; originals sealed earlier for fields the patch
         leaves alone are carried over into the new seal. New text is screened again,
-        and an earlier approval (given for the old text) ends.
+        and an earlier approval (given for the old text) ends. ``replaced`` gets the
+        entry as it was before the change (to keep it as a version).
         """
         check_entry_id(entry_id)
         changes = self.changes(patch)
@@ -565,6 +571,8 @@ class Writer:
         moved: dict[SessionKey, dict[str, str]] = {}
 
         def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            if replaced is not None:
+                replaced.append(current)
             if "status" in changes:  # only along the decision lifecycle's legal moves
                 check_move(current.status, changes["status"], by_user=by_user)
                 if status_moves is not None:
@@ -575,7 +583,7 @@ class Writer:
                 # Text changed: the level is what the new text holds, plus what the
                 # carried-over originals held.
                 extra["sensitivity"] = higher(level, current.sensitivity) if carried else level
-            new = current.replace(**changes, **extra, updated_at=self._next_version(current))
+            new = current.replace(**changes, **extra, updated_at=self.next_version(current))
             if text_changes:
                 # New text: assessed as a whole again; an earlier approval was for the old text.
                 # With the scan off nothing is assessed, and only a person releases a hold.

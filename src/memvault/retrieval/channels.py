@@ -170,8 +170,10 @@ class VectorChannel:
         if self.settle is not None:
             self.settle(view.user_id)
         # A filter is checked after the vector search: look deeper so enough remain.
-        # Only filters other than expiry make the index over-fetch (expiry rarely bites).
-        fetch = depth if replace(flt, valid_at=None) == NO_FILTER else depth * 4
+        # Only filters other than the moments (expiry, supersession: rare) make the index
+        # over-fetch at once; when entries left out by the filter took places anyway, the
+        # search looks deeper again, so they never take a candidate's place.
+        fetch = depth if flt.timeless() == NO_FILTER else depth * 4
         prefer = self.prefer_tiers and flt.tier is None
         active: list[tuple[MemoryEntry, float]] = []  # every match, without a preference
         demoted: list[tuple[MemoryEntry, float]] = []
@@ -182,10 +184,11 @@ class VectorChannel:
             fresh = [(i, sim) for i, sim in similar if i not in seen]
             seen.update(i for i, _ in fresh)
             pool.fetch([i for i, _ in fresh])
-            done = False
+            done = filtered = False
             for entry_id, sim in fresh:
                 entry = pool.entries.get(entry_id)
                 if entry is None or not flt.matches(entry):
+                    filtered = True
                     continue
                 if sim < self.min_similarity and entry_id not in pool.ranked:
                     done = True
@@ -199,10 +202,14 @@ class VectorChannel:
                 if len(active) >= depth:
                     done = True
                     break
-            # Demoted entries took places: look deeper for the active ones behind them.
-            if done or not demoted or len(similar) < fetch or fetch >= tiered.MAX_VECTOR_SCAN:
+            if done or len(similar) < fetch:
                 break
-            fetch = min(fetch * 4, tiered.MAX_VECTOR_SCAN)
+            if filtered:  # entries the filter leaves out took places: look behind them
+                fetch *= 4
+            elif demoted and fetch < tiered.MAX_VECTOR_SCAN:  # demoted ones did: the same
+                fetch = min(fetch * 4, tiered.MAX_VECTOR_SCAN)
+            else:
+                break
         found = active
         if demoted:
             found = tiered.prefer_active(tiered.merge(active, demoted, depth), tiered.VECTOR_FLOOR)

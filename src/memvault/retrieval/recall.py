@@ -24,12 +24,13 @@ import numpy as np
 from ..config import VaultConfig
 from ..embed.base import Vectors
 from ..errors import ValidationError
+from ..lifecycle.history import states_at, validity_filter
 from ..model import Hit, MemoryEntry
 from ..render import pack
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
-from ..validation import check_encodable, check_limit
+from ..validation import check_bool, check_datetime, check_encodable, check_limit
 from ..views import entry_filter, recall_view
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
@@ -99,6 +100,8 @@ class Search:
     text: str
     flt: EntryFilter
     limit: int
+    as_of: datetime | None = None  # recall as it was then (``lifecycle.history``)
+    include_superseded: bool = False
 
 
 def check_query(query: object, max_bytes: int) -> str:
@@ -199,6 +202,9 @@ class Recall:
         sensitivity: object = None,
         status: object = None,
         source_subject: object = None,
+        *,
+        as_of: object = None,
+        include_superseded: object = False,
     ) -> Search:
         """A search in the caller's recall view (``views.recall_view``), checked."""
         view = recall_view(user_id, agent_id)
@@ -214,7 +220,9 @@ class Recall:
             status=status,
             source_subject=source_subject,
         )
-        return Search(view, text, flt, checked)
+        when = check_datetime(as_of, "as_of", optional=True)
+        wide = check_bool(include_superseded, "include_superseded")
+        return Search(view, text, flt, checked, when, wide)
 
     def hits(self, search: Search) -> list[Hit]:
         """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns)."""
@@ -262,10 +270,15 @@ class Recall:
         view = search.view
         depth = max(search.limit, rc.candidates)
         query = self.query(view.user_id, search.text)
-        now = self.clock()
-        # Expiry is part of the view: each channel leaves expired entries out in its own
-        # query, so they never take a candidate slot.
-        flt = replace(search.flt, valid_at=now)
+        now = search.as_of or self.clock()
+        # Expiry and supersession are part of the view: each channel leaves expired and
+        # superseded entries out in its own query, so they never take a candidate slot.
+        flt = validity_filter(
+            replace(search.flt, valid_at=now),
+            now=now,
+            as_of=search.as_of,
+            include_superseded=search.include_superseded,
+        )
         pool = Pool(self.store, view)
         found: dict[str, dict[str, ChannelScore]] = {}
         rankings: dict[str, list[str]] = {}
@@ -276,6 +289,13 @@ class Recall:
                 found.setdefault(entry_id, {})[channel.name] = ChannelScore(rank, score)
             pool.ranked.update(rankings[channel.name])
         fused = rrf(rankings, k=rc.rrf_k, weights=self.weights)
+        if search.as_of is not None:
+            # Each entry as it was then; one reinstated later by an undo was not current
+            # in between, which only its versions tell.
+            kept = self.store.versions(view.user_id, list(fused))
+            then = states_at([pool.entries[i] for i in fused], kept, search.as_of)
+            pool.entries.update(then)
+            fused = {i: score for i, score in fused.items() if i in then}
         candidates: list[Scored] = []
         expired: list[str] = []
         for entry_id, fused_score in fused.items():

@@ -29,7 +29,18 @@ from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..stores.factory import shown_location
 from ..validation import check_optional_ident
 from ..vault import Vault
-from . import admin, agents, health, maintenance, memories, quarantine, sensitive, usage, v2
+from . import (
+    admin,
+    agents,
+    health,
+    history,
+    maintenance,
+    memories,
+    quarantine,
+    sensitive,
+    usage,
+    v2,
+)
 from .auth import Who, authenticate
 from .errors import (
     PayloadTooLargeError,
@@ -266,6 +277,7 @@ def create_app(
     install_handlers(app)
     for module in (health, memories, v2, admin, agents, maintenance, sensitive, quarantine, usage):
         app.include_router(module.router)
+    app.include_router(history.router)
     _add_panel(app)
     if mcp_endpoint is not None:
         # Starlette serves a non-function endpoint as a raw ASGI app; its stub only

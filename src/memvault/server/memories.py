@@ -52,6 +52,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         status=body.status,
         source="api",
         source_subject=body.source_subject,
+        supersedes=body.supersedes,
     )
     return entry.to_dict()
 
@@ -70,6 +71,8 @@ def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, 
         sensitivity=body.sensitivity,
         status=body.status,
         source_subject=body.source_subject,
+        as_of=body.as_of,
+        include_superseded=body.include_superseded,
     )
     return {"results": [h.to_dict() for h in hits]}
 
@@ -90,6 +93,8 @@ def list_memories(
     source_subject: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    as_of: Annotated[str | None, Query(description="ISO 8601: list what was current then")] = None,
+    include_superseded: bool = False,
 ) -> dict[str, Any]:
     filters: dict[str, Any] = {
         "user_id": act_as(who, user_id),
@@ -102,6 +107,8 @@ def list_memories(
         "sensitivity": sensitivity,
         "status": status,
         "source_subject": source_subject,
+        "as_of": as_of,
+        "include_superseded": include_superseded,
     }
     vault = gw.vault_for(agent_id)
     items = vault.list(**filters, limit=limit, offset=offset)

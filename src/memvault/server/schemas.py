@@ -67,6 +67,9 @@ class AddRequest(_Body):
     category: str | None = None
     importance: Importance = 0.5
     status: DecisionStatus | None = None
+    supersedes: str | None = Field(
+        None, description="the id of the memory this one replaces (it stops being current)"
+    )
 
 
 class SearchRequest(_Body):
@@ -81,6 +84,8 @@ class SearchRequest(_Body):
     sensitivity: Sensitivity | None = None
     status: DecisionStatus | None = None
     source_subject: Subject = None
+    as_of: str | None = Field(None, description="ISO 8601: recall what was current then")
+    include_superseded: bool = Field(False, strict=True)
 
 
 class UpdateRequest(_Body):
@@ -134,6 +139,10 @@ class Entry(BaseModel):
     source: Source
     quarantine: str | None = Field(description="held for review: why; None: clear")
     approved_at: str | None = Field(description="when a person approved its current text")
+    valid_from: str | None = Field(description="when it became current; None: created_at")
+    valid_to: str | None = Field(description="when it stopped being current; None: current")
+    superseded_by: str | None = Field(description="the id of the entry that replaced it")
+    supersedes: str | None = Field(description="the id of the entry it replaced")
 
 
 class SearchHit(BaseModel):

@@ -51,6 +51,14 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
     if flt.valid_at is not None:  # fixed-width UTC text: text order is time order
         clauses.append(f"(m.expires_at IS NULL OR m.expires_at > {mark})")
         params.append(format_time(flt.valid_at))
+    if flt.current_at is not None:  # not superseded at that moment
+        clauses.append(f"(m.valid_to IS NULL OR m.valid_to > {mark})")
+        params.append(format_time(flt.current_at))
+    if flt.existed_at is not None:  # written, and current from, no later than it
+        clauses.append(
+            f"m.created_at <= {mark} AND (m.valid_from IS NULL OR m.valid_from <= {mark})"
+        )
+        params.extend([format_time(flt.existed_at)] * 2)
     return "".join(f" AND {c}" for c in clauses), params
 
 

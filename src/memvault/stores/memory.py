@@ -42,6 +42,7 @@ from .values import (
     View,
     sum_usage,
 )
+from .versions import StoredVersion
 
 
 def _count_phrases(
@@ -80,6 +81,8 @@ class MemoryStore:
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
         self._usage: list[UsageRecord] = []
+        # Earlier versions per (user, entry), oldest first (``stores.versions``).
+        self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
 
     def atomic(self) -> AbstractContextManager[None]:
@@ -112,6 +115,7 @@ class MemoryStore:
             list(self._audit),
             self._audit_seq,
             list(self._usage),
+            dict(self._versions),
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -125,6 +129,7 @@ class MemoryStore:
             self._audit,
             self._audit_seq,
             self._usage,
+            self._versions,
         ) = saved
 
     def _check_open(self) -> None:
@@ -193,6 +198,7 @@ class MemoryStore:
                 self._vectors.pop((view.user_id, i), None)
                 self._originals.pop((view.user_id, i), None)
                 self._grants.pop((view.user_id, i), None)
+                self._versions.pop((view.user_id, i), None)
         return deleted
 
     def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
@@ -245,7 +251,7 @@ class MemoryStore:
         n = len(everything)
         avg = (sum(lengths) / n) or 1.0
         wanted = [i for i, (e, _) in enumerate(everything) if flt.matches(e)]
-        for_planning = dataclasses.replace(flt, valid_at=None)
+        for_planning = flt.timeless()
         col_weights = (weights.head, weights.body, weights.extra)
 
         def has(i: int, term: str) -> bool:
@@ -439,7 +445,8 @@ class MemoryStore:
         with self._lock:
             self._check_open()
             ids = sorted(i for u, i in self._rows if u == user_id)
-            for table in (self._rows, self._vectors, self._originals, self._grants):
+            tables = (self._rows, self._vectors, self._originals, self._grants, self._versions)
+            for table in tables:
                 for key in [k for k in table if k[0] == user_id]:
                     del table[key]
             self._secrets.pop(user_id, None)
@@ -473,6 +480,30 @@ class MemoryStore:
             self._check_open()
             mine = [r for r in self._usage if r.user_id == user_id]
         return sorted(mine, key=lambda r: r.at, reverse=True)[:limit]
+
+    def add_version(self, version: StoredVersion) -> None:
+        with self._lock:
+            self._check_open()
+            key = (version.user_id, version.entry_id)
+            if key not in self._rows:
+                raise NotFoundError(
+                    f"no memory {version.entry_id!r} for user {version.user_id!r} to "
+                    "keep a version of",
+                    entry_id=version.entry_id,
+                    user_id=version.user_id,
+                )
+            kept = self._versions.get(key, ())
+            stored = dataclasses.replace(version, entry=_own(version.entry), seq=len(kept) + 1)
+            self._versions[key] = (*kept, stored)
+
+    def versions(self, user_id: str, entry_ids: Sequence[str]) -> list[StoredVersion]:
+        with self._lock:
+            self._check_open()
+            return [
+                dataclasses.replace(v, entry=_own(v.entry))
+                for entry_id in sorted(set(entry_ids))
+                for v in self._versions.get((user_id, entry_id), ())
+            ]
 
     def health(self) -> dict[str, Any]:
         with self._lock:

@@ -7,9 +7,9 @@ depend on just the part it uses; ``Store`` is their union, what a backend
 implements and what the engine holds. Validation, tokenization, ranking policy
 and fusion live in the engine, above.
 
-Room to grow: a graph channel (entities and the entries that name them) and the
-memory lifecycle (tiers, decay, supersession) will each be one more protocol here,
-joined to ``Store`` when a backend implements them; until then nothing asks for them.
+Room to grow: a graph channel (entities and the entries that name them) will be one
+more protocol here, joined to ``Store`` when every backend implements it, as
+``EntryHistory`` (the versions behind supersession and undo) is.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from .values import (
     VectorItem,
     View,
 )
+from .versions import StoredVersion
 
 
 @runtime_checkable
@@ -215,6 +216,21 @@ class NearestVectors(Protocol):
 
 
 @runtime_checkable
+class EntryHistory(Protocol):
+    """Earlier versions of entries (``stores.versions``): what ``Vault.history`` reads and
+    ``Vault.undo`` restores. Versions go with their entry: deleting or erasing it deletes
+    them. A version is written inside the transaction of the change it records."""
+
+    def add_version(self, version: StoredVersion) -> None:
+        """Append ``version`` as the entry's next (its ``seq`` is drawn by the store);
+        ``NotFoundError`` if the user has no such entry."""
+
+    def versions(self, user_id: str, entry_ids: Sequence[str]) -> list[StoredVersion]:
+        """The versions of the user's entries among ``entry_ids``, by entry id, then
+        oldest first."""
+
+
+@runtime_checkable
 class RevealStore(Protocol):
     """Sensitive data: sealed originals, the reveal challenge and state, the audit log."""
 
@@ -279,6 +295,7 @@ class Store(
     VectorStore,
     RevealStore,
     UsageLedger,
+    EntryHistory,
     Transactional,
     Admin,
     Protocol,
@@ -289,6 +306,7 @@ class Store(
 
 __all__ = [
     "Admin",
+    "EntryHistory",
     "EntryStore",
     "KeywordIndex",
     "NearestVectors",

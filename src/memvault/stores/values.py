@@ -3,6 +3,7 @@ audit records and reveal state. Plain frozen dataclasses, shared by every backen
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,8 +38,10 @@ class EntryFilter:
     """Optional filters on classification fields (None = any), and on validity.
 
     ``valid_at``: only entries still valid at that moment (no ``expires_at``, or one
-    after it). Backends apply every field inside their queries, so entries it leaves
-    out never take a place under a ``limit``.
+    after it). ``current_at``: only entries not superseded at that moment (no
+    ``valid_to``, or one after it). ``existed_at``: only entries created, and current
+    from, no later than that moment (point-in-time recall). Backends apply every field
+    inside their queries, so entries it leaves out never take a place under a ``limit``.
     """
 
     kind: Kind | None = None
@@ -52,6 +55,13 @@ class EntryFilter:
     sensitivity: Sensitivity | None = None
     status: DecisionStatus | None = None
     source_subject: str | None = None  # normalised (``validation.check_subject``)
+    current_at: datetime | None = None
+    existed_at: datetime | None = None
+
+    def timeless(self) -> EntryFilter:
+        """The filter without its moments (expiry, supersession, existence): what a
+        keyword planner counts, and what tells the vector channel to look deeper."""
+        return dataclasses.replace(self, valid_at=None, current_at=None, existed_at=None)
 
     def matches(self, entry: MemoryEntry) -> bool:
         return (
@@ -69,6 +79,18 @@ class EntryFilter:
                 self.valid_at is None
                 or entry.expires_at is None
                 or entry.expires_at > self.valid_at
+            )
+            and (
+                self.current_at is None
+                or entry.valid_to is None
+                or entry.valid_to > self.current_at
+            )
+            and (
+                self.existed_at is None
+                or (
+                    entry.created_at <= self.existed_at
+                    and (entry.valid_from is None or entry.valid_from <= self.existed_at)
+                )
             )
         )
 

@@ -20,9 +20,12 @@ from .entries import MySQLEntries
 from .keyword import MySQLKeywordIndex
 from .usage import MySQLUsage
 from .vectors import MySQLVectors
+from .versions import MySQLVersions
 
 
-class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit, MySQLUsage):
+class MySQLStore(
+    MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLVersions, MySQLAudit, MySQLUsage
+):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 
 

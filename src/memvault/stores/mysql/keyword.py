@@ -22,7 +22,6 @@ own write transaction reads the view's rows directly instead.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -68,7 +67,7 @@ class MySQLKeywordIndex(MySQLConnection):
         # without expiry (it counts for the planner, as on the other backends); document
         # frequencies count every candidate, so a filter never changes a score.
         fsql, fparams = filter_sql(flt)
-        psql, pparams = filter_sql(dataclasses.replace(flt, valid_at=None))
+        psql, pparams = filter_sql(flt.timeless())
         sql = (
             "SELECT m.pk, m.kw_len, m.fts_head, m.fts_body, m.fts_extra, "
             f"(TRUE{fsql}) AS wanted, (TRUE{psql}) AS planned FROM memories m WHERE {where}"

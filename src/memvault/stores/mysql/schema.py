@@ -234,6 +234,47 @@ def _source_subject(cur: Any, exact: str) -> None:
         )
 
 
+def _has_column(cur: Any, table: str, column: str) -> bool:
+    cur.execute(
+        "SELECT count(*) FROM information_schema.columns "
+        "WHERE table_schema = DATABASE() AND table_name = %s AND column_name = %s",
+        (table, column),
+    )
+    return int(cur.fetchone()[0]) > 0
+
+
+@migration(4, "validity of entries (supersession) and the versions table of their history")
+def _history(cur: Any, exact: str) -> None:
+    # Re-runnable step by step (MySQL commits each DDL statement): a column is added only
+    # if missing. A version row is the entry as it was before one change; it goes with
+    # its entry (cascade), so deleting or erasing an entry leaves no old text behind.
+    ident = _ids(exact)
+    text = f"MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE {exact}"
+    for column, kind in (
+        ("valid_from", _TIME),
+        ("valid_to", _TIME),
+        ("superseded_by", ident),
+        ("supersedes", ident),
+    ):
+        if not _has_column(cur, "memories", column):
+            cur.execute(f"ALTER TABLE memories ADD COLUMN {column} {kind} NULL")
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS memory_versions (
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            seq INT NOT NULL,
+            at {_TIME} NOT NULL,
+            actor {text} NOT NULL,
+            action {_ENUM} NOT NULL,
+            changed {text} NOT NULL,
+            snapshot LONGTEXT CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL,
+            PRIMARY KEY (user_id, entry_id, seq),
+            CONSTRAINT memory_versions_entry FOREIGN KEY (user_id, entry_id)
+                REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

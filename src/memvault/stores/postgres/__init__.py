@@ -14,10 +14,16 @@ from .entries import PostgresEntries
 from .keyword import PostgresKeywordIndex
 from .usage import PostgresUsage
 from .vectors import PostgresVectors
+from .versions import PostgresVersions
 
 
 class PostgresStore(
-    PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresAudit, PostgresUsage
+    PostgresEntries,
+    PostgresKeywordIndex,
+    PostgresVectors,
+    PostgresVersions,
+    PostgresAudit,
+    PostgresUsage,
 ):
     """A ``Store`` on one PostgreSQL database."""
 

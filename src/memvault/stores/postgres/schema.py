@@ -512,6 +512,36 @@ def _source_subject(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"ALTER TABLE memories ADD COLUMN IF NOT EXISTS source_subject {_T}")
 
 
+@migration(11, "validity of entries (supersession) and the versions table of their history")
+def _history(conn: psycopg.Connection[Any]) -> None:
+    # Existing rows are current (NULL valid_to). A version row is the entry as it was
+    # before one change; it goes with its entry (cascade), so deleting or erasing an
+    # entry leaves no old text of it behind. Its key starts with user_id, like every
+    # table of users' data (tests/test_postgres_sharding.py). Re-runnable, like 7 and 8.
+    _run(
+        conn,
+        f"""
+        ALTER TABLE memories ADD COLUMN IF NOT EXISTS valid_from {_T},
+            ADD COLUMN IF NOT EXISTS valid_to {_T},
+            ADD COLUMN IF NOT EXISTS superseded_by {_T},
+            ADD COLUMN IF NOT EXISTS supersedes {_T}
+        ;;
+        CREATE TABLE IF NOT EXISTS memory_versions (
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            seq integer NOT NULL,
+            at {_T} NOT NULL,
+            actor {_T} NOT NULL,
+            action {_T} NOT NULL,
+            changed {_T} NOT NULL,
+            snapshot {_T} NOT NULL,
+            PRIMARY KEY (user_id, entry_id, seq),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        )
+        """,
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -16,9 +16,12 @@ from .keyword import SQLiteKeywordIndex
 from .sql import scope_tokens
 from .usage import SQLiteUsage
 from .vectors import SQLiteVectors
+from .versions import SQLiteVersions
 
 
-class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit, SQLiteUsage):
+class SQLiteStore(
+    SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteVersions, SQLiteAudit, SQLiteUsage
+):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 
 

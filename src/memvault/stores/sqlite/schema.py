@@ -483,6 +483,34 @@ def _source_subject(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE memories ADD COLUMN source_subject TEXT")
 
 
+@migration(15, "validity of entries (supersession) and the versions table of their history")
+def _history(conn: sqlite3.Connection) -> None:
+    # Existing rows are current (NULL valid_to). A version row is the entry as it was
+    # before one change; it goes with its entry (cascade), so deleting or erasing an
+    # entry leaves no old text of it behind.
+    _run(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN valid_from TEXT;
+        ALTER TABLE memories ADD COLUMN valid_to TEXT;
+        ALTER TABLE memories ADD COLUMN superseded_by TEXT;
+        ALTER TABLE memories ADD COLUMN supersedes TEXT;
+        CREATE TABLE memory_versions (
+            user_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            changed TEXT NOT NULL,
+            snapshot TEXT NOT NULL,
+            PRIMARY KEY (user_id, entry_id, seq),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        );
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
