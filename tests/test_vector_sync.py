@@ -151,3 +151,37 @@ def test_the_change_counter_moves_when_another_store_writes(location: str) -> No
     assert mine.change_counter() != before
     mine.close()
     theirs.close()
+
+
+def test_a_removal_inside_a_transaction_never_waits_for_the_index(tmp_path: Path) -> None:
+    """The deadlock this guards against: the embedding thread holds the index's lock and
+    waits for the store's (``upsert`` reads the change counter), while a writer holds the
+    store's lock in its transaction and asks the index to drop a changed entry."""
+    import threading
+
+    store = open_store(str(tmp_path / "lock.db"))
+    index = VectorIndex(store, "m")
+    index.search(View("alice"), np.ones(4, dtype=np.float32), 5)  # alice's cache is loaded
+    done = threading.Event()
+    try:
+        with store.atomic():  # the writer's transaction: it holds the store's lock
+            upserting = threading.Thread(
+                target=lambda: index.upsert("alice", [("e1", None, np.ones(4, dtype=np.float32))])
+            )
+            upserting.start()
+            # Until the upsert holds the index's lock (and waits for the store's).
+            while index._lock.acquire(blocking=False):
+                index._lock.release()
+                if not upserting.is_alive():
+                    break
+            removing = threading.Thread(target=lambda: (index.remove("alice", ["e0"]), done.set()))
+            removing.start()
+            removing.join(30)
+            assert done.is_set(), "remove waited for the index while the store was locked"
+        upserting.join(30)
+        assert not upserting.is_alive()
+        assert [i for i, _ in index.search(View("alice"), np.ones(4, dtype=np.float32), 5)] == [
+            "e1"
+        ]
+    finally:
+        store.close()

@@ -117,7 +117,20 @@ class VectorIndex:
         self._in_store: dict[str, bool] = {}
         self._nearest = store if isinstance(store, NearestVectors) else None
         self._lock = threading.RLock()
+        # Removals wait here for the next holder of the lock (see ``remove``).
+        self._removals: list[tuple[str, list[str]]] = []
+        self._removals_lock = threading.Lock()
         self._seen_counter = store.change_counter()
+
+    def _apply_removals(self) -> None:
+        """Apply the removals queued by ``remove`` (call with ``self._lock`` held)."""
+        with self._removals_lock:
+            pending, self._removals = self._removals, []
+        for user_id, entry_ids in pending:
+            cached = self._users.get(user_id)
+            if cached is not None:
+                for entry_id in entry_ids:
+                    cached.remove(entry_id)
 
     def _check_external_writes(self) -> None:
         counter = self.store.change_counter()
@@ -160,6 +173,7 @@ class VectorIndex:
     def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
         """Entry ids in ``view`` by cosine similarity to a unit ``query`` vector, best first."""
         with self._lock:
+            self._apply_removals()
             self._check_external_writes()
             in_store = self._searched_in_store(view.user_id)
             if in_store is not None:
@@ -170,6 +184,7 @@ class VectorIndex:
         """The cosine of ``query`` to each of ``entry_ids`` that has a vector (the caller
         has checked the ids are in ``view``)."""
         with self._lock:
+            self._apply_removals()
             self._check_external_writes()
             in_store = self._searched_in_store(view.user_id)
             if in_store is not None:
@@ -179,6 +194,7 @@ class VectorIndex:
     def upsert(self, user_id: str, items: Sequence[tuple[str, str | None, Matrix]]) -> None:
         """Reflect vectors this process just stored."""
         with self._lock:
+            self._apply_removals()
             self._check_external_writes()
             cached = self._users.get(user_id)
             if cached is None:
@@ -187,12 +203,19 @@ class VectorIndex:
                 cached.upsert(entry_id, agent_id, vector)
 
     def remove(self, user_id: str, entry_ids: Sequence[str]) -> None:
-        """Reflect entries this process deleted or whose text it changed."""
-        with self._lock:
-            cached = self._users.get(user_id)
-            if cached is not None:
-                for entry_id in entry_ids:
-                    cached.remove(entry_id)
+        """Reflect entries this process deleted or whose text it changed.
+
+        Never waits for the index's lock: a writer calls it inside its transaction,
+        while the embedding thread may hold that lock and wait for the store (which the
+        transaction holds) — waiting here would deadlock them. The removal is queued and
+        applied now if the lock is free, else by whichever call holds it next."""
+        with self._removals_lock:
+            self._removals.append((user_id, list(entry_ids)))
+        if self._lock.acquire(blocking=False):
+            try:
+                self._apply_removals()
+            finally:
+                self._lock.release()
 
     def clear(self) -> None:
         with self._lock:
