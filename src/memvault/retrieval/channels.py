@@ -19,7 +19,7 @@ from ..embed.base import Embedder, Vectors
 from ..embed.batching import QueryBatcher
 from ..embed.guard import EmbeddingStopped
 from ..model import MemoryEntry
-from ..stores.protocols import Store, TermPlanner
+from ..stores.protocols import EntityGraph, Store, TermPlanner
 from ..stores.values import NO_FILTER, EntryFilter, KeywordWeights, View
 from .terms import planner_for
 from .vector import VectorIndex
@@ -171,7 +171,7 @@ def channels_for(
 ) -> list[Channel]:
     """The configured channels, in fusion order: keyword always (even at weight 0 its
     matches let weak vector matches through), vector with an embedder and a weight
-    (``settle``: see :class:`VectorChannel`)."""
+    (``settle``: see :class:`VectorChannel`), graph when on and the store has it."""
     kw = config.keyword
     weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight, kw.phrase_weight)
     channels: list[Channel] = [KeywordChannel(store, weights, planner_for(kw))]
@@ -180,6 +180,12 @@ def channels_for(
         queries = QueryBatcher(embedder)
         channels.append(
             VectorChannel(index, queries, min_similarity=rc.min_similarity, settle=settle)
+        )
+    if rc.graph_channel and rc.graph_weight > 0 and isinstance(store, EntityGraph):
+        from .graph import GraphChannel  # it builds on this module's Query and Pool
+
+        channels.append(
+            GraphChannel(store, store, hop_weight=rc.graph_hop_weight, max_share=rc.graph_max_share)
         )
     return channels
 

@@ -22,6 +22,7 @@ from ..errors import ConflictError, NotFoundError
 from ..fields import EMBEDDED
 from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .memory_graph import MemoryGraph
 from .phrases import is_phrase, phrase_counter, phrase_weight
 from .protocols import TermPlanner
 from .values import (
@@ -63,7 +64,7 @@ def _own(entry: MemoryEntry) -> MemoryEntry:
     return entry.replace(metadata=copy.deepcopy(entry.metadata))
 
 
-class MemoryStore:
+class MemoryStore(MemoryGraph):
     """A ``Store`` that lives in a Python dict, guarded by a lock."""
 
     def __init__(self) -> None:
@@ -77,6 +78,7 @@ class MemoryStore:
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
         self._closed = False
+        self._graph_init()
 
     def atomic(self) -> AbstractContextManager[None]:
         """A nesting write transaction (``protocols.Transactional``): the lock is held
@@ -107,6 +109,7 @@ class MemoryStore:
             dict(self._secrets),
             list(self._audit),
             self._audit_seq,
+            self._graph_state(),
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -119,7 +122,9 @@ class MemoryStore:
             self._secrets,
             self._audit,
             self._audit_seq,
+            graph,
         ) = saved
+        self._graph_restore(graph)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -187,6 +192,7 @@ class MemoryStore:
                 self._vectors.pop((view.user_id, i), None)
                 self._originals.pop((view.user_id, i), None)
                 self._grants.pop((view.user_id, i), None)
+            self._graph_drop(view.user_id, deleted)
         return deleted
 
     def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
@@ -439,6 +445,7 @@ class MemoryStore:
             self._secrets.pop(user_id, None)
             self._locks.pop(user_id, None)
             self._audit = [r for r in self._audit if r.user_id != user_id]
+            self._graph_drop_user(user_id)
         return ids
 
     def health(self) -> dict[str, Any]:

@@ -17,11 +17,12 @@ from __future__ import annotations
 from .audit import MySQLAudit
 from .connection import parse_url
 from .entries import MySQLEntries
+from .graph import MySQLGraph
 from .keyword import MySQLKeywordIndex
 from .vectors import MySQLVectors
 
 
-class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit):
+class MySQLStore(MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLAudit, MySQLGraph):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from .audit import PostgresAudit
 from .entries import PostgresEntries
+from .graph import PostgresGraph
 from .keyword import PostgresKeywordIndex
 from .vectors import PostgresVectors
 
 
-class PostgresStore(PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresAudit):
+class PostgresStore(
+    PostgresEntries, PostgresKeywordIndex, PostgresVectors, PostgresAudit, PostgresGraph
+):
     """A ``Store`` on one PostgreSQL database."""
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 from .audit import SQLiteAudit
 from .connection import create_private
 from .entries import SQLiteEntries
+from .graph import SQLiteGraph
 from .keyword import SQLiteKeywordIndex
 from .sql import scope_tokens
 from .vectors import SQLiteVectors
 
 
-class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit):
+class SQLiteStore(SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteAudit, SQLiteGraph):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 
 

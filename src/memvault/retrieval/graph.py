@@ -1,0 +1,81 @@
+"""The graph channel: entries linked to the entities a query names, and one hop out.
+
+The query's candidate names (``names.candidate_keys``: runs of words, CJK
+substrings, in any case or width) are looked up among the user's entity keys in one
+indexed read; what the caller's view links to counts. Each named entity weighs its
+inverse document frequency in the view (a rare name says more than a common one);
+an entity linked to more than ``max_share`` of the view's entries (and more than 20)
+is ignored, as a stop word would be. Its one-hop neighbours (relations either way)
+weigh ``hop_weight`` of that. An entry scores the sum of the weights of the entities
+it links to, ranked in the store with the caller's filter inside the query; the raw
+score is what ``explain`` shows.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..names import candidate_keys, named_here
+from ..stores.protocols import EntityGraph, Store
+from ..stores.values import EntryFilter, View
+from .channels import Pool, Query
+
+#: Below this many linked entries an entity is never too common to count.
+_ALWAYS_COUNTS = 20
+
+
+class GraphChannel:
+    """Ranks by the entity graph (``stores.protocols.EntityGraph``)."""
+
+    name = "graph"
+
+    def __init__(
+        self, store: Store, graph: EntityGraph, *, hop_weight: float, max_share: float
+    ) -> None:
+        self.store = store
+        self.graph = graph
+        self.hop_weight = hop_weight
+        self.max_share = max_share
+
+    def weights(self, view: View, text: str) -> dict[str, float]:
+        """The weight of each entity the query names (and of their neighbours)."""
+        keys = [k for k in candidate_keys(text) if named_here(k, text)]
+        found = self.graph.find_entities(view.user_id, keys)
+        ids = sorted(set(found.values()))
+        if not ids:
+            return {}
+        seen = self.graph.entities(view, ids=ids, limit=len(ids))
+        if not seen:
+            return {}
+        total = max(1, self.store.count(view))
+        cap = max(_ALWAYS_COUNTS, self.max_share * total)
+        named = {e.id: math.log(1.0 + total / e.entries) for e in seen if e.entries <= cap}
+        weights = dict(named)
+        if self.hop_weight > 0 and named:
+            for rel in self.graph.entity_relations(view, list(named)):
+                for near, via in ((rel.target_id, rel.source_id), (rel.source_id, rel.target_id)):
+                    if via in named and near not in named:
+                        w = self.hop_weight * named[via]
+                        weights[near] = max(weights.get(near, 0.0), w)
+            hops = [i for i in weights if i not in named]
+            if hops:
+                counts = {
+                    e.id: e.entries for e in self.graph.entities(view, ids=hops, limit=len(hops))
+                }
+                for i in hops:
+                    if counts.get(i, cap + 1) > cap:
+                        del weights[i]
+        return weights
+
+    def rank(
+        self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
+    ) -> list[tuple[str, float]]:
+        weights = self.weights(view, query.text)
+        if not weights:
+            return []
+        found = self.graph.linked_entries(view, weights, flt=flt, limit=depth)
+        pool.add(e for e, _ in found)
+        return [(e.id, score) for e, score in found]
+
+
+__all__ = ["GraphChannel"]
