@@ -97,13 +97,13 @@ def same(vault: Vault, query: str, **kwargs: object) -> Explanation:
 @pytest.mark.parametrize("limit", [1, 3, 20])
 def test_keyword_explain_equals_search(keyword_vault: Vault, query: str, limit: int) -> None:
     explained = same(keyword_vault, query, limit=limit)
-    assert explained.channels == ("keyword",)
+    assert explained.channels == ("keyword", "graph")  # the graph channel is on by default
 
 
 @pytest.mark.parametrize("query", QUERIES)
 def test_hybrid_explain_equals_search(hybrid_vault: Vault, query: str) -> None:
     explained = same(hybrid_vault, query, limit=4)
-    assert explained.channels == ("keyword", "vector")
+    assert explained.channels == ("keyword", "vector", "graph")
     assert any("vector" in c.channels for c in explained.candidates)
 
 

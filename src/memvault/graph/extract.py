@@ -131,7 +131,7 @@ class _Found:
     def add(self, name: str, kind: str = UNKNOWN) -> None:
         shown = display_name(name)
         key = name_key(shown)
-        if not key or len(key) < 2 or key in _COMMON_CAPITALISED:
+        if not key or len(key) < 2 or _everyday(key):
             return
         if key not in self.names:
             self.order.append(key)
@@ -139,6 +139,16 @@ class _Found:
             self.types[key] = kind
         elif self.types[key] == UNKNOWN and kind != UNKNOWN:
             self.types[key] = kind
+
+
+def _everyday(key: str) -> bool:
+    """A capitalised everyday word ("Thanks", "Fridays"), not a name."""
+    return key in _COMMON_CAPITALISED or (key.endswith("s") and key[:-1] in _COMMON_CAPITALISED)
+
+
+def _possessive(token: str) -> bool:
+    """ "Bob's" ends a name: "Bob's Project Zeus" names Bob, then Project Zeus."""
+    return token.lower().endswith(("'s", "’s"))
 
 
 def _type_of(words: Sequence[str], before: str | None) -> str:
@@ -183,8 +193,11 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
             if not _capitalised(token) or token.lower() in _CONNECTORS:
                 i += 1
                 continue
+            if _everyday(token.lower()) and i + 1 < len(tokens) and _capitalised(tokens[i + 1]):
+                i += 1  # "Then Grace", "Thanks Priya": the name starts after the opener
+                continue
             j = i + 1
-            while j < len(tokens):
+            while j < len(tokens) and not _possessive(tokens[j - 1]):
                 if _capitalised(tokens[j]) and tokens[j].lower() not in _COMMON_CAPITALISED:
                     j += 1
                 elif (
@@ -214,7 +227,7 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
                 ):
                     i = j
                     continue
-            if len(words) == 1 and words[0].lower() in _COMMON_CAPITALISED:
+            if len(words) == 1 and _everyday(words[0].lower()):
                 i = j
                 continue
             found.add(" ".join(words), _type_of(words, before))

@@ -29,7 +29,7 @@ from ..errors import ConfigError, MemvaultError, NotFoundError
 from ..stores.factory import shown_location
 from ..validation import check_optional_ident
 from ..vault import Vault
-from . import admin, agents, health, maintenance, memories, quarantine, sensitive, v2
+from . import admin, agents, entities, health, maintenance, memories, quarantine, sensitive, v2
 from .auth import Who, authenticate
 from .errors import (
     PayloadTooLargeError,
@@ -264,7 +264,17 @@ def create_app(
     _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
-    for module in (health, memories, v2, admin, agents, maintenance, sensitive, quarantine):
+    for module in (
+        health,
+        memories,
+        v2,
+        admin,
+        agents,
+        maintenance,
+        sensitive,
+        quarantine,
+        entities,
+    ):
         app.include_router(module.router)
     _add_panel(app)
     if mcp_endpoint is not None:
