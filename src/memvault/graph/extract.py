@@ -45,12 +45,22 @@ _CONNECTORS = frozenset({"of", "de", "del", "da", "van", "von", "&"})
 _COMMON_CAPITALISED = (
     frozenset(
         """
-    i i'm i've i'll i'd im ok okay yes no hi hey hello thanks thank sorry please well oh wow
-    yeah yep nope sure great good nice cool awesome amazing really so just also but and or
-    then now today yesterday tomorrow tonight recently lately anyway maybe perhaps actually
-    monday tuesday wednesday thursday friday saturday sunday january february march april may
-    june july august september october november december mon tue wed thu fri sat sun
-    mr mrs ms dr prof sir madam lol omg btw fyi asap etc
+        i i'm i've i'll i'd im ok okay yes no hi hey hello thanks thank sorry please well oh
+        wow yeah yep nope sure great good nice cool awesome amazing really so just also but
+        and or then now today yesterday tomorrow tonight recently lately anyway maybe perhaps
+        actually monday tuesday wednesday thursday friday saturday sunday january february
+        march april may june july august september october november december mon tue wed thu
+        fri sat sun mr mrs ms dr prof sir madam lol omg btw fyi asap etc
+        """.split()
+    )
+    | ENGLISH_STOPWORDS
+    | QUESTION_WORDS
+)
+
+# Everyday words that open sentences: not names there, though they may be elsewhere
+# ("Go", "Grace", "Hope").
+_OPENERS = frozenset(
+    """
     thanks congrats congratulations sounds love loved glad hope hoping honestly totally
     definitely absolutely exactly right true wait look listen guess anyway indeed agreed
     awesome wonderful fantastic lovely sweet haha hah hmm um uh ah aw aww yay nah yup
@@ -59,12 +69,9 @@ _COMMON_CAPITALISED = (
     last next first second finally later earlier sometimes often usually always never
     speaking talking thinking going getting having being doing making trying feeling
     one two three four five six seven eight nine ten some many much lots every each another
-    happy hi-five bye goodbye goodnight morning evening afternoon night day week month year
+    happy bye goodbye goodnight morning evening afternoon night day week month year
     keep take make give tell ask try stay enjoy remember imagine check see come go get
     """.split()
-    )
-    | ENGLISH_STOPWORDS
-    | QUESTION_WORDS
 )
 
 # Endings of words that open a sentence without naming anything (adverbs, verb forms).
@@ -193,7 +200,8 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
             if not _capitalised(token) or token.lower() in _CONNECTORS:
                 i += 1
                 continue
-            if _everyday(token.lower()) and i + 1 < len(tokens) and _capitalised(tokens[i + 1]):
+            opener = _everyday(token.lower()) or (i == 0 and token.lower() in _OPENERS)
+            if opener and i + 1 < len(tokens) and _capitalised(tokens[i + 1]):
                 i += 1  # "Then Grace", "Thanks Priya": the name starts after the opener
                 continue
             j = i + 1
@@ -223,7 +231,7 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
                     low in capitalised_inside
                     or name_key(token) in known
                     or any(c.isupper() for c in token[1:])
-                    or not (low in _COMMON_CAPITALISED or low.endswith(_EVERYDAY_ENDINGS))
+                    or not (_everyday(low) or low in _OPENERS or low.endswith(_EVERYDAY_ENDINGS))
                 ):
                     i = j
                     continue

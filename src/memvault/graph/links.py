@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model import MemoryEntry
+from ..names import display_name, name_key
+from ..stores.graph_values import UNKNOWN, Mention, RelationMention
 from ..stores.protocols import EntityGraph
 from .extract import Extraction, Extractor
 
@@ -18,6 +20,40 @@ from .extract import Extraction, Extractor
 def entry_text(entry: MemoryEntry) -> str:
     """The text of an entry extraction reads: its title, description and content."""
     return "\n".join(p for p in (entry.name, entry.description, entry.content) if p)
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def with_stated(entry: MemoryEntry, found: Extraction) -> Extraction:
+    """``found`` with what the entry states about the graph itself, first: the
+    knowledge-graph entries of ``mcp.graph`` (metadata ``graph``) name their entity
+    (``entity``: the entry's name, typed ``entity_type``) or their relation
+    (``relation``: ``from``, ``to``, ``relation_type``)."""
+    meta = entry.metadata
+    stated: list[Mention] = []
+    relations: list[RelationMention] = []
+    if meta.get("graph") == "entity" and _text(entry.name):
+        kind = _text(meta.get("entity_type")) or UNKNOWN
+        stated.append(Mention(name_key(entry.name), display_name(entry.name), kind, True))
+    elif meta.get("graph") == "relation":
+        source, target = _text(meta.get("from")), _text(meta.get("to"))
+        kind = _text(meta.get("relation_type"))
+        if source and target and kind:
+            stated += [
+                Mention(name_key(source), display_name(source)),
+                Mention(name_key(target), display_name(target)),
+            ]
+            relations.append(RelationMention(name_key(source), name_key(target), kind))
+    stated = [m for m in stated if m.key]
+    if not stated:
+        return found
+    keys = {m.key for m in stated}
+    mentions = (*stated, *(m for m in found.mentions if m.key not in keys))
+    # A relation entry states its relation: co-occurrence would only repeat it vaguely.
+    rest = () if relations else found.relations
+    return Extraction(tuple(mentions), (*relations, *rest), found.by)
 
 
 class Linker:
@@ -38,7 +74,8 @@ class Linker:
         def known(keys: Sequence[str]) -> dict[str, str]:
             return self.store.find_entities(entry.user_id, keys)
 
-        return self.extractor.extract(entry_text(entry), known=known, people=people)
+        found = self.extractor.extract(entry_text(entry), known=known, people=people)
+        return with_stated(entry, found)
 
     def link(self, entries: Sequence[MemoryEntry]) -> None:
         """Link new (or changed) entries; call inside the write's transaction."""

@@ -97,14 +97,21 @@ class SQLGraph:
             )
             found.update(won)
         for key, mention in wanted.items():
-            if mention.type == UNKNOWN or key in new:
+            if key in new or (mention.type == UNKNOWN and not mention.override):
                 continue
-            cond = "" if mention.override else f" AND type = {m}"
+            if mention.override:  # an explicit write names and types the entity
+                self._ge(
+                    conn,
+                    f"UPDATE graph_entities SET name = {m}, type = {m} "
+                    f"WHERE user_id = {m} AND entity_id = {m}",
+                    [mention.name[:255] or key, mention.type[:64], user_id, found[key]],
+                )
+                continue
             self._ge(
                 conn,
-                f"UPDATE graph_entities SET type = {m} WHERE user_id = {m} AND entity_id = {m}"
-                + cond,
-                [mention.type[:64], user_id, found[key], *([] if mention.override else [UNKNOWN])],
+                f"UPDATE graph_entities SET type = {m} WHERE user_id = {m} AND entity_id = {m} "
+                f"AND type = {m}",
+                [mention.type[:64], user_id, found[key], UNKNOWN],
             )
         return found
 

@@ -18,8 +18,8 @@ MENTIONED_WITH = "mentioned_with"
 @dataclass(frozen=True, slots=True)
 class Mention:
     """An entity an entry names: its key (``names.name_key``), the surface form to show
-    when the entity is new, and its type. ``override``: the type replaces the stored
-    one (an explicit write); otherwise it only fills in an unknown type."""
+    when the entity is new, and its type. ``override``: name and type replace the
+    stored ones (an explicit write); otherwise the type only fills in an unknown one."""
 
     key: str
     name: str

@@ -97,9 +97,11 @@ class MemoryGraph:
                     found = new_id()
                     self._g_names[(user_id, m.key)] = found
                     self._g_entities[(user_id, found)] = (m.name[:255] or m.key, m.type[:64])
+                elif m.override:  # an explicit write names and types the entity
+                    self._g_entities[(user_id, found)] = (m.name[:255] or m.key, m.type[:64])
                 elif m.type != UNKNOWN:
                     name, kind = self._g_entities[(user_id, found)]
-                    if m.override or kind == UNKNOWN:
+                    if kind == UNKNOWN:
                         self._g_entities[(user_id, found)] = (name, m.type[:64])
                 ids[m.key] = found
             self._g_links[(user_id, entry_id)] = tuple(dict.fromkeys(ids.values()))
