@@ -39,13 +39,13 @@ def with_stated(entry: MemoryEntry, found: Extraction) -> Extraction:
         stated.append(Mention(name_key(entry.name), display_name(entry.name), kind, True))
     elif meta.get("graph") == "relation":
         source, target = _text(meta.get("from")), _text(meta.get("to"))
-        kind = _text(meta.get("relation_type"))
-        if source and target and kind:
+        said = _text(meta.get("relation_type"))
+        if source and target and said:
             stated += [
                 Mention(name_key(source), display_name(source)),
                 Mention(name_key(target), display_name(target)),
             ]
-            relations.append(RelationMention(name_key(source), name_key(target), kind))
+            relations.append(RelationMention(name_key(source), name_key(target), said))
     stated = [m for m in stated if m.key]
     if not stated:
         return found
