@@ -308,3 +308,27 @@ def test_entities_on_the_command_line(tmp_path: Path) -> None:
     assert shown.returncode == 0 and "Project Helios" in shown.stdout
     missing = run_cli(home, "entities", "show", "Caroline", "--user", "bob")
     assert missing.returncode == 2 and "no entity named" in missing.stderr
+
+
+def test_migrate_store_copies_the_graph(tmp_path: Path, config: VaultConfig) -> None:
+    from memvault.migrate import migrate_store
+    from memvault.stores import open_store
+
+    with Vault(tmp_path / "src.db", config=config, embedder=None) as v:
+        v.add("Caroline moved to NYC with Melanie.", user_id="alice")
+        v.add("Caroline loves New York.", user_id="alice")
+        v.merge_entities("NYC", "New York", user_id="alice")
+        v.add_alias("Caroline", "Caro", user_id="alice")
+        before = [(e.name, e.type, e.entries, e.aliases) for e in v.entities(user_id="alice")]
+    source, target = open_store(str(tmp_path / "src.db")), open_store("memory://")
+    try:
+        migrate_store(source, target)
+        with Vault(store=target, config=config, embedder=None) as moved:
+            after = [
+                (e.name, e.type, e.entries, e.aliases) for e in moved.entities(user_id="alice")
+            ]
+            assert after == before
+            rel = moved.entity("caro", user_id="alice").relations
+            assert {r.target for r in rel} == {"NYC", "Melanie"}
+    finally:
+        source.close()

@@ -157,3 +157,15 @@ def test_a_failed_block_leaves_no_links(store: Store) -> None:
         raise RuntimeError("undo")
     assert names(store, OWNER) == {}
     assert g.find_entities("alice", ["zeus"]) == {}
+
+
+def test_entry_links_read_back_what_was_linked(store: Store) -> None:
+    g = graph(store)
+    put(store, entry("e1", "one"), entry("e2", "two"), entry("e1", "b", user="bob"))
+    g.link_entities("alice", "e1", [m("zeus"), m("hera")], [RelationMention("zeus", "hera", "wed")])
+    g.link_entities("bob", "e1", [m("apollo")])
+    ids = g.find_entities("alice", ["zeus", "hera"])
+    links, rels = g.entry_links("alice", ["e1", "e2", "nope"])
+    assert links == {"e1": sorted([ids["zeus"], ids["hera"]])}
+    assert rels == [("e1", ids["zeus"], ids["hera"], "wed")]
+    assert g.entry_links("carol", ["e1"]) == ({}, [])

@@ -334,6 +334,33 @@ class SQLGraph:
 
     # -- reads ----------------------------------------------------------------------------
 
+    def entry_links(
+        self, user_id: str, entry_ids: Sequence[str]
+    ) -> tuple[dict[str, list[str]], list[tuple[str, str, str, str]]]:
+        m = self._gmark
+        links: dict[str, list[str]] = {}
+        rels: list[tuple[str, str, str, str]] = []
+        with self._read() as conn:
+            for page in _pages(list(dict.fromkeys(entry_ids))):
+                marks = self._marks(len(page))
+                for entry_id, entity_id in self._gq(
+                    conn,
+                    f"SELECT entry_id, entity_id FROM graph_links WHERE user_id = {m} "
+                    f"AND entry_id IN ({marks}) ORDER BY entry_id, entity_id",
+                    [user_id, *page],
+                ):
+                    links.setdefault(entry_id, []).append(entity_id)
+                rels += [
+                    (r[0], r[1], r[2], r[3])
+                    for r in self._gq(
+                        conn,
+                        "SELECT entry_id, source_id, target_id, rel_type FROM graph_relations "
+                        f"WHERE user_id = {m} AND entry_id IN ({marks})",
+                        [user_id, *page],
+                    )
+                ]
+        return links, sorted(rels)
+
     def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         if not keys:
             return {}

@@ -170,6 +170,22 @@ class MemoryGraph:
             if u == view.user_id and view.sees(e) and flt.matches(e)
         }
 
+    def entry_links(
+        self, user_id: str, entry_ids: Sequence[str]
+    ) -> tuple[dict[str, list[str]], list[tuple[str, str, str, str]]]:
+        with self._lock:
+            self._check_open()
+            links: dict[str, list[str]] = {}
+            rels: list[tuple[str, str, str, str]] = []
+            for entry_id in dict.fromkeys(entry_ids):
+                linked = self._g_links.get((user_id, entry_id), ())
+                if linked:
+                    links[entry_id] = sorted(linked)
+                rels += [
+                    (entry_id, s, t, k) for s, t, k in self._g_rels.get((user_id, entry_id), ())
+                ]
+            return links, sorted(rels)
+
     def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         with self._lock:
             self._check_open()

@@ -266,6 +266,13 @@ class EntityGraph(Protocol):
         ``weights``, scored by the sum of their linked entities' weights; best first,
         ties newest first."""
 
+    def entry_links(
+        self, user_id: str, entry_ids: Sequence[str]
+    ) -> tuple[dict[str, list[str]], list[tuple[str, str, str, str]]]:
+        """The links of the user's entries among ``entry_ids`` (entry id -> entity ids)
+        and their relations as (entry id, source id, target id, type): what copying a
+        vault to another store moves."""
+
     def add_alias(self, user_id: str, entity_id: str, key: str) -> None:
         """Let ``key`` name the entity too; ``ConflictError`` if it names another one,
         ``NotFoundError`` if the entity does not exist."""
