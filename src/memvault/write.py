@@ -403,7 +403,7 @@ class Writer:
             self.store.insert(items, originals=sealed or None)
             self._refresh(neighbours)
             if self.linker is not None:
-                self.linker.link(entries)
+                self.linker.link(entries, new=True)
         self.derived.inserted(entries)
         return entries
 

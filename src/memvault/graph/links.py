@@ -77,11 +77,14 @@ class Linker:
         found = self.extractor.extract(entry_text(entry), known=known, people=people)
         return with_stated(entry, found)
 
-    def link(self, entries: Sequence[MemoryEntry]) -> None:
-        """Link new (or changed) entries; call inside the write's transaction."""
+    def link(self, entries: Sequence[MemoryEntry], *, new: bool = False) -> None:
+        """Link new (``new``) or changed entries; call inside the write's transaction."""
         for entry in entries:
             found = self.extraction(entry)
-            self.store.link_entities(entry.user_id, entry.id, found.mentions, found.relations)
+            if found.mentions or not new:
+                self.store.link_entities(
+                    entry.user_id, entry.id, found.mentions, found.relations, new=new
+                )
 
     def unlink(self, user_id: str, entry_ids: Sequence[str]) -> None:
         """Drop the links of entries about to be deleted (ids inside the caller's view)."""

@@ -96,9 +96,12 @@ class SQLGraph:
                 [(user_id, i, wanted[k].name[:255] or k, wanted[k].type[:64]) for k, i in mine],
             )
             found.update(won)
-        for key, mention in wanted.items():
-            if key in new or (mention.type == UNKNOWN and not mention.override):
-                continue
+        typed = [k for k, x in wanted.items() if k not in new and (x.override or x.type != UNKNOWN)]
+        stored = self._types(conn, user_id, [found[k] for k in typed])
+        for key in typed:
+            mention = wanted[key]
+            if not mention.override and stored.get(found[key]) != UNKNOWN:
+                continue  # typed already: a later guess never changes it
             if mention.override:  # an explicit write names and types the entity
                 self._ge(
                     conn,
@@ -114,6 +117,19 @@ class SQLGraph:
                 [mention.type[:64], user_id, found[key], UNKNOWN],
             )
         return found
+
+    def _types(self, conn: Any, user_id: str, entity_ids: Sequence[str]) -> dict[str, str]:
+        m = self._gmark
+        out: dict[str, str] = {}
+        for page in _pages(list(dict.fromkeys(entity_ids))):
+            rows = self._gq(
+                conn,
+                f"SELECT entity_id, type FROM graph_entities WHERE user_id = {m} "
+                f"AND entity_id IN ({self._marks(len(page))})",
+                [user_id, *page],
+            )
+            out.update((r[0], r[1]) for r in rows)
+        return out
 
     def _names(self, conn: Any, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         m = self._gmark
@@ -193,16 +209,20 @@ class SQLGraph:
         entry_id: str,
         mentions: Sequence[Mention],
         relations: Sequence[RelationMention] = (),
+        *,
+        new: bool = False,
     ) -> None:
         m = self._gmark
         with self._write() as conn:
-            before = self._linked_ids(conn, user_id, [entry_id])
-            for table in ("graph_links", "graph_relations"):
-                self._ge(
-                    conn,
-                    f"DELETE FROM {table} WHERE user_id = {m} AND entry_id = {m}",
-                    [user_id, entry_id],
-                )
+            before: set[str] = set()
+            if not new:  # an entry just inserted has no links to replace
+                before = self._linked_ids(conn, user_id, [entry_id])
+                for table in ("graph_links", "graph_relations"):
+                    self._ge(
+                        conn,
+                        f"DELETE FROM {table} WHERE user_id = {m} AND entry_id = {m}",
+                        [user_id, entry_id],
+                    )
             ids = self._resolve(conn, user_id, mentions) if mentions else {}
             self._gmany(
                 conn,

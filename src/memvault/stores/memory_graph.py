@@ -80,6 +80,8 @@ class MemoryGraph:
         entry_id: str,
         mentions: Sequence[Mention],
         relations: Sequence[RelationMention] = (),
+        *,
+        new: bool = False,
     ) -> None:
         with self._lock:
             self._check_open()

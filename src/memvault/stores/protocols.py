@@ -227,9 +227,12 @@ class EntityGraph(Protocol):
         entry_id: str,
         mentions: Sequence[Mention],
         relations: Sequence[RelationMention] = (),
+        *,
+        new: bool = False,
     ) -> None:
         """Replace the entry's links and relations with these (creating entities for new
-        keys); entities left with no link are removed. Joins an enclosing ``atomic()``."""
+        keys); entities left with no link are removed. ``new``: the entry was just
+        inserted and has no links yet (nothing to replace). Joins an enclosing ``atomic()``."""
 
     def unlink_entries(self, user_id: str, entry_ids: Sequence[str]) -> None:
         """Drop the entries' links and relations (before they are deleted), and the
