@@ -196,12 +196,12 @@ def test_the_graph_channel_finds_linked_entries_and_one_hop_out(vault: Vault) ->
     direct = vault.add("Caroline started working on Project Helios.", user_id="alice")
     hop = vault.add("Project Helios ships its beta in spring.", user_id="alice")
     vault.add("The weather was nice all week.", user_id="alice")
-    why = vault.explain("what is caroline up to", user_id="alice", limit=5)
+    why = vault.explain("What is Caroline up to?", user_id="alice", limit=5)
     graph = {c.entry.id: c.channels["graph"] for c in why.candidates if "graph" in c.channels}
     assert list(graph) == [direct.id, hop.id]
     assert graph[direct.id].score > graph[hop.id].score > 0
     assert "graph" in why.channels
-    hits = vault.search("what is caroline up to", user_id="alice")
+    hits = vault.search("What is Caroline up to?", user_id="alice")
     assert hits[0].entry.id == direct.id and "graph" in hits[0].sources
     assert hop.id in [h.entry.id for h in hits]  # no word in common with the query
     assert "graph" in why.format()
@@ -211,9 +211,9 @@ def test_the_graph_channel_honours_the_filter_and_scope(vault: Vault) -> None:
     vault.add("Caroline paints.", user_id="alice", kind="user")
     proj = vault.add("Caroline leads Project Helios.", user_id="alice", kind="project")
     vault.add("Caroline's diary.", user_id="alice", agent_id="diary")
-    hits = vault.search("caroline", user_id="alice", kind="project")
+    hits = vault.search("Caroline", user_id="alice", kind="project")
     assert [h.entry.id for h in hits] == [proj.id]
-    seen = vault.explain("caroline", user_id="alice", limit=10)
+    seen = vault.explain("Caroline", user_id="alice", limit=10)
     assert all(c.entry.agent_id is None for c in seen.candidates)
     assert vault.search("caroline", user_id="bob") == []
 
@@ -332,3 +332,21 @@ def test_migrate_store_copies_the_graph(tmp_path: Path, config: VaultConfig) -> 
             assert {r.target for r in rel} == {"NYC", "Melanie"}
     finally:
         source.close()
+
+
+def test_a_lower_case_query_word_names_only_typed_or_longer_entities(vault: Vault) -> None:
+    vault.add("Research takes time.", user_id="alice")  # "Research": an unknown-typed name
+    tool = vault.add("We deploy with Kubernetes.", user_id="alice")  # a tool
+    place = vault.add("They moved to New Zealand.", user_id="alice")
+    for query, expected in (
+        ("research", []),
+        ("Research", ["research"]),
+        ("kubernetes", [tool.id]),
+        ("new zealand", [place.id]),
+    ):
+        why = vault.explain(query, user_id="alice", limit=5)
+        got = [c.entry.id for c in why.candidates if "graph" in c.channels]
+        if expected == ["research"]:
+            assert len(got) == 1 and got[0] not in (tool.id, place.id)
+        else:
+            assert got == expected, query

@@ -101,4 +101,23 @@ def named_here(key: str, text: str) -> bool:
     )
 
 
-__all__ = ["MAX_KEY_CHARS", "candidate_keys", "display_name", "name_key", "named_here"]
+def written_as_name(key: str, text: str) -> bool:
+    """Whether ``text`` writes ``key`` the way names are written: with a capital
+    letter, in CJK, or as several words."""
+    if _CJK_RUN.search(key) or " " in key:
+        return True
+    pattern = r"(?<!\w)" + re.escape(key) + r"(?!\w)"
+    normal = unicodedata.normalize("NFKC", text)
+    return any(
+        m.group(0) != m.group(0).lower() for m in re.finditer(pattern, normal, flags=re.IGNORECASE)
+    )
+
+
+__all__ = [
+    "MAX_KEY_CHARS",
+    "candidate_keys",
+    "display_name",
+    "name_key",
+    "named_here",
+    "written_as_name",
+]

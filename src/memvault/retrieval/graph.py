@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 
-from ..names import candidate_keys, named_here
+from ..names import candidate_keys, named_here, written_as_name
+from ..stores.graph_values import UNKNOWN
 from ..stores.protocols import EntityGraph, Store
 from ..stores.values import EntryFilter, View
 from .channels import Pool, Query
@@ -46,7 +47,15 @@ class GraphChannel:
         ids = sorted(set(found.values()))
         if not ids:
             return {}, {}
-        seen = self.graph.entities(view, ids=ids, limit=len(ids))
+        # A lower-case word of the query names an entity only when the entity is typed
+        # or has more than one word: "research" in a question is not the "Research" a
+        # sentence once began with.
+        written = {i for k, i in found.items() if written_as_name(k, text)}
+        seen = [
+            e
+            for e in self.graph.entities(view, ids=ids, limit=len(ids))
+            if e.id in written or e.type != UNKNOWN
+        ]
         if not seen:
             return {}, {}
         total = max(1, self.store.count(view))

@@ -488,7 +488,7 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
         CREATE TABLE graph_entities (
             user_id {_T} NOT NULL,
             entity_id {_T} NOT NULL,
-            name text NOT NULL,
+            name {_T} NOT NULL,
             type {_T} NOT NULL,
             PRIMARY KEY (user_id, entity_id)
         )
