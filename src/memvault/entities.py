@@ -9,7 +9,6 @@ agent's entries name, is reported exactly like a missing one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,18 +143,6 @@ class EntityService:
         kept, dropped = self._find(view, keep), self._find(view, drop)
         self.graph.merge_entities(view.user_id, kept.id, dropped.id)
         return self._find(view, keep)
-
-    def ids_of(self, view: View, names: Sequence[str]) -> dict[str, str]:
-        """The entity ids of ``names`` (by key) the view can see."""
-        keys = {name_key(n): n for n in names if name_key(n)}
-        found = self.graph.find_entities(view.user_id, list(keys))
-        if not found:
-            return {}
-        visible = {
-            e.id
-            for e in self.graph.entities(view, ids=sorted(set(found.values())), limit=len(found))
-        }
-        return {keys[k]: i for k, i in found.items() if i in visible}
 
 
 __all__ = ["EntityDetail", "EntityService", "check_name", "entity_dict", "relation_dict"]

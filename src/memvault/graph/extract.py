@@ -124,10 +124,6 @@ class Extraction:
     relations: tuple[RelationMention, ...] = ()
     by: str = "rules"  # "rules", or "llm" when the chat model's answer was used
 
-    @property
-    def keys(self) -> list[str]:
-        return [m.key for m in self.mentions]
-
 
 @dataclass
 class _Found:

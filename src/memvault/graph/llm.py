@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..names import display_name, name_key
 from ..stores.graph_values import ENTITY_TYPES, MENTIONED_WITH, UNKNOWN, Mention, RelationMention
+
+if TYPE_CHECKING:
+    from .extract import Extraction
 
 EXTRACTION_PROMPT = """\
 You find the named things in one memory of a user's assistant: people, projects, \
@@ -71,9 +74,9 @@ def _type(value: Any) -> str:
     return word if word in ENTITY_TYPES else UNKNOWN
 
 
-def parse_extraction(reply: str) -> Any:
+def parse_extraction(reply: str) -> Extraction | None:
     """The ``Extraction`` a chat model's reply holds, or None when none can be read."""
-    from .extract import MAX_ENTITIES, Extraction
+    from .extract import MAX_ENTITIES, Extraction  # extract imports this module
 
     data = _first_object(reply or "")
     if data is None:
