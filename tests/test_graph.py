@@ -242,7 +242,10 @@ def test_with_an_llm_its_entities_and_relations_are_used(
     )
     with FakeChatServer([Reply.text(answer), Reply.text("not json at all")]) as llm:
         cfg = config.model_copy(
-            update={"llm": LLMConfig(base_url=llm.base_url, api_key="test", model="tiny")}
+            update={
+                "llm": LLMConfig(base_url=llm.base_url, api_key="test", model="tiny"),
+                "graph": config.graph.model_copy(update={"llm": True}),
+            }
         )
         with Vault(tmp_path / "llm.db", config=cfg, embedder=None) as v:
             v.add("ada spent the winter on the analytical engine", user_id="alice")
@@ -257,9 +260,17 @@ def test_with_an_llm_its_entities_and_relations_are_used(
         assert len(llm.requests) == 2
 
 
-def test_without_an_llm_no_call_is_made(vault: Vault) -> None:
-    assert vault.config.llm.configured is False
-    vault.add("Caroline paints.", user_id="alice")  # rules only: nothing to reach
+def test_an_llm_configured_for_other_things_is_not_asked_by_default(
+    tmp_path: Path, config: VaultConfig
+) -> None:
+    with FakeChatServer([]) as llm:
+        cfg = config.model_copy(
+            update={"llm": LLMConfig(base_url=llm.base_url, api_key="test", model="tiny")}
+        )
+        with Vault(tmp_path / "quiet.db", config=cfg, embedder=None) as v:
+            v.add("Caroline paints.", user_id="alice")
+            assert v.entity("Caroline", user_id="alice").entity.name == "Caroline"
+        assert llm.requests == []
 
 
 # -- HTTP and CLI -------------------------------------------------------------------------

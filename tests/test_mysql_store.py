@@ -98,9 +98,9 @@ def test_the_schema_is_recorded_and_a_second_open_applies_nothing(
     second = open_store(url)
     try:
         assert isinstance(first, MySQLStore) and isinstance(second, MySQLStore)
-        assert first.applied_migrations == [1] and second.applied_migrations == []
+        assert first.applied_migrations == [1, 2] and second.applied_migrations == []
         health = second.health()
-        assert health["backend"] == "mariadb" and health["schema_version"] == 1
+        assert health["backend"] == "mariadb" and health["schema_version"] == 2
         assert own_server.password not in repr(health)
     finally:
         first.close()

@@ -355,9 +355,10 @@ class GraphConfig(BaseModel):
         True, description="find the entities and relations of every write and link them"
     )
     llm: bool = Field(
-        True,
-        description="ask the configured LLM (``llm``) for them, the rules filling in; "
-        "without an LLM the rules alone run, with no call",
+        False,
+        description="also ask the configured LLM (``llm``) for them on every write, the "
+        "rules filling in (off by default: one call, and the memory's text sent out, per "
+        "write); without an LLM the rules alone run, with no call",
     )
 
 

@@ -482,10 +482,11 @@ def _gin_without_pending_list(conn: psycopg.Connection[Any]) -> None:
 def _entity_graph(conn: psycopg.Connection[Any]) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
     # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    # IF NOT EXISTS: a step re-run over its own tables (a rolled-back record) finishes.
     _run(
         conn,
         f"""
-        CREATE TABLE graph_entities (
+        CREATE TABLE IF NOT EXISTS graph_entities (
             user_id {_T} NOT NULL,
             entity_id {_T} NOT NULL,
             name {_T} NOT NULL,
@@ -493,16 +494,16 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
             PRIMARY KEY (user_id, entity_id)
         )
         ;;
-        CREATE TABLE graph_names (
+        CREATE TABLE IF NOT EXISTS graph_names (
             user_id {_T} NOT NULL,
             name_key {_T} NOT NULL,
             entity_id {_T} NOT NULL,
             PRIMARY KEY (user_id, name_key)
         )
         ;;
-        CREATE INDEX graph_names_by_entity ON graph_names (user_id, entity_id)
+        CREATE INDEX IF NOT EXISTS graph_names_by_entity ON graph_names (user_id, entity_id)
         ;;
-        CREATE TABLE graph_links (
+        CREATE TABLE IF NOT EXISTS graph_links (
             user_id {_T} NOT NULL,
             entry_id {_T} NOT NULL,
             entity_id {_T} NOT NULL,
@@ -510,9 +511,9 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
             FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
         )
         ;;
-        CREATE INDEX graph_links_by_entity ON graph_links (user_id, entity_id)
+        CREATE INDEX IF NOT EXISTS graph_links_by_entity ON graph_links (user_id, entity_id)
         ;;
-        CREATE TABLE graph_relations (
+        CREATE TABLE IF NOT EXISTS graph_relations (
             user_id {_T} NOT NULL,
             entry_id {_T} NOT NULL,
             source_id {_T} NOT NULL,
@@ -522,9 +523,9 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
             FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
         )
         ;;
-        CREATE INDEX graph_relations_by_source ON graph_relations (user_id, source_id)
+        CREATE INDEX IF NOT EXISTS graph_relations_by_source ON graph_relations (user_id, source_id)
         ;;
-        CREATE INDEX graph_relations_by_target ON graph_relations (user_id, target_id)
+        CREATE INDEX IF NOT EXISTS graph_relations_by_target ON graph_relations (user_id, target_id)
         """,
     )
 
