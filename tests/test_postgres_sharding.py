@@ -57,6 +57,11 @@ USER_TABLES = {
     "audit_erasing",
     "llm_usage",
     "memory_versions",
+    # The entity graph (issue 16 item 8).
+    "graph_entities",
+    "graph_names",
+    "graph_links",
+    "graph_relations",
 }
 # Tables that are truly global, with why. Nothing else may lack a user key.
 GLOBAL_TABLES = {
@@ -509,7 +514,20 @@ def test_the_vector_log_is_pruned_per_user(monkeypatch: pytest.MonkeyPatch) -> N
 # stay on the entry's shard only when split alike. Everything goes through A here, so any
 # table left whole on A still gives exact answers; what must be partitioned is what
 # should live on B, and that is every table the store can write there (below).
-PARTITIONED = ("memories", "keyword_stats", "originals", "vector_log", "audit_log", "audit_erasing")
+PARTITIONED = (
+    "memories",
+    "keyword_stats",
+    "originals",
+    "vector_log",
+    "audit_log",
+    "audit_erasing",
+    # The graph's inserts skip duplicates with a bare ON CONFLICT DO NOTHING, which a
+    # foreign partition takes (no arbiter index needed).
+    "graph_entities",
+    "graph_names",
+    "graph_links",
+    "graph_relations",
+)
 # Kept as plain tables on A: PostgreSQL cannot take ``INSERT ... ON CONFLICT (key) DO
 # UPDATE`` into a partitioned table one of whose partitions is a foreign table (the
 # arbiter needs a unique index on the parent, which such a table cannot have; and
@@ -687,7 +705,7 @@ def test_users_on_two_servers_get_exactly_the_answers_of_one(
     assert sum(len(hits) for kind, *rest, hits in expected if kind == "keyword") > 20
     assert sum(len(hits) for kind, *rest, hits in expected if kind == "hybrid") > 20
     traces = [t for kind, *_, found in expected if kind == "explain" for t in found]
-    assert {name for t in traces for name, *_ in t[1]} == {"keyword", "vector"}
+    assert {name for t in traces for name, *_ in t[1]} == {"keyword", "vector", "graph"}
 
     with psycopg.connect(sharded) as conn, psycopg.connect(b_url) as remote:
         local = _owners(conn, "memories_p0")

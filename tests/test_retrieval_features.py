@@ -92,5 +92,5 @@ def test_hybrid_beats_each_channel_on_own_data(tmp_path: Path) -> None:
     v.flush()
     hits = v.search("was INV-7731 paid", user_id="u")
     assert hits[0].entry.content == "invoice INV-7731 was paid"
-    assert set(hits[0].sources) == {"keyword", "vector"}
+    assert set(hits[0].sources) >= {"keyword", "vector"}  # and graph: INV-7731 is a name
     v.close()

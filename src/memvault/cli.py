@@ -810,6 +810,59 @@ def quarantine_reject(
     typer.echo(f"rejected {entry_id}")
 
 
+entities_app = typer.Typer(help="The entity graph: who and what the memories name.")
+app.add_typer(entities_app, name="entities")
+
+
+@entities_app.command("list")
+def entities_list(
+    ctx: typer.Context,
+    user: User,
+    agent: Agent = None,
+    prefix: Annotated[str | None, typer.Option(help="only names starting so")] = None,
+    limit: Annotated[int, typer.Option(help="page size")] = 50,
+    offset: Annotated[int, typer.Option(help="skip this many")] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """List the entities the user's memories name, most named first."""
+    from .entities import entity_dict
+
+    with _state(ctx).vault(agent=agent) as vault:
+        found = vault.entities(
+            user_id=user, agent_id=agent, prefix=prefix, limit=limit, offset=offset
+        )
+    if as_json:
+        _echo_json([entity_dict(e) for e in found])
+        return
+    if not found:
+        typer.echo("no entities")
+    for e in found:
+        typer.echo(f"{e.entries:>4}  {e.type:<12}  {e.name}")
+
+
+@entities_app.command("show")
+def entities_show(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="any name of the entity")],
+    user: User,
+    agent: Agent = None,
+    as_json: AsJson = False,
+) -> None:
+    """One entity: its names, relations both ways and the memories naming it."""
+    with _state(ctx).vault(agent=agent) as vault:
+        detail = vault.entity(name, user_id=user, agent_id=agent)
+    data = detail.to_dict()
+    if as_json:
+        _echo_json(data)
+        return
+    typer.echo(f"{data['name']}  [{data['type']}]  named by {data['entries']} memories")
+    typer.echo(f"names: {', '.join(data['aliases'])}")
+    for r in data["relations"]:
+        typer.echo(f"  {r['source']} --{r['type']}--> {r['target']}  ({r['entry_id']})")
+    for entry_id in data["entry_ids"]:
+        typer.echo(f"  memory {entry_id}")
+
+
 @app.command()
 def mcp(
     ctx: typer.Context,

@@ -151,6 +151,22 @@ class RetrievalConfig(BaseModel):
         "person boosts that person's entries (None = off)",
     )
     person_boost: float = Field(0.3, ge=0, le=2, description="score share added for that match")
+    graph_channel: bool = Field(
+        True,
+        description="the entity graph as a third channel: entries linked to the entities a "
+        "query names (and, weaker, to their neighbours), fused with keyword and vector",
+    )
+    graph_weight: float = Field(0.3, ge=0, description="RRF weight of the graph channel")
+    graph_hop_weight: float = Field(
+        0.5, ge=0, le=1, description="share of an entity's weight its one-hop neighbours get"
+    )
+    graph_max_share: float = Field(
+        0.05,
+        gt=0,
+        le=1,
+        description="an entity linked to more than this share of the view's entries (and "
+        "more than 20) says little about which one is meant: the channel ignores it",
+    )
 
 
 class EmbeddingConfig(BaseModel):
@@ -396,6 +412,22 @@ class DecisionConfig(BaseModel):
     )
 
 
+class GraphConfig(BaseModel):
+    """The entity graph's write side (``memvault.graph``): what each write extracts."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    extract: bool = Field(
+        True, description="find the entities and relations of every write and link them"
+    )
+    llm: bool = Field(
+        False,
+        description="also ask the configured LLM (``llm``) for them on every write, the "
+        "rules filling in (off by default: one call, and the memory's text sent out, per "
+        "write); without an LLM the rules alone run, with no call",
+    )
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -426,6 +458,7 @@ class VaultConfig(BaseModel):
     lifecycle: LifecycleConfig = Field(default_factory=LifecycleConfig)
     domains: DomainConfig = Field(default_factory=DomainConfig)
     decisions: DecisionConfig = Field(default_factory=DecisionConfig)
+    graph: GraphConfig = Field(default_factory=GraphConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)
@@ -593,6 +626,7 @@ __all__ = [
     "ConversationConfig",
     "DomainConfig",
     "EmbeddingConfig",
+    "GraphConfig",
     "KeywordConfig",
     "LLMConfig",
     "LifecycleConfig",

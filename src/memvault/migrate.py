@@ -4,7 +4,8 @@ Everything goes through the store protocols, so any backend can be the source or
 target: entries with every field and the tokens they were indexed with, their vectors,
 sealed originals, the entries' earlier versions (their history), the reveal challenge,
 the reveal bookkeeping of the user (wrong answers and a lock, so a move never lifts a
-lock) and the audit log. Vectors are copied
+lock), the audit log and the entity graph (each entry's links and relations, its
+entities' names, types and aliases). Vectors are copied
 as they are, with the model name they carry; given the target's ``embedder``, only that
 model's vectors are copied and every entry without one is embedded anew with it (the
 other models' vectors stay behind: the target would never compare them). Not copied:
@@ -37,7 +38,8 @@ import numpy.typing as npt
 from .embed.base import Embedder
 from .errors import ConflictError, StoreError, ValidationError
 from .model import MemoryEntry
-from .stores.protocols import Store
+from .stores.graph_values import Mention, RelationMention
+from .stores.protocols import EntityGraph, Store
 from .stores.values import AuditRecord, RevealState, VectorItem, View
 from .validation import make_scope
 
@@ -347,6 +349,36 @@ def _copy_entries(
                 _put(target, uid, model, kept, [by_id[e.id] for e in kept])
         if reembed is not None and made is not None:
             _put(target, uid, reembed.model, anew, made)
+        _copy_graph(source, target, uid, ids)
+
+
+def _copy_graph(source: Store, target: Store, uid: str, ids: Sequence[str]) -> None:
+    """The entries' links and relations, with their entities' names, types and aliases
+    (inside the batch's transaction). Stores without the graph copy none."""
+    if not isinstance(source, EntityGraph) or not isinstance(target, EntityGraph):
+        return
+    links, rels = source.entry_links(uid, ids)
+    wanted = sorted({i for linked in links.values() for i in linked})
+    if not wanted:
+        return
+    found = source.entities(_owner(uid), ids=wanted, limit=len(wanted))
+    entities = {e.id: e for e in found if e.aliases}
+    by_entry: dict[str, list[RelationMention]] = {}
+    for entry_id, s, t, kind in rels:
+        if s in entities and t in entities:
+            rel = RelationMention(entities[s].aliases[0], entities[t].aliases[0], kind)
+            by_entry.setdefault(entry_id, []).append(rel)
+    for entry_id, linked in links.items():
+        mentions = [
+            Mention(entities[i].aliases[0], entities[i].name, entities[i].type, True)
+            for i in linked
+            if i in entities
+        ]
+        target.link_entities(uid, entry_id, mentions, by_entry.get(entry_id, []))
+    placed = target.find_entities(uid, [e.aliases[0] for e in entities.values()])
+    for e in entities.values():
+        for alias in e.aliases[1:]:
+            target.add_alias(uid, placed[e.aliases[0]], alias)
 
 
 def _put(

@@ -24,7 +24,10 @@ from .embed.advice import EmbedderAdvice, advise
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
+from .entities import EntityDetail, EntityService
 from .errors import ValidationError
+from .graph import Extractor
+from .graph.links import Linker
 from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.compress import Compaction, Compressor
@@ -56,7 +59,8 @@ from .reveal import RevealService
 from .review import ReviewService
 from .security.protect import Protector
 from .stores import open_store
-from .stores.protocols import Store
+from .stores.graph_values import Entity
+from .stores.protocols import EntityGraph, Store
 from .stores.values import AuditRecord
 from .transfer import Transfer
 from .validation import (
@@ -130,9 +134,11 @@ class Vault:
         self._chat_lock = threading.Lock()
         lc = cfg.lifecycle
         domains = DomainClassifier(self.llm_call if cfg.domains.llm else None)
+        linker = self._linker(store, cfg)
         self._writer = writer = Writer(
-            store, cfg, protector, derived, self._clock, semantic, domains=domains
+            store, cfg, protector, derived, self._clock, semantic, domains=domains, linker=linker
         )
+        self._entities = EntityService(store)
         channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
         self._reveal = RevealService(store, cfg, protector, self._clock)
@@ -151,6 +157,13 @@ class Vault:
             self._recall.on_recall = self._accesses.record
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
+
+    def _linker(self, store: Store, cfg: VaultConfig) -> Linker | None:
+        """The entity graph's write side: the rules, and the LLM when one is configured."""
+        if not cfg.graph.extract or not isinstance(store, EntityGraph):
+            return None
+        extractor = Extractor(self.llm_call if cfg.graph.llm else None)
+        return Linker(store, extractor, cfg.retrieval.person_key)
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -650,6 +663,39 @@ class Vault:
 
     def health(self) -> dict[str, Any]:
         return self.store.health()
+
+    # -- the entity graph (``entities``) ---------------------------------------------------
+
+    def entities(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        prefix: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Entity]:
+        """The entities the caller's entries name, most named first (``prefix``: only
+        those with a name starting so, matched ignoring case and width)."""
+        return self._entities.entities(user_id, agent_id, prefix=prefix, limit=limit, offset=offset)
+
+    def entity(
+        self, name: str, *, user_id: str, agent_id: str | None = None, limit: int = 100
+    ) -> EntityDetail:
+        """One entity by any of its names: its relations both ways and the ids of the
+        entries naming it. ``NotFoundError`` when the caller's entries name none."""
+        return self._entities.entity(name, user_id, agent_id, limit=limit)
+
+    def add_alias(self, name: str, alias: str, *, user_id: str) -> Entity:
+        """Let ``alias`` name the entity ``name`` names too (recall and extraction meet it)."""
+        with self.store.atomic():
+            return self._entities.add_alias(name, alias, user_id)
+
+    def merge_entities(self, keep: str, drop: str, *, user_id: str) -> Entity:
+        """Make the entity ``drop`` names part of the one ``keep`` names (names, links and
+        relations move over)."""
+        with self.store.atomic():
+            return self._entities.merge(keep, drop, user_id)
 
     def embedding_advice(self, *, user_id: str | None = None, sample: int = 500) -> EmbedderAdvice:
         """Whether another local model suits the stored text better (``memvault doctor``):

@@ -34,6 +34,7 @@ from .embed.base import Embedder
 from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
+from .graph.links import Linker
 from .lifecycle.decisions import check_move
 from .lifecycle.domains import DomainClassifier
 from .model import (
@@ -285,8 +286,10 @@ class Writer:
         clock: Callable[[], datetime],
         semantic: SemanticScreen | None = None,
         domains: DomainClassifier | None = None,
+        linker: Linker | None = None,
     ) -> None:
         self.store = store
+        self.linker = linker  # the entity graph's links, kept in each write's transaction
         self.config = config
         self.protector = protector
         self.derived = derived
@@ -414,6 +417,8 @@ class Writer:
             sealed = {b.entry.id: b.sealed for b in built if b.sealed is not None}
             self.store.insert(items, originals=sealed or None)
             self._refresh(neighbours)
+            if self.linker is not None:
+                self.linker.link(entries, new=True)
         self.derived.inserted(entries)
         return entries
 
@@ -495,6 +500,9 @@ class Writer:
                     key = session_of(entry)
                     if key is not None and key not in sessions:
                         sessions[key] = self.conversations.turns(key)
+            if self.linker is not None:
+                inside = [e.id for e in self.store.get_many(view, entry_ids)]
+                self.linker.unlink(view.user_id, inside)
             deleted = self.store.delete(view, entry_ids)
             gone = set(deleted)
             moved = {
@@ -603,6 +611,8 @@ class Writer:
         with self.store.atomic():
             entry = self.store.update(view, entry_id, mutate, original=original)
             self._refresh(moved)
+            if self.linker is not None and (text_changes or "metadata" in changes):
+                self.linker.link([entry])
         self.derived.rewritten(entry, bool(old_text) and old_text[0] != self.embed_text(entry))
         return entry
 

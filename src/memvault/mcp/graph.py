@@ -1,13 +1,18 @@
-"""A knowledge graph of entities, observations and relations, stored as vault entries.
+"""A knowledge graph of entities, observations and relations, in the vault's entity graph.
 
 It gives the reference MCP "memory" server's model (entities with a type and a
-list of observations, directed relations between them) a home in the vault, so
-graph facts are searchable by ``memory_recall`` like any other memory:
+list of observations, directed relations between them) a home in the vault: the
+entities and relations are the vault's own entity graph (``Vault.entities``,
+``Vault.entity``; the graph channel of recall uses them), and each is written
+through an entry, so graph facts are searchable by ``memory_recall`` like any
+other memory and follow the entries' scope and deletion:
 
 * an entity is one entry (name = entity name, unique per user; content = the name,
-  type and one line per observation; metadata ``{"graph": "entity", ...}``);
-* a relation is one entry (``"<from> <type> <to>"``; metadata ``{"graph": "relation", ...}``);
-* deleting an entity deletes its relations.
+  type and one line per observation; metadata ``{"graph": "entity", ...}``), which
+  the write path links to the graph's entity of that name with its type;
+* a relation is one entry (``"<from> <type> <to>"``; metadata ``{"graph": "relation",
+  ...}``), which states the graph's relation between the two;
+* deleting an entity deletes its relations (the entries, so their links too).
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import NotFoundError, ValidationError
+from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
+from ..stores.graph_values import UNKNOWN
 from ..vault import Vault
 
 GRAPH_CATEGORY = "knowledge-graph"
@@ -119,9 +125,11 @@ class KnowledgeGraph:
             offset += _PAGE
 
     def _load(self) -> tuple[dict[str, tuple[MemoryEntry, Entity]], list[tuple[str, Relation]]]:
-        """Entities by name (the newest entry wins a duplicate) and (entry id, relation) pairs."""
+        """Entities by name (the newest entry wins a duplicate) and (entry id, relation)
+        pairs. Types and relations are read from the vault's entity graph, where the
+        write path linked these entries; observations are the entity entries' own."""
         entities: dict[str, tuple[MemoryEntry, Entity]] = {}
-        relations: list[tuple[str, Relation]] = []
+        stated: dict[str, Relation] = {}
         for entry in self._entries():
             entity = _entity_of(entry)
             if entity is not None:
@@ -129,8 +137,23 @@ class KnowledgeGraph:
                 continue
             relation = _relation_of(entry)
             if relation is not None:
-                relations.append((entry.id, relation))
-        return entities, relations
+                stated[entry.id] = relation
+        relations: dict[str, Relation] = {}
+        for name, (entry, entity) in list(entities.items()):
+            try:
+                detail = self.vault.entity(name, user_id=self.user_id, agent_id=self.agent_id)
+            except (NotFoundError, UnsupportedOperationError):
+                continue  # a store without the graph: the entries' own account
+            kind = detail.entity.type if detail.entity.type != UNKNOWN else entity.entity_type
+            entities[name] = (entry, Entity(entity.name, kind, entity.observations))
+            for r in detail.relations:
+                said = stated.get(r.entry_id)
+                if said is not None and r.type == said.relation_type[:64]:
+                    relations[r.entry_id] = Relation(r.source, r.target, r.type)
+        # A relation neither end of which is an entity here: as its entry states it.
+        for entry_id, relation in stated.items():
+            relations.setdefault(entry_id, relation)
+        return entities, list(relations.items())
 
     def _subgraph(
         self,

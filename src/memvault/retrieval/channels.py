@@ -19,7 +19,7 @@ from ..embed.base import Embedder, Vectors
 from ..embed.batching import QueryBatcher
 from ..embed.guard import EmbeddingStopped
 from ..model import MemoryEntry, Tier
-from ..stores.protocols import Store, TermPlanner
+from ..stores.protocols import EntityGraph, Store, TermPlanner
 from ..stores.values import NO_FILTER, EntryFilter, KeywordWeights, View
 from . import tiered
 from .terms import planner_for
@@ -233,7 +233,7 @@ def channels_for(
 ) -> list[Channel]:
     """The configured channels, in fusion order: keyword always (even at weight 0 its
     matches let weak vector matches through), vector with an embedder and a weight
-    (``settle``: see :class:`VectorChannel`)."""
+    (``settle``: see :class:`VectorChannel`), graph when on and the store has it."""
     kw = config.keyword
     weights = KeywordWeights(kw.head_weight, kw.body_weight, kw.extra_weight, kw.phrase_weight)
     rc = config.retrieval
@@ -249,6 +249,12 @@ def channels_for(
                 settle=settle,
                 prefer_tiers=prefer,
             )
+        )
+    if rc.graph_channel and rc.graph_weight > 0 and isinstance(store, EntityGraph):
+        from .graph import GraphChannel  # it builds on this module's Query and Pool
+
+        channels.append(
+            GraphChannel(store, store, hop_weight=rc.graph_hop_weight, max_share=rc.graph_max_share)
         )
     return channels
 

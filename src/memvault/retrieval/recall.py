@@ -43,7 +43,8 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class ChannelScore:
     """Where one channel put a candidate: its rank (from 1) and the channel's raw score
-    (BM25 for ``keyword``, cosine similarity for ``vector``)."""
+    (BM25 for ``keyword``, cosine similarity for ``vector``, summed entity weights for
+    ``graph``)."""
 
     rank: int
     score: float
@@ -137,7 +138,11 @@ class Recall:
         self.people = people
         self.clock = clock
         rc = config.retrieval
-        self.weights = {"keyword": rc.keyword_weight, "vector": rc.vector_weight}
+        self.weights = {
+            "keyword": rc.keyword_weight,
+            "vector": rc.vector_weight,
+            "graph": rc.graph_weight,
+        }
         self.boosts = Boosts(
             importance=rc.importance_boost,
             recency=rc.recency_boost,

@@ -32,6 +32,7 @@ from ..vault import Vault
 from . import (
     admin,
     agents,
+    entities,
     health,
     history,
     maintenance,
@@ -275,7 +276,18 @@ def create_app(
     _add_openapi(app)
     app.state.gateway = gw
     install_handlers(app)
-    for module in (health, memories, v2, admin, agents, maintenance, sensitive, quarantine, usage):
+    for module in (
+        health,
+        memories,
+        v2,
+        admin,
+        agents,
+        maintenance,
+        sensitive,
+        quarantine,
+        usage,
+        entities,
+    ):
         app.include_router(module.router)
     app.include_router(history.router)
     _add_panel(app)

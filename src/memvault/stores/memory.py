@@ -22,6 +22,7 @@ from ..errors import ConflictError, NotFoundError
 from ..fields import EMBEDDED
 from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
+from .memory_graph import MemoryGraph
 from .phrases import is_phrase, phrase_counter, phrase_weight
 from .protocols import TermPlanner
 from .values import (
@@ -67,7 +68,7 @@ def _own(entry: MemoryEntry) -> MemoryEntry:
     return entry.replace(metadata=copy.deepcopy(entry.metadata))
 
 
-class MemoryStore:
+class MemoryStore(MemoryGraph):
     """A ``Store`` that lives in a Python dict, guarded by a lock."""
 
     def __init__(self) -> None:
@@ -84,6 +85,7 @@ class MemoryStore:
         # Earlier versions per (user, entry), oldest first (``stores.versions``).
         self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
+        self._graph_init()
 
     def atomic(self) -> AbstractContextManager[None]:
         """A nesting write transaction (``protocols.Transactional``): the lock is held
@@ -116,6 +118,7 @@ class MemoryStore:
             self._audit_seq,
             list(self._usage),
             dict(self._versions),
+            self._graph_state(),
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -130,7 +133,9 @@ class MemoryStore:
             self._audit_seq,
             self._usage,
             self._versions,
+            graph,
         ) = saved
+        self._graph_restore(graph)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -199,6 +204,7 @@ class MemoryStore:
                 self._originals.pop((view.user_id, i), None)
                 self._grants.pop((view.user_id, i), None)
                 self._versions.pop((view.user_id, i), None)
+            self._graph_drop(view.user_id, deleted)
         return deleted
 
     def _visible(self, view: View, flt: EntryFilter) -> list[tuple[MemoryEntry, SearchDoc]]:
@@ -453,6 +459,7 @@ class MemoryStore:
             self._locks.pop(user_id, None)
             self._audit = [r for r in self._audit if r.user_id != user_id]
             self._usage = [r for r in self._usage if r.user_id != user_id]
+            self._graph_drop_user(user_id)
         return ids
 
     # -- the token ledger -----------------------------------------------------------

@@ -7,9 +7,9 @@ depend on just the part it uses; ``Store`` is their union, what a backend
 implements and what the engine holds. Validation, tokenization, ranking policy
 and fusion live in the engine, above.
 
-Room to grow: a graph channel (entities and the entries that name them) will be one
-more protocol here, joined to ``Store`` when every backend implements it, as
-``EntryHistory`` (the versions behind supersession and undo) is.
+The entity graph (entities, the entries that name them, relations) is the
+``EntityGraph`` protocol; every backend implements it, and ``GraphStore`` is a
+``Store`` that has it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from ..model import MemoryEntry
+from .graph_values import Entity, Mention, Relation, RelationMention
 from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
@@ -231,6 +232,78 @@ class EntryHistory(Protocol):
 
 
 @runtime_checkable
+class EntityGraph(Protocol):
+    """Entities (people, projects, tools, places, organisations) and relations a user's
+    entries name. Names are keys (``names.name_key``); an entity may have several. What
+    a view sees of the graph is what its entries link to: links and relations follow
+    their entry's scope, and go with it when it is deleted (in the same transaction).
+    Every key starts with ``user_id``; nothing crosses users."""
+
+    def link_entities(
+        self,
+        user_id: str,
+        entry_id: str,
+        mentions: Sequence[Mention],
+        relations: Sequence[RelationMention] = (),
+        *,
+        new: bool = False,
+    ) -> None:
+        """Replace the entry's links and relations with these (creating entities for new
+        keys); entities left with no link are removed. ``new``: the entry was just
+        inserted and has no links yet (nothing to replace). Joins an enclosing ``atomic()``."""
+
+    def unlink_entries(self, user_id: str, entry_ids: Sequence[str]) -> None:
+        """Drop the entries' links and relations (before they are deleted), and the
+        entities left with no link."""
+
+    def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
+        """The entity id each of ``keys`` names (unknown keys left out), any scope: the
+        caller restricts by links (``entities``, ``linked_entries``)."""
+
+    def entities(
+        self,
+        view: View,
+        *,
+        ids: Sequence[str] | None = None,
+        prefix: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Entity]:
+        """Entities linked to at least one entry of ``view`` (of ``ids``, or with a key
+        starting with ``prefix``), most linked first, with their link counts and keys."""
+
+    def entity_relations(self, view: View, entity_ids: Sequence[str]) -> list[Relation]:
+        """Relations from or to any of ``entity_ids`` written in entries of ``view``."""
+
+    def linked_entries(
+        self,
+        view: View,
+        weights: Mapping[str, float],
+        *,
+        flt: EntryFilter = NO_FILTER,
+        limit: int = 10,
+    ) -> list[tuple[MemoryEntry, float]]:
+        """Entries of ``view`` matching ``flt`` (inside the query) linked to entities of
+        ``weights``, scored by the sum of their linked entities' weights; best first,
+        ties newest first."""
+
+    def entry_links(
+        self, user_id: str, entry_ids: Sequence[str]
+    ) -> tuple[dict[str, list[str]], list[tuple[str, str, str, str]]]:
+        """The links of the user's entries among ``entry_ids`` (entry id -> entity ids)
+        and their relations as (entry id, source id, target id, type): what copying a
+        vault to another store moves."""
+
+    def add_alias(self, user_id: str, entity_id: str, key: str) -> None:
+        """Let ``key`` name the entity too; ``ConflictError`` if it names another one,
+        ``NotFoundError`` if the entity does not exist."""
+
+    def merge_entities(self, user_id: str, keep_id: str, drop_id: str) -> None:
+        """Make ``drop_id`` part of ``keep_id``: its keys, links and relations move over,
+        then it is removed. ``NotFoundError`` if either does not exist."""
+
+
+@runtime_checkable
 class RevealStore(Protocol):
     """Sensitive data: sealed originals, the reveal challenge and state, the audit log."""
 
@@ -304,10 +377,17 @@ class Store(
     no trace."""
 
 
+@runtime_checkable
+class GraphStore(Store, EntityGraph, Protocol):
+    """A backend with the entity graph (all four that ship have it)."""
+
+
 __all__ = [
     "Admin",
+    "EntityGraph",
     "EntryHistory",
     "EntryStore",
+    "GraphStore",
     "KeywordIndex",
     "NearestVectors",
     "RevealStore",

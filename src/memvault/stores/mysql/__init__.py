@@ -17,6 +17,7 @@ from __future__ import annotations
 from .audit import MySQLAudit
 from .connection import parse_url
 from .entries import MySQLEntries
+from .graph import MySQLGraph
 from .keyword import MySQLKeywordIndex
 from .usage import MySQLUsage
 from .vectors import MySQLVectors
@@ -24,7 +25,13 @@ from .versions import MySQLVersions
 
 
 class MySQLStore(
-    MySQLEntries, MySQLKeywordIndex, MySQLVectors, MySQLVersions, MySQLAudit, MySQLUsage
+    MySQLEntries,
+    MySQLKeywordIndex,
+    MySQLVectors,
+    MySQLVersions,
+    MySQLAudit,
+    MySQLUsage,
+    MySQLGraph,
 ):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..clauses import audit_query, audit_record
+from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import MySQLConnection
@@ -128,7 +129,13 @@ class MySQLAudit(MySQLConnection):
             vectors = [r[0] for r in cur.fetchall()]
             log_vectors(cur, user_id, vectors)
             cur.execute("DELETE FROM memories WHERE user_id = %s", (user_id,))
-            for table in ("reveal_secrets", "reveal_users", "reveal_grants", "llm_usage"):
+            for table in (
+                "reveal_secrets",
+                "reveal_users",
+                "reveal_grants",
+                "llm_usage",
+                *GRAPH_TABLES,
+            ):
                 cur.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))
             # The audit log refuses deletes except of the user this session erases.
             cur.execute("SET @memvault_erasing = %s", (user_id,))

@@ -275,6 +275,55 @@ def _history(cur: Any, exact: str) -> None:
     )
 
 
+@migration(5, "the entity graph: entities, their names, entry links and relations")
+def _entity_graph(cur: Any, exact: str) -> None:
+    # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
+    # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    ident = _ids(exact)
+    key = f"VARCHAR(120) CHARACTER SET utf8mb4 COLLATE {exact}"
+    kind = f"VARCHAR(64) CHARACTER SET utf8mb4 COLLATE {exact}"
+    table = f"ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"
+    statements = [
+        f"""CREATE TABLE IF NOT EXISTS graph_entities (
+            user_id {ident} NOT NULL,
+            entity_id {ident} NOT NULL,
+            name VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL,
+            type {kind} NOT NULL,
+            PRIMARY KEY (user_id, entity_id)
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS graph_names (
+            user_id {ident} NOT NULL,
+            name_key {key} NOT NULL,
+            entity_id {ident} NOT NULL,
+            PRIMARY KEY (user_id, name_key),
+            KEY graph_names_by_entity (user_id, entity_id)
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS graph_links (
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            entity_id {ident} NOT NULL,
+            PRIMARY KEY (user_id, entry_id, entity_id),
+            KEY graph_links_by_entity (user_id, entity_id),
+            CONSTRAINT graph_links_entry FOREIGN KEY (user_id, entry_id)
+                REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) {table}""",
+        f"""CREATE TABLE IF NOT EXISTS graph_relations (
+            user_id {ident} NOT NULL,
+            entry_id {ident} NOT NULL,
+            source_id {ident} NOT NULL,
+            target_id {ident} NOT NULL,
+            rel_type {kind} NOT NULL,
+            PRIMARY KEY (user_id, entry_id, source_id, target_id, rel_type),
+            KEY graph_relations_by_source (user_id, source_id),
+            KEY graph_relations_by_target (user_id, target_id),
+            CONSTRAINT graph_relations_entry FOREIGN KEY (user_id, entry_id)
+                REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) {table}""",
+    ]
+    for statement in statements:
+        cur.execute(statement)
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .audit import PostgresAudit
 from .entries import PostgresEntries
+from .graph import PostgresGraph
 from .keyword import PostgresKeywordIndex
 from .usage import PostgresUsage
 from .vectors import PostgresVectors
@@ -24,6 +25,7 @@ class PostgresStore(
     PostgresVersions,
     PostgresAudit,
     PostgresUsage,
+    PostgresGraph,
 ):
     """A ``Store`` on one PostgreSQL database."""
 

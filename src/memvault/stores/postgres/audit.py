@@ -8,6 +8,7 @@ from typing import Any
 import psycopg
 
 from ..clauses import audit_query, audit_record
+from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import PostgresConnection
@@ -135,7 +136,13 @@ class PostgresAudit(PostgresConnection):
                     "DELETE FROM memories WHERE user_id = %s RETURNING id", (user_id,)
                 ).fetchall()
             ]
-            for table in ("reveal_secrets", "reveal_users", "reveal_grants", "llm_usage"):
+            for table in (
+                "reveal_secrets",
+                "reveal_users",
+                "reveal_grants",
+                "llm_usage",
+                *GRAPH_TABLES,
+            ):
                 conn.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))
             # The audit log refuses deletes except for a user being erased.
             conn.execute("INSERT INTO audit_erasing (user_id) VALUES (%s)", (user_id,))

@@ -542,6 +542,58 @@ def _history(conn: psycopg.Connection[Any]) -> None:
     )
 
 
+@migration(12, "the entity graph: entities, their names, entry links and relations")
+def _entity_graph(conn: psycopg.Connection[Any]) -> None:
+    # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
+    # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    # IF NOT EXISTS: a step re-run over its own tables (a rolled-back record) finishes.
+    _run(
+        conn,
+        f"""
+        CREATE TABLE IF NOT EXISTS graph_entities (
+            user_id {_T} NOT NULL,
+            entity_id {_T} NOT NULL,
+            name {_T} NOT NULL,
+            type {_T} NOT NULL,
+            PRIMARY KEY (user_id, entity_id)
+        )
+        ;;
+        CREATE TABLE IF NOT EXISTS graph_names (
+            user_id {_T} NOT NULL,
+            name_key {_T} NOT NULL,
+            entity_id {_T} NOT NULL,
+            PRIMARY KEY (user_id, name_key)
+        )
+        ;;
+        CREATE INDEX IF NOT EXISTS graph_names_by_entity ON graph_names (user_id, entity_id)
+        ;;
+        CREATE TABLE IF NOT EXISTS graph_links (
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            entity_id {_T} NOT NULL,
+            PRIMARY KEY (user_id, entry_id, entity_id),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        )
+        ;;
+        CREATE INDEX IF NOT EXISTS graph_links_by_entity ON graph_links (user_id, entity_id)
+        ;;
+        CREATE TABLE IF NOT EXISTS graph_relations (
+            user_id {_T} NOT NULL,
+            entry_id {_T} NOT NULL,
+            source_id {_T} NOT NULL,
+            target_id {_T} NOT NULL,
+            rel_type {_T} NOT NULL,
+            PRIMARY KEY (user_id, entry_id, source_id, target_id, rel_type),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        )
+        ;;
+        CREATE INDEX IF NOT EXISTS graph_relations_by_source ON graph_relations (user_id, source_id)
+        ;;
+        CREATE INDEX IF NOT EXISTS graph_relations_by_target ON graph_relations (user_id, target_id)
+        """,
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .audit import SQLiteAudit
 from .connection import create_private
 from .entries import SQLiteEntries
+from .graph import SQLiteGraph
 from .keyword import SQLiteKeywordIndex
 from .sql import scope_tokens
 from .usage import SQLiteUsage
@@ -20,7 +21,13 @@ from .versions import SQLiteVersions
 
 
 class SQLiteStore(
-    SQLiteEntries, SQLiteKeywordIndex, SQLiteVectors, SQLiteVersions, SQLiteAudit, SQLiteUsage
+    SQLiteEntries,
+    SQLiteKeywordIndex,
+    SQLiteVectors,
+    SQLiteVersions,
+    SQLiteAudit,
+    SQLiteUsage,
+    SQLiteGraph,
 ):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 

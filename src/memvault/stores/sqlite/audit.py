@@ -7,6 +7,7 @@ import sqlite3
 
 from ...errors import StoreError
 from ..clauses import audit_query, audit_record
+from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
 from .connection import SQLiteConnection
@@ -145,7 +146,13 @@ class SQLiteAudit(SQLiteConnection):
                         ).fetchall()
                     ]
                     conn.execute("DELETE FROM memories WHERE user_id = ?", (user_id,))
-                    for table in ("reveal_secrets", "reveal_users", "reveal_grants", "llm_usage"):
+                    for table in (
+                        "reveal_secrets",
+                        "reveal_users",
+                        "reveal_grants",
+                        "llm_usage",
+                        *GRAPH_TABLES,
+                    ):
                         conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
                     # The audit log refuses deletes except for a user being erased.
                     conn.execute("INSERT INTO audit_erasing (user_id) VALUES (?)", (user_id,))

@@ -511,6 +511,50 @@ def _history(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(16, "the entity graph: entities, their names, entry links and relations")
+def _entity_graph(conn: sqlite3.Connection) -> None:
+    # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
+    # them is decided by joining the entry (stores.graph_sql).
+    _run(
+        conn,
+        """
+        CREATE TABLE graph_entities (
+            user_id TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            type TEXT NOT NULL,
+            PRIMARY KEY (user_id, entity_id)
+        );
+        CREATE TABLE graph_names (
+            user_id TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            PRIMARY KEY (user_id, name_key)
+        );
+        CREATE INDEX graph_names_by_entity ON graph_names (user_id, entity_id);
+        CREATE TABLE graph_links (
+            user_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            entity_id TEXT NOT NULL,
+            PRIMARY KEY (user_id, entry_id, entity_id),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX graph_links_by_entity ON graph_links (user_id, entity_id);
+        CREATE TABLE graph_relations (
+            user_id TEXT NOT NULL,
+            entry_id TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            target_id TEXT NOT NULL,
+            rel_type TEXT NOT NULL,
+            PRIMARY KEY (user_id, entry_id, source_id, target_id, rel_type),
+            FOREIGN KEY (user_id, entry_id) REFERENCES memories (user_id, id) ON DELETE CASCADE
+        );
+        CREATE INDEX graph_relations_by_source ON graph_relations (user_id, source_id);
+        CREATE INDEX graph_relations_by_target ON graph_relations (user_id, target_id);
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -1,0 +1,359 @@
+"""Entities and relations of one entry, cheaply and offline (the LLM refines, if set).
+
+English: runs of capitalised words ("Mount Everest", "ClickHouse", "Caroline"), with
+connectors inside ("Bank of America"); a capitalised word that only starts a
+sentence counts when it also appears capitalised elsewhere, is followed by a
+possessive, or is a name the user already has — common words that open a sentence
+("Yesterday", "The") never do. Names the user already has are also found written
+in lower case ("caroline"), except very short ones and stop words. Chinese: jieba's
+part-of-speech tags (nr person, ns place, nt organisation, nz other proper noun), on
+the dictionary ``memvault.text`` loaded, under one lock. Types come from cues (a
+title, an organisation suffix, a list of well-known tools, "project X") and are
+"unknown" when nothing tells. Two entities one entry names are related
+(``mentioned_with``), unless the LLM says how.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..llm.client import LLMFor
+from ..names import candidate_keys, display_name, name_key
+from ..stores.graph_values import MENTIONED_WITH, UNKNOWN, Mention, RelationMention
+from ..text import ENGLISH_STOPWORDS, QUESTION_WORDS, _segmenter
+from .llm import extraction_messages, parse_extraction
+
+log = logging.getLogger(__name__)
+
+#: At most this many entities per entry (the first in the text), and relations among
+#: the first few of them only, so one long entry cannot flood the graph.
+MAX_ENTITIES = 24
+MAX_RELATED = 8
+
+_SENTENCE_END = re.compile(
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bMt)(?<!\bProf)[.!?。！？]+\s*|\n+"
+)
+_TOKEN = re.compile(r"[^\W_](?:[\w.&+'’-]*[\w+])?|[^\w\s]")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CONNECTORS = frozenset({"of", "de", "del", "da", "van", "von", "&"})
+
+# Words that are capitalised for other reasons than naming something.
+_COMMON_CAPITALISED = (
+    frozenset(
+        """
+        i i'm i've i'll i'd im ok okay yes no hi hey hello thanks thank sorry please well oh
+        wow yeah yep nope sure great good nice cool awesome amazing really so just also but
+        and or then now today yesterday tomorrow tonight recently lately anyway maybe perhaps
+        actually monday tuesday wednesday thursday friday saturday sunday january february
+        march april may june july august september october november december mon tue wed thu
+        fri sat sun mr mrs ms dr prof sir madam lol omg btw fyi asap etc
+        """.split()
+    )
+    | ENGLISH_STOPWORDS
+    | QUESTION_WORDS
+)
+
+# Everyday words that open sentences: not names there, though they may be elsewhere
+# ("Go", "Grace", "Hope").
+_OPENERS = frozenset(
+    """
+    thanks congrats congratulations sounds love loved glad hope hoping honestly totally
+    definitely absolutely exactly right true wait look listen guess anyway indeed agreed
+    awesome wonderful fantastic lovely sweet haha hah hmm um uh ah aw aww yay nah yup
+    let let's that's it's i'm you're we're they're he's she's there's what's here's don't
+    can't won't didn't isn't wasn't aren't couldn't wouldn't shouldn't doesn't haven't
+    last next first second finally later earlier sometimes often usually always never
+    speaking talking thinking going getting having being doing making trying feeling
+    one two three four five six seven eight nine ten some many much lots every each another
+    happy bye goodbye goodnight morning evening afternoon night day week month year
+    keep take make give tell ask try stay enjoy remember imagine check see come go get
+    """.split()
+)
+
+# Endings of words that open a sentence without naming anything (adverbs, verb forms).
+_EVERYDAY_ENDINGS = ("ly", "ing", "ed", "n't", "'ll", "'ve", "'re", "'d")
+
+_PERSON_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "aunt", "uncle"})
+_ORG_WORDS = frozenset(
+    """
+    inc inc. corp corp. corporation ltd ltd. llc gmbh co company university college school
+    institute foundation bank group labs lab agency ministry department association club
+    society council hospital church team
+    """.split()
+)
+_PLACE_WORDS = frozenset(
+    """
+    city town village street st road avenue park lake river mountain mount mt island beach
+    county state province country valley bay coast airport station square bridge
+    """.split()
+)
+_TOOLS = frozenset(
+    """
+    python go golang rust java javascript typescript kotlin swift ruby php perl scala haskell
+    c++ c# node.js nodejs react vue angular django flask fastapi rails spring docker
+    kubernetes k8s terraform ansible git github gitlab jira confluence slack notion figma
+    postgres postgresql mysql mariadb sqlite redis mongodb clickhouse kafka elasticsearch
+    spark hadoop airflow pandas numpy pytorch tensorflow linux windows macos ios android
+    excel vscode vim emacs aws gcp azure openai chatgpt claude llama jieba onnx
+    """.split()
+)
+_PROJECT_WORDS = frozenset({"project", "projects", "initiative", "programme", "program"})
+
+# jieba part-of-speech flags that name things, and their types.
+_JIEBA_TYPES = {
+    "nr": "person",
+    "nrfg": "person",
+    "nrt": "person",
+    "ns": "place",
+    "nt": "organisation",
+    "nz": UNKNOWN,
+}
+
+_posseg_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """What one entry names: its entities (by key, in text order) and their relations."""
+
+    mentions: tuple[Mention, ...] = ()
+    relations: tuple[RelationMention, ...] = ()
+    by: str = "rules"  # "rules", or "llm" when the chat model's answer was used
+
+
+@dataclass
+class _Found:
+    order: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)
+
+    def add(self, name: str, kind: str = UNKNOWN) -> None:
+        shown = display_name(name)
+        key = name_key(shown)
+        if not key or len(key) < 2 or _everyday(key):
+            return
+        if key not in self.names:
+            self.order.append(key)
+            self.names[key] = shown
+            self.types[key] = kind
+        elif self.types[key] == UNKNOWN and kind != UNKNOWN:
+            self.types[key] = kind
+
+
+def _everyday(key: str) -> bool:
+    """A capitalised everyday word ("Thanks", "Fridays"), not a name."""
+    return key in _COMMON_CAPITALISED or (key.endswith("s") and key[:-1] in _COMMON_CAPITALISED)
+
+
+def _possessive(token: str) -> bool:
+    """ "Bob's" ends a name: "Bob's Project Zeus" names Bob, then Project Zeus."""
+    return token.lower().endswith(("'s", "’s"))
+
+
+def _type_of(words: Sequence[str], before: str | None) -> str:
+    lowered = [w.lower() for w in words]
+    if before is not None and before.lower().rstrip(".") in _PERSON_TITLES:
+        return "person"
+    if lowered[-1] in _ORG_WORDS or (len(words) > 1 and lowered[0] in _ORG_WORDS):
+        return "organisation"
+    if lowered[-1] in _PLACE_WORDS or lowered[0] in {"mount", "mt", "lake", "river"}:
+        return "place"
+    if before is not None and before.lower() in _PROJECT_WORDS:
+        return "project"
+    if lowered[0] in _PROJECT_WORDS and len(words) > 1:
+        return "project"
+    if len(words) == 1 and lowered[0] in _TOOLS:
+        return "tool"
+    return UNKNOWN
+
+
+def _capitalised(word: str) -> bool:
+    if not word[:1].isalpha():
+        return False
+    # Caroline, ClickHouse, NASA, iPhone, PostgreSQL: an upper-case letter up front, or
+    # inside a word that is not all lower case.
+    return word[0].isupper() or any(c.isupper() for c in word[1:])
+
+
+def _english(text: str, found: _Found, known: set[str]) -> None:
+    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    capitalised_inside: set[str] = set()
+    tokenised = []
+    for sentence in sentences:
+        tokens = _TOKEN.findall(sentence)
+        tokenised.append(tokens)
+        for i, t in enumerate(tokens):
+            if i > 0 and _capitalised(t):
+                capitalised_inside.add(t.lower())
+    for tokens in tokenised:
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if not _capitalised(token) or token.lower() in _CONNECTORS:
+                i += 1
+                continue
+            opener = _everyday(token.lower()) or (i == 0 and token.lower() in _OPENERS)
+            if opener and i + 1 < len(tokens) and _capitalised(tokens[i + 1]):
+                i += 1  # "Then Grace", "Thanks Priya": the name starts after the opener
+                continue
+            j = i + 1
+            while j < len(tokens) and not _possessive(tokens[j - 1]):
+                if _capitalised(tokens[j]) and tokens[j].lower() not in _COMMON_CAPITALISED:
+                    j += 1
+                elif (
+                    tokens[j].lower() in _CONNECTORS
+                    and j + 1 < len(tokens)
+                    and _capitalised(tokens[j + 1])
+                    and tokens[j + 1].lower() not in _COMMON_CAPITALISED
+                ):
+                    j += 2
+                else:
+                    break
+            words = tokens[i:j]
+            k = i - 1
+            while k >= 0 and tokens[k] == ".":
+                k -= 1
+            before = tokens[k] if k >= 0 else None
+            if i == 0 and len(words) == 1:
+                # A capitalised word that opens a sentence may be any word: it counts
+                # unless it looks like an everyday one (a common opener, an adverb,
+                # a verb form), or seen as a name elsewhere.
+                low = token.lower()
+                if not (
+                    low in capitalised_inside
+                    or name_key(token) in known
+                    or any(c.isupper() for c in token[1:])
+                    or not (_everyday(low) or low in _OPENERS or low.endswith(_EVERYDAY_ENDINGS))
+                ):
+                    i = j
+                    continue
+            if len(words) == 1 and _everyday(words[0].lower()):
+                i = j
+                continue
+            found.add(" ".join(words), _type_of(words, before))
+            i = j
+
+
+@lru_cache(maxsize=4096)
+def _chinese_names(run: str) -> tuple[tuple[str, str], ...]:
+    """(word, type) for the proper nouns jieba tags in a CJK run."""
+    _segmenter()  # the dictionary memvault.text loaded
+    import jieba.posseg as posseg  # type: ignore[import-untyped]
+
+    with _posseg_lock:
+        pairs = [(p.word, p.flag) for p in posseg.cut(run, HMM=True)]
+    return tuple(
+        (word, _JIEBA_TYPES[flag]) for word, flag in pairs if flag in _JIEBA_TYPES and len(word) > 1
+    )
+
+
+def extract_rules(
+    text: str,
+    *,
+    known: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
+    people: Sequence[str] = (),
+) -> Extraction:
+    """The entities and co-occurrence relations of ``text`` by the rules alone.
+
+    ``known(keys)`` answers which of the candidate keys are names the user already has
+    (the store's ``find_entities``), so they are found in any case; ``people`` are
+    names known to be people (the entry's speaker)."""
+    found = _Found()
+    for person in people:
+        found.add(person, "person")
+    candidates = candidate_keys(text, max_words=3) if known is not None else []
+    have = set(known(candidates)) if known is not None and candidates else set()
+    _english(text, found, have)
+    if _CJK.search(text):
+        for run in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+", text):
+            for word, kind in _chinese_names(run):
+                found.add(word, kind)
+    for key in candidates:  # the user's own names, however written here
+        if key in have and key not in found.names and _dictionary_worthy(key):
+            found.add(_surface(text, key), UNKNOWN)
+    keys = found.order[:MAX_ENTITIES]
+    mentions = tuple(Mention(k, found.names[k], found.types[k]) for k in keys)
+    related = keys[:MAX_RELATED]
+    relations = tuple(
+        RelationMention(a, b, MENTIONED_WITH)
+        for i, a in enumerate(related)
+        for b in related[i + 1 :]
+    )
+    return Extraction(mentions, relations)
+
+
+def _dictionary_worthy(key: str) -> bool:
+    """A known name found lower-cased counts only when it cannot be an everyday word."""
+    if _CJK.search(key):
+        return len(key) >= 2
+    return len(key) >= 4 and key not in _COMMON_CAPITALISED
+
+
+def _surface(text: str, key: str) -> str:
+    """How ``key`` is written in ``text`` (else the key itself)."""
+    match = re.search(re.escape(key), text, flags=re.IGNORECASE)
+    return match.group(0) if match else key
+
+
+#: The token ledger's name for these calls.
+EXTRACT_OPERATION = "extract_entities"
+
+
+class Extractor:
+    """Extraction as the write path runs it: the rules, or the chat model when ``llm``
+    gives one (``Vault.llm_call``: budgeted, on the token ledger), falling back to the
+    rules when it fails."""
+
+    def __init__(self, llm: LLMFor | None = None) -> None:
+        self.llm = llm
+
+    def extract(
+        self,
+        text: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        known: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
+        people: Sequence[str] = (),
+    ) -> Extraction:
+        rules = extract_rules(text, known=known, people=people)
+        if self.llm is None or not text.strip():
+            return rules
+        chat = self.llm(EXTRACT_OPERATION, user_id=user_id, agent_id=agent_id)
+        if chat is None:
+            return rules
+        try:
+            reply = chat.complete(extraction_messages(text))
+        except Exception as exc:  # an LLM outage must not fail the write
+            log.warning("memvault: entity extraction by the LLM failed (%s); rules used", exc)
+            return rules
+        parsed = parse_extraction(reply)
+        if parsed is None:
+            log.warning("memvault: the LLM's entity answer was not readable; rules used")
+            return rules
+        return _merged(parsed, rules)
+
+
+def _merged(llm: Extraction, rules: Extraction) -> Extraction:
+    """The LLM's entities and relations first, then the rules' entities it left out;
+    co-occurrence relations only when the LLM gave none."""
+    mentions: dict[str, Mention] = {m.key: m for m in llm.mentions}
+    for m in rules.mentions:
+        if m.key not in mentions:
+            mentions[m.key] = m
+        elif mentions[m.key].type == UNKNOWN and m.type != UNKNOWN:
+            mentions[m.key] = Mention(m.key, mentions[m.key].name, m.type)
+    kept = list(mentions.values())[:MAX_ENTITIES]
+    keys = {m.key for m in kept}
+    relations = [r for r in llm.relations if r.source in keys and r.target in keys]
+    if not relations:
+        relations = [r for r in rules.relations if r.source in keys and r.target in keys]
+    return Extraction(tuple(kept), tuple(relations), by="llm")
+
+
+__all__ = ["MAX_ENTITIES", "Extraction", "Extractor", "extract_rules"]
