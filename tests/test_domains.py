@@ -90,6 +90,12 @@ def test_work_recall_never_returns_life_memories(
         assert stored[hit.entry.id] is Domain.WORK
     for entry in vault.list(user_id=user, domain="work", limit=100):
         assert entry.domain is Domain.WORK
+    # The prompt block of a work-scoped recall holds no life memory either.
+    block = vault.context(text, user_id=user, domain="work", limit=20)
+    work_texts = {e.content for e in vault.list(user_id=user, domain="work", limit=100)}
+    for entry in vault.list(user_id=user, domain="life", limit=100):
+        if entry.content not in work_texts:  # a work memory may say the same words
+            assert f"\n{entry.content}\n" not in block
     assert vault.count(user_id=user, domain="life") == sum(
         d is Domain.LIFE for d in stored.values()
     )

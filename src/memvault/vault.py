@@ -589,7 +589,15 @@ class Vault:
         agent_id: str | None = None,
         max_tokens: int | None = None,
         limit: int | None = None,
+        kind: Kind | str | None = None,
+        mem_class: MemClass | str | None = None,
+        domain: Domain | str | None = None,
+        tier: Tier | str | None = None,
+        sensitivity: Sensitivity | str | None = None,
+        status: DecisionStatus | str | None = None,
         source_subject: str | None = None,
+        as_of: datetime | str | None = None,
+        include_superseded: bool = False,
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
@@ -599,16 +607,23 @@ class Vault:
         vault than to everyday requests (``context.margin``, ``band``,
         ``min_similarity``); ``explain`` shows the gate's reading. The relevant ones are
         packed into ``max_tokens`` inside ``<memory-context>``; entries held for review
-        are never part of it, and the text of every memory is escaped as data.
+        are never part of it, and the text of every memory is escaped as data. The
+        filters are ``search``'s (a work-scoped recall, ``domain="work"``, never brings
+        back life memories).
         """
+        filters = {
+            "kind": kind,
+            "mem_class": mem_class,
+            "domain": domain,
+            "tier": tier,
+            "sensitivity": sensitivity,
+            "status": status,
+            "source_subject": source_subject,
+            "as_of": as_of,
+            "include_superseded": include_superseded,
+        }
         return self._recall.context(
-            query,
-            user_id,
-            agent_id,
-            max_tokens,
-            limit,
-            self._relevance.select,
-            source_subject=source_subject,
+            query, user_id, agent_id, max_tokens, limit, self._relevance.select, filters=filters
         )
 
     # -- transfer ---------------------------------------------------------------------

@@ -14,7 +14,7 @@ shows is what ``search`` did. ``Recall.context`` packs the relevant hits into a 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -248,7 +248,7 @@ class Recall:
         limit: object,
         select: Callable[[Recalled, int], list[Hit]],
         *,
-        source_subject: object = None,
+        filters: Mapping[str, object] | None = None,
     ) -> str:
         """The hits ``select`` finds relevant (``retrieval.relevance``'s gate) that are not
         held for review, packed into ``max_tokens`` (default ``context.max_tokens``) as a
@@ -263,7 +263,7 @@ class Recall:
             agent_id,
             limit or cc.limit,
             quarantined=False,
-            source_subject=source_subject,
+            **(filters or {}),
         )
         chosen = select(self.run(search), search.limit)
         self._recalled(search, chosen)
