@@ -485,7 +485,7 @@ def _llm_usage(conn: psycopg.Connection[Any]) -> None:
     _run(
         conn,
         f"""
-        CREATE TABLE llm_usage (
+        CREATE TABLE IF NOT EXISTS llm_usage (
             seq bigint GENERATED ALWAYS AS IDENTITY,
             user_id {_T} NOT NULL,
             at {_T} NOT NULL,
@@ -499,9 +499,9 @@ def _llm_usage(conn: psycopg.Connection[Any]) -> None:
             PRIMARY KEY (user_id, seq)
         )
         ;;
-        CREATE INDEX llm_usage_by_user ON llm_usage (user_id, at)
+        CREATE INDEX IF NOT EXISTS llm_usage_by_user ON llm_usage (user_id, at)
         ;;
-        CREATE INDEX llm_usage_by_time ON llm_usage (at)
+        CREATE INDEX IF NOT EXISTS llm_usage_by_time ON llm_usage (at)
         """,
     )
 

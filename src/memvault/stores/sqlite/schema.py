@@ -457,7 +457,7 @@ def _llm_usage(conn: sqlite3.Connection) -> None:
     _run(
         conn,
         """
-        CREATE TABLE llm_usage (
+        CREATE TABLE IF NOT EXISTS llm_usage (
             seq INTEGER PRIMARY KEY,
             user_id TEXT NOT NULL,
             at TEXT NOT NULL,
@@ -469,8 +469,8 @@ def _llm_usage(conn: sqlite3.Connection) -> None:
             seconds REAL NOT NULL,
             outcome TEXT NOT NULL
         );
-        CREATE INDEX llm_usage_by_user ON llm_usage (user_id, at);
-        CREATE INDEX llm_usage_by_time ON llm_usage (at);
+        CREATE INDEX IF NOT EXISTS llm_usage_by_user ON llm_usage (user_id, at);
+        CREATE INDEX IF NOT EXISTS llm_usage_by_time ON llm_usage (at);
         """,
     )
 
