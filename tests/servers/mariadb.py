@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -69,7 +70,7 @@ class MariaDB:
         return self.dir / "mysqld.sock"
 
     def install(self) -> None:
-        subprocess.run(
+        _run_tool(
             [
                 "mariadb-install-db",
                 "--no-defaults",
@@ -78,9 +79,8 @@ class MariaDB:
                 "--auth-root-authentication-method=socket",
                 "--skip-test-db",
             ],
-            check=True,
-            capture_output=True,
             timeout=120,
+            reset=lambda: shutil.rmtree(self.dir / "data", ignore_errors=True),
         )
 
     def start(self, *settings: str) -> None:
@@ -129,10 +129,8 @@ class MariaDB:
             f"CREATE USER '{USER}'@'127.0.0.1' IDENTIFIED BY '{self.password}';"
             f"GRANT ALL PRIVILEGES ON *.* TO '{USER}'@'127.0.0.1';"
         )
-        subprocess.run(
+        _run_tool(
             ["mariadb", "--no-defaults", f"--socket={self.socket_path}", "-uroot", "-e", sql],
-            check=True,
-            capture_output=True,
             timeout=60,
         )
 
@@ -154,6 +152,28 @@ class MariaDB:
 
     def url(self, database: str = "mysql") -> str:
         return f"mysql://{USER}:{self.password}@127.0.0.1:{self.port}/{database}"
+
+
+def _run_tool(
+    command: list[str],
+    *,
+    timeout: float,
+    attempts: int = 3,
+    reset: Callable[[], None] | None = None,
+) -> None:
+    """Run a MariaDB tool, again (after a pause, and ``reset``) when it fails: on a
+    machine at load 9 a first attempt has failed now and then. The last failure says
+    what the tool printed."""
+    for attempt in range(1, attempts + 1):
+        done = subprocess.run(command, capture_output=True, timeout=timeout, check=False)
+        if done.returncode == 0:
+            return
+        if attempt < attempts:
+            time.sleep(2 * attempt)
+            if reset is not None:
+                reset()
+    output = (done.stderr or done.stdout).decode(errors="replace")[-2000:]
+    raise RuntimeError(f"{command[0]} failed ({done.returncode}) {attempts} times:\n{output}")
 
 
 def available() -> bool:
