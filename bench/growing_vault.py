@@ -306,11 +306,10 @@ class Fact:
 
 
 def _vault(home: Path, embedder: str, clock: list[datetime]) -> Vault:
+    # The default configuration but for embedding on the writing thread (the same vectors,
+    # only sooner: every checkpoint sees all of them).
     config = load_config(
-        environ={},
-        home=home,
-        embedding={"provider": embedder, "background": False},
-        lifecycle={"track_access": False},
+        environ={}, home=home, embedding={"provider": embedder, "background": False}
     )
     return Vault(config=config, clock=lambda: clock[0])
 
