@@ -10,14 +10,13 @@ code fence or among prose, or a bare id; anything that names no candidate is "no
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections.abc import Sequence
 
 from ..config import VaultConfig
 from ..errors import UpstreamError
 from ..llm.client import LLMFor
+from ..llm.replies import json_values
 from ..model import MemoryEntry
 
 log = logging.getLogger(__name__)
@@ -34,8 +33,6 @@ Answer with JSON only: {"replaces": "<id>"} or {"replaces": null}."""
 
 #: How many similar current entries the model is shown.
 CANDIDATES = 3
-
-_OBJECT = re.compile(r"\{[^{}]*\}", re.S)
 
 
 def replacement_messages(new_text: str, candidates: Sequence[MemoryEntry]) -> list[dict[str, str]]:
@@ -55,11 +52,7 @@ def parse_replacement(reply: str, candidate_ids: Sequence[str]) -> str | None:
     """The candidate id the reply says is replaced, or None (also for any reply that
     does not clearly name exactly one of the candidates)."""
     known = set(candidate_ids)
-    for raw in _OBJECT.findall(reply):
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            continue
+    for value in json_values(reply):
         if isinstance(value, dict) and "replaces" in value:
             named = value["replaces"]
             return named if isinstance(named, str) and named in known else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -51,14 +51,12 @@ def _without_trailing_commas(text: str) -> str:
     return "".join(out)
 
 
-def parse_json(text: str) -> Any:
-    """The first JSON object or array in a model's answer; ``ValueError`` if there is none.
-
-    Tried in order: the contents of each code fence, then the whole text; in each, from
-    every ``{`` or ``[`` on, the first that decodes (trailing commas allowed).
-    """
+def json_values(text: str) -> Iterator[Any]:
+    """Every JSON object or array a model's answer holds, in order: the contents of each
+    code fence, then the whole text; in each, from every ``{`` or ``[`` on, what decodes
+    there (trailing commas allowed). Nothing for text that is not a string."""
     if not isinstance(text, str):
-        raise ValueError("the answer is not text")
+        return
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     for candidate in candidates:
         cleaned = _without_trailing_commas(candidate)
@@ -69,7 +67,16 @@ def parse_json(text: str) -> Any:
                 value, _ = _DECODER.raw_decode(cleaned, start)
             except ValueError:
                 continue
-            return value
+            yield value
+
+
+def parse_json(text: str) -> Any:
+    """The first JSON object or array in a model's answer (:func:`json_values`);
+    ``ValueError`` if there is none."""
+    if not isinstance(text, str):
+        raise ValueError("the answer is not text")
+    for value in json_values(text):
+        return value
     raise ValueError("the answer holds no JSON object")
 
 
@@ -145,4 +152,4 @@ async def ask_json_async(
     return value
 
 
-__all__ = ["ask_json", "ask_json_async", "parse_json"]
+__all__ = ["ask_json", "ask_json_async", "json_values", "parse_json"]
