@@ -39,7 +39,7 @@ from pydantic import BaseModel
 from .config import DecisionConfig
 from .errors import MemvaultError, ValidationError
 from .history import HistoryService
-from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move
+from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, move_record
 from .lifecycle.history import UPDATED
 from .llm import LLMFor, ask_json
 from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
@@ -351,16 +351,7 @@ class DecisionService:
         reason: str,
     ) -> None:
         self.store.append_audit(
-            AuditRecord(
-                self._clock(),
-                entry.user_id,
-                actor,
-                DECISION_ACTION,
-                after.value,
-                entry.id,
-                f"{before.value if before else 'none'}->{after.value}"
-                + (f": {reason}" if reason else ""),
-            )
+            move_record(self._clock(), entry.user_id, actor, entry.id, before, after, reason)
         )
 
     # -- reads -------------------------------------------------------------------------

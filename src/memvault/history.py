@@ -21,7 +21,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from .errors import ConflictError, ValidationError
-from .lifecycle.decisions import DECISION_ACTION, check_move
+from .lifecycle.decisions import check_move, move_record
 from .lifecycle.history import (
     SUPERSEDED,
     UNDONE,
@@ -32,7 +32,7 @@ from .lifecycle.history import (
 )
 from .model import MemoryEntry
 from .stores.protocols import Store
-from .stores.values import AuditRecord, SearchDoc, View
+from .stores.values import SearchDoc, View
 from .stores.versions import StoredVersion
 from .validation import ENTRY_ID_RE
 from .views import read_entry
@@ -239,15 +239,8 @@ class HistoryService:
         self.record(before[-1], after, actor=actor, action=UNDONE, at=now)
         if after.status is not None and after.status != before[-1].status:
             self.store.append_audit(  # a decision's move, audited like any other
-                AuditRecord(
-                    now,
-                    view.user_id,
-                    actor,
-                    DECISION_ACTION,
-                    after.status.value,
-                    after.id,
-                    f"{before[-1].status.value if before[-1].status else 'none'}->"
-                    f"{after.status.value}: undo",
+                move_record(
+                    now, view.user_id, actor, after.id, before[-1].status, after.status, "undo"
                 )
             )
         return after, text_changed

@@ -65,6 +65,28 @@ def check_move(current: S | None, target: S, *, by_user: bool) -> None:
     )
 
 
+def move_record(
+    at: datetime,
+    user_id: str,
+    actor: str,
+    entry_id: str,
+    before: S | None,
+    after: S,
+    reason: str = "",
+) -> AuditRecord:
+    """The audit record of one move, in the form :meth:`DecisionMove.of` reads back."""
+    detail = f"{before.value if before else 'none'}->{after.value}"
+    return AuditRecord(
+        at,
+        user_id,
+        actor,
+        DECISION_ACTION,
+        after.value,
+        entry_id,
+        detail + (f": {reason}" if reason else ""),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class DecisionMove:
     """One move of a decision, as the audit log keeps it."""
@@ -105,4 +127,5 @@ __all__ = [
     "DecisionMove",
     "check_move",
     "legal_moves",
+    "move_record",
 ]
