@@ -132,9 +132,6 @@ class MeteredLLM:
         except MemvaultError as exc:  # the answer is not lost for want of a ledger row
             log.error("the token ledger could not record an LLM call: %s", exc)
 
-    def usage(self, user_id: str | None, *, days: int = 1) -> Usage:
-        return read_usage(self._ledger, self._config, self._clock(), user_id, days=days)
-
 
 def read_usage(
     ledger: UsageLedger, config: LLMConfig, now: datetime, user_id: str | None, *, days: int = 1
