@@ -35,6 +35,7 @@ from .values import (
     RevealChange,
     RevealState,
     SearchDoc,
+    StoredProfile,
     StoredVectors,
     UsageRecord,
     UsageRow,
@@ -82,6 +83,7 @@ class MemoryStore(MemoryGraph):
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
         self._usage: list[UsageRecord] = []
+        self._profiles: dict[tuple[str, str | None], StoredProfile] = {}
         # Earlier versions per (user, entry), oldest first (``stores.versions``).
         self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
@@ -118,6 +120,7 @@ class MemoryStore(MemoryGraph):
             self._audit_seq,
             list(self._usage),
             dict(self._versions),
+            dict(self._profiles),
             self._graph_state(),
         )
 
@@ -133,6 +136,7 @@ class MemoryStore(MemoryGraph):
             self._audit_seq,
             self._usage,
             self._versions,
+            self._profiles,
             graph,
         ) = saved
         self._graph_restore(graph)
@@ -459,8 +463,50 @@ class MemoryStore(MemoryGraph):
             self._locks.pop(user_id, None)
             self._audit = [r for r in self._audit if r.user_id != user_id]
             self._usage = [r for r in self._usage if r.user_id != user_id]
+            self._profiles = {k: p for k, p in self._profiles.items() if k[0] != user_id}
             self._graph_drop_user(user_id)
         return ids
+
+    # -- profile documents ----------------------------------------------------------
+
+    def get_profile(self, user_id: str, agent_id: str | None) -> StoredProfile | None:
+        with self._lock:
+            self._check_open()
+            return self._profiles.get((user_id, agent_id))
+
+    def put_profile(
+        self,
+        user_id: str,
+        agent_id: str | None,
+        document: str,
+        *,
+        revision: int,
+        now: datetime,
+    ) -> StoredProfile:
+        with self._lock:
+            self._check_open()
+            current = self._profiles.get((user_id, agent_id))
+            stored = current.revision if current is not None else 0
+            if stored != revision:
+                raise ConflictError(
+                    f"the profile changed meanwhile (revision {stored}, not {revision}): "
+                    "read it again and re-apply the change",
+                    revision=stored,
+                )
+            saved = StoredProfile(user_id, agent_id, document, revision + 1, now)
+            self._profiles[(user_id, agent_id)] = saved
+            return saved
+
+    def delete_profile(self, user_id: str, agent_id: str | None) -> bool:
+        with self._lock:
+            self._check_open()
+            return self._profiles.pop((user_id, agent_id), None) is not None
+
+    def profiles(self, user_id: str) -> list[StoredProfile]:
+        with self._lock:
+            self._check_open()
+            mine = [p for (u, _), p in self._profiles.items() if u == user_id]
+        return sorted(mine, key=lambda p: (p.agent_id is not None, p.agent_id or ""))
 
     # -- the token ledger -----------------------------------------------------------
 

@@ -31,6 +31,7 @@ from .values import (
     RevealChange,
     RevealState,
     SearchDoc,
+    StoredProfile,
     StoredVectors,
     TermGroup,
     UsageRecord,
@@ -362,6 +363,35 @@ class UsageLedger(Protocol):
     def usage_records(self, user_id: str, *, limit: int = 100) -> list[UsageRecord]: ...
 
 
+@runtime_checkable
+class ProfileStore(Protocol):
+    """Profile documents (``memvault.profile``): one per user and agent (``agent_id``
+    None: the user's own), each saved whole, with optimistic concurrency.
+
+    ``put_profile`` saves ``document`` if the stored revision is still ``revision``
+    (0: there is none yet) and returns the saved profile at ``revision + 1``; when
+    another writer saved first it raises ``ConflictError`` and changes nothing, so the
+    caller re-reads and re-applies. ``profiles`` lists a user's documents, the user's
+    own first, then by agent id. Erasing a user erases their profiles.
+    """
+
+    def get_profile(self, user_id: str, agent_id: str | None) -> StoredProfile | None: ...
+
+    def put_profile(
+        self,
+        user_id: str,
+        agent_id: str | None,
+        document: str,
+        *,
+        revision: int,
+        now: datetime,
+    ) -> StoredProfile: ...
+
+    def delete_profile(self, user_id: str, agent_id: str | None) -> bool: ...
+
+    def profiles(self, user_id: str) -> list[StoredProfile]: ...
+
+
 class Store(
     EntryStore,
     KeywordIndex,
@@ -390,6 +420,7 @@ __all__ = [
     "GraphStore",
     "KeywordIndex",
     "NearestVectors",
+    "ProfileStore",
     "RevealStore",
     "Store",
     "TermPlanner",

@@ -197,6 +197,18 @@ class UsageRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredProfile:
+    """One profile document as the store keeps it: its JSON text, and the revision it
+    is at (1 for the first save; each save adds one)."""
+
+    user_id: str
+    agent_id: str | None
+    document: str
+    revision: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class UsageRow:
     """The ledger summed over a period for one operation and model."""
 
