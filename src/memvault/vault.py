@@ -49,6 +49,8 @@ from .model import (
     Tier,
     utcnow,
 )
+from .profile.document import Profile
+from .profile.profiles import Profiles
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
@@ -155,6 +157,7 @@ class Vault:
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
+        self._profiles = Profiles(store, self._clock)
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
 
@@ -646,6 +649,25 @@ class Vault:
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user (one audit record of it stays); returns the entry count."""
         return self._transfer.erase_user(user_id=user_id, actor=actor)
+
+    # -- the structured profile (seed 001) -----------------------------------------
+
+    def profile(self, *, user_id: str, agent_id: str | None = None) -> Profile:
+        """The user's profile document (``agent_id``: their profile with that agent); an
+        empty one when nothing was learnt yet."""
+        return self._profiles.read(user_id, agent_id)[0]
+
+    def save_profile(
+        self, profile: Profile, *, user_id: str, agent_id: str | None = None
+    ) -> Profile:
+        """Replace the user's profile document with ``profile`` (saved atomically)."""
+        if not isinstance(profile, Profile):
+            raise ValidationError(
+                "profile must be a Profile (memvault.profile.parse_profile reads one from JSON)",
+                field="profile",
+            )
+        self._profiles.replace(user_id, agent_id, profile)
+        return self.profile(user_id=user_id, agent_id=agent_id)
 
     def maintain(
         self,
