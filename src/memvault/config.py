@@ -428,6 +428,53 @@ class GraphConfig(BaseModel):
     )
 
 
+class ExtractionConfig(BaseModel):
+    """Learning from raw conversation (``Vault.remember``, seed 001 and seed 000 §9.1):
+    after a quiet period the configured LLM reads the conversation, updates the user's
+    profile and writes the facts it found into the vault. Without an LLM, ``remember``
+    only archives the turns."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = Field(
+        True, description="extract facts from remembered conversations when an LLM is configured"
+    )
+    debounce_seconds: float = Field(
+        30.0,
+        ge=0,
+        le=86400,
+        description="quiet seconds after the last remembered message before one extraction runs",
+    )
+    model_name: str | None = Field(
+        None, min_length=1, description="chat model for extraction (None: llm.model)"
+    )
+    fact_confidence_threshold: float = Field(
+        0.7, ge=0, le=1, description="facts the model is less sure of than this are dropped"
+    )
+    max_facts_per_extraction: int = Field(
+        10, ge=1, le=100, description="new facts one extraction may add, most confident first"
+    )
+    correction_detection: bool = Field(
+        True,
+        description="a fact that corrects an older one replaces it (the old one kept in history)",
+    )
+    reinforcement_detection: bool = Field(
+        True, description="a fact said again raises the stored one's confidence instead of a copy"
+    )
+    duplicate_similarity: float = Field(
+        0.8,
+        gt=0,
+        le=1,
+        description="word overlap (Jaccard) at which two facts count as the same fact",
+    )
+    max_conversation_chars: int = Field(
+        24_000,
+        ge=500,
+        le=1_000_000,
+        description="characters of conversation sent to the model (the latest messages kept)",
+    )
+
+
 class VaultConfig(BaseModel):
     """Settings of one ``Vault``. All fields are keyword-only and validated."""
 
@@ -461,6 +508,7 @@ class VaultConfig(BaseModel):
     graph: GraphConfig = Field(default_factory=GraphConfig)
     security: SecurityConfig = Field(default_factory=SecurityConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    extraction: ExtractionConfig = Field(default_factory=ExtractionConfig)
     sensitive: SensitiveConfig = Field(default_factory=SensitiveConfig)
 
     @property
@@ -626,6 +674,7 @@ __all__ = [
     "ConversationConfig",
     "DomainConfig",
     "EmbeddingConfig",
+    "ExtractionConfig",
     "GraphConfig",
     "KeywordConfig",
     "LLMConfig",

@@ -9,6 +9,7 @@ instead, before anything touches the store.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -55,6 +56,17 @@ def check_ident(value: object, field: str) -> str:
             field=field,
         )
     return value
+
+
+def thread_session(thread_id: str) -> str | None:
+    """The session id of a thread's archived turns, so the engine indexes each turn with
+    the turns around it: the thread id itself when it is a valid id, else a stable id
+    derived from it; None without a thread."""
+    if not thread_id:
+        return None
+    if IDENT_RE.fullmatch(thread_id) and ".." not in thread_id:
+        return thread_id
+    return "thread-" + hashlib.sha256(thread_id.encode("utf-8")).hexdigest()[:32]
 
 
 def check_optional_ident(value: object, field: str) -> str | None:

@@ -11,7 +11,7 @@ written down in ``views`` (management calls: the owner's view; recall: the agent
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -50,7 +50,10 @@ from .model import (
     utcnow,
 )
 from .profile.document import Profile
+from .profile.learn import Conversation, Learned, Learner
+from .profile.messages import filter_messages
 from .profile.profiles import Profiles
+from .profile.remember import NOTES, Remembered, archive
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
@@ -63,17 +66,19 @@ from .security.protect import Protector
 from .stores import open_store
 from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
-from .stores.values import AuditRecord
+from .stores.values import AuditRecord, EntryFilter, View
 from .transfer import Transfer
 from .validation import (
     check_bool,
     check_datetime,
     check_entry_id,
     check_enum,
+    check_ident,
     check_limit,
     check_offset,
     check_short_text,
     make_scope,
+    thread_session,
 )
 from .views import entry_filter, owner_view, read_entry
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
@@ -132,7 +137,7 @@ class Vault:
         semantic = semantic_screen(cfg.security.semantic_screen, native)
         # The LLM (made on first use, every call budgeted and on the ledger: llm_call),
         # for the features switched on to use it.
-        self._chat: MeteredLLM | None = None
+        self._chats: dict[str | None, MeteredLLM] = {}
         self._chat_lock = threading.Lock()
         lc = cfg.lifecycle
         domains = DomainClassifier(self.llm_call if cfg.domains.llm else None)
@@ -158,6 +163,14 @@ class Vault:
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
         self._profiles = Profiles(store, self._clock)
+        self._learner = Learner(
+            self._profiles,
+            self._extraction_llm,
+            cfg.extraction,
+            self._clock,
+            add=self.add,
+            update=self.update,
+        )
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
 
@@ -171,31 +184,48 @@ class Vault:
     # -- lifecycle ------------------------------------------------------------------
 
     def close(self) -> None:
-        """Finish queued embeddings, record pending recalls, then close the store."""
+        """Learn from the queued conversations, finish queued embeddings, record pending
+        recalls, then close the store."""
+        self._learner.close()
         self._derived.close()
         if self._accesses is not None:
             self._accesses.flush()
         with self._chat_lock:
-            if self._chat is not None:
-                self._chat.client.close()
-                self._chat = None
+            for chat in self._chats.values():
+                chat.client.close()
+            self._chats.clear()
         self.store.close()
 
     def llm_call(
-        self, operation: str, *, user_id: str, agent_id: str | None = None
+        self,
+        operation: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        model: str | None = None,
     ) -> MeteredCall | None:
-        """The configured LLM (``config.llm``) for one operation of one user: every call
-        budgeted and recorded on the token ledger (``llm.metered``). None when no LLM is
-        configured: the engine's LLM features then use their rules."""
+        """The configured LLM (``config.llm``; ``model`` overrides its model) for one
+        operation of one user: every call budgeted and recorded on the token ledger
+        (``llm.metered``). None when no LLM is configured: the engine's LLM features then
+        use their rules."""
         if not self.config.llm.configured:
             return None
         with self._chat_lock:
-            if self._chat is None:
-                self._chat = MeteredLLM(
-                    ChatClient(self.config.llm), self.store, self.config.llm, self._clock
+            metered = self._chats.get(model)
+            if metered is None:
+                llm = self.config.llm
+                if model is not None:
+                    llm = llm.model_copy(update={"model": model})
+                metered = self._chats[model] = MeteredLLM(
+                    ChatClient(llm), self.store, self.config.llm, self._clock
                 )
-            metered = self._chat
         return metered.for_call(operation, user_id=user_id, agent_id=agent_id)
+
+    def _extraction_llm(
+        self, operation: str, *, user_id: str, agent_id: str | None = None
+    ) -> MeteredCall | None:
+        model = self.config.extraction.model_name
+        return self.llm_call(operation, user_id=user_id, agent_id=agent_id, model=model)
 
     def llm_usage(self, *, user_id: str | None = None, days: int = 1) -> Usage:
         """LLM calls and tokens of the last ``days`` UTC days (today included), by
@@ -649,6 +679,107 @@ class Vault:
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user (one audit record of it stays); returns the entry count."""
         return self._transfer.erase_user(user_id=user_id, actor=actor)
+
+    # -- learning from raw conversation (seed 001) ----------------------------------
+
+    def remember(
+        self,
+        messages: Sequence[Any],
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        thread_id: str | None = None,
+        wait: bool = False,
+    ) -> Remembered:
+        """Hand over a conversation's messages and let the engine work out what to keep.
+
+        The messages (OpenAI or LangChain dicts, or LangChain message objects) are
+        filtered (``profile.messages``: the person's words and the assistant's answers;
+        tool traffic and uploads left out), each kept message is archived once as a turn
+        of ``session_id`` (recallable at once), and — when an LLM is configured — the
+        conversation is queued for extraction after ``extraction.debounce_seconds`` of
+        quiet (``wait=True``: extracted now, the result in ``learned``). Pass the whole
+        conversation so far on every call: messages archived before are recognised.
+        ``thread_id`` (default: the session id) groups the calls of one conversation.
+        """
+        user = make_scope(user_id, agent_id)
+        if session_id is None and thread_id is None:
+            raise ValidationError(
+                "remember needs the conversation the messages belong to: pass session_id "
+                "(or thread_id)",
+                field="session_id",
+            )
+        if thread_id is not None:
+            check_short_text(thread_id, "thread_id", 512)
+        session = (
+            check_ident(session_id, "session_id")
+            if session_id is not None
+            else thread_session(str(thread_id))
+        )
+        assert session is not None
+        thread = thread_id if thread_id is not None else session
+        check_bool(wait, "wait")
+        kept = filter_messages(messages)
+        existing = self._session_turns(user.user_id, user.agent_id, session)
+        turns, new, before, refused = archive(
+            kept,
+            existing=existing,
+            add=self.add,
+            user_id=user.user_id,
+            agent_id=user.agent_id,
+            session_id=session,
+            thread_id=thread,
+        )
+        result = Remembered(session, thread, len(messages), len(kept), new, before, len(refused))
+        learnable = tuple(m for m in kept if m.index not in refused)
+        ex = self.config.extraction
+        if not learnable or not new:
+            result.extraction = "nothing_to_learn"
+        elif not ex.enabled:
+            result.extraction = "disabled"
+        elif not self.config.llm.configured:
+            result.extraction = "no_llm"
+        else:
+            conversation = Conversation(
+                user.user_id, user.agent_id, thread, session, learnable, turns
+            )
+            if wait:
+                self._learner.cancel(user.user_id, user.agent_id, thread)
+                result.learned = self._learner.learn(conversation)
+                result.extraction = "done"
+            else:
+                self._learner.submit(conversation)
+        result.note = NOTES[result.extraction].format(delay=ex.debounce_seconds)
+        if result.learned is not None and result.learned.error:
+            result.note = f"extraction {result.learned.status}: {result.learned.error}"
+        return result
+
+    def _session_turns(
+        self, user_id: str, agent_id: str | None, session_id: str
+    ) -> list[MemoryEntry]:
+        view = View(user_id, agent_id)
+        flt = EntryFilter(session_id=session_id)
+        found: list[MemoryEntry] = []
+        while True:
+            page = self.store.list_entries(view, flt, limit=1000, offset=len(found))
+            found.extend(page)
+            if len(page) < 1000:
+                return found
+
+    def flush_learning(self) -> int:
+        """Run the queued extractions now (instead of after the quiet period); how many
+        conversations were learnt from."""
+        return self._learner.flush()
+
+    def learning_pending(self) -> int:
+        """How many conversations wait for their quiet period."""
+        return self._learner.pending()
+
+    def on_learned(self, listener: Callable[[Learned], None]) -> Callable[[], None]:
+        """Call ``listener`` after every extraction (in the thread that ran it); returns
+        the call that unsubscribes. The agent layer mirrors facts into USER.md with it."""
+        return self._learner.subscribe(listener)
 
     # -- the structured profile (seed 001) -----------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ class Reply:
     tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     status: int = 200  # another status: an error answer with ``content`` as its message
     usage: tuple[int, int] = (1, 1)  # the prompt and completion tokens reported
+    delay: float = 0.0  # seconds the answer takes (a client timeout shorter than this fires)
 
     @classmethod
     def text(cls, content: str) -> Reply:
@@ -49,8 +51,15 @@ class FakeChatServer(LoopbackJSONServer):
         self.replies: list[Reply] = list(replies)
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
+        self.served: list[Reply] = []  # the replies answered with, in order
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
+
+    def tokens(self) -> tuple[int, int]:
+        """The prompt and completion tokens of the answers served (errors count none)."""
+        with self._lock:
+            ok = [r for r in self.served if r.status == 200]
+        return sum(r.usage[0] for r in ok), sum(r.usage[1] for r in ok)
 
     def _error(self, status: int, message: str) -> tuple[int, dict[str, Any]]:
         return status, {"error": {"message": message, "type": "invalid_request_error"}}
@@ -69,7 +78,10 @@ class FakeChatServer(LoopbackJSONServer):
             if not self.replies:
                 return self._error(500, "the fake has no scripted reply left")
             reply = self.replies.pop(0)
+            self.served.append(reply)
             number = next(self._ids)
+        if reply.delay:
+            time.sleep(reply.delay)
         if reply.status != 200:
             return self._error(reply.status, reply.content or "scripted failure")
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}

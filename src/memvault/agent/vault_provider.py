@@ -16,13 +16,12 @@ nothing and its tools answer that memory is off.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from typing import Any
 
 from ..errors import MemvaultError
 from ..model import MemClass, Source
-from ..validation import IDENT_RE, SUBJECT_ASSISTANT, SUBJECT_USER
+from ..validation import SUBJECT_ASSISTANT, SUBJECT_USER, thread_session
 from ..vault import Vault
 from .provider import MemoryProvider, SessionContext
 from .stores import AgentVaults, memory_off
@@ -49,17 +48,6 @@ When to save:
 - an outside resource is mentioned -> reference
 Update an existing memory instead of saving a near-duplicate, and save only what
 will still be useful in a future conversation."""
-
-
-def thread_session(thread_id: str) -> str | None:
-    """The session id of a thread's archived turns, so the engine indexes each turn with
-    the turns around it: the thread id itself when it is a valid id, else a stable id
-    derived from it; None without a thread."""
-    if not thread_id:
-        return None
-    if IDENT_RE.fullmatch(thread_id) and ".." not in thread_id:
-        return thread_id
-    return "thread-" + hashlib.sha256(thread_id.encode("utf-8")).hexdigest()[:32]
 
 
 class VaultProvider(MemoryProvider):

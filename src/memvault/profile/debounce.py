@@ -9,10 +9,11 @@ one call — one extraction per quiet period, however many messages arrived.
 
 Nothing queued is lost: ``flush()`` processes now (tests, shutdown), ``close()`` stops the
 timer and drains the queue (also at interpreter exit), and a batch whose ``process``
-raises is queued again — unless a newer version of a conversation arrived meanwhile —
-and tried at the next quiet period, at most ``max_attempts`` times (then it is logged as
-dropped). The timer is injectable (``schedule``) so tests run without sleeping; the
-default is a daemon ``threading.Timer``, which never keeps a process alive.
+raises (or the conversations it returns as not finished) is queued again — unless a
+newer version of a conversation arrived meanwhile — and tried at the next quiet period,
+at most ``max_attempts`` times (then it is logged as dropped). The timer is injectable
+(``schedule``) so tests run without sleeping; the default is a daemon
+``threading.Timer``, which never keeps a process alive.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class Pending:
     thread_id: str
     messages: tuple[Any, ...]
     attempts: int = 0
+    #: Whatever the caller needs with the conversation when it is processed.
+    extra: Any = None
 
     @property
     def key(self) -> tuple[str, str | None, str]:
@@ -67,7 +70,7 @@ class DebounceQueue:
 
     def __init__(
         self,
-        process: Callable[[list[Pending]], None],
+        process: Callable[[list[Pending]], Sequence[Pending] | None],
         *,
         delay_s: float = DEFAULT_DELAY_S,
         schedule: Schedule = daemon_timer,
@@ -99,6 +102,7 @@ class DebounceQueue:
         *,
         user_id: str,
         agent_id: str | None = None,
+        extra: Any = None,
     ) -> None:
         """Queue the conversation so far (replacing the thread's earlier version) and
         restart the quiet-period timer."""
@@ -109,7 +113,7 @@ class DebounceQueue:
             raise ValidationError("agent_id must be a non-empty string or None", field="agent_id")
         if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
             raise ValidationError("messages must be a list of chat messages", field="messages")
-        pending = Pending(user_id, agent_id, thread_id, tuple(messages))
+        pending = Pending(user_id, agent_id, thread_id, tuple(messages), extra=extra)
         with self._lock:
             if self._closed:
                 raise ValidationError(
@@ -118,6 +122,11 @@ class DebounceQueue:
             self._queue.pop(pending.key, None)  # re-inserted last: the order of arrival
             self._queue[pending.key] = pending
             self._restart()
+
+    def discard(self, thread_id: str, *, user_id: str, agent_id: str | None = None) -> bool:
+        """Drop a queued conversation (its caller processes it itself); whether one was."""
+        with self._lock:
+            return self._queue.pop((user_id, agent_id, thread_id), None) is not None
 
     def _restart(self) -> None:
         if self._timer is not None:
@@ -144,10 +153,13 @@ class DebounceQueue:
             if not batch:
                 return 0
             try:
-                self._process(batch)
+                failed = self._process(batch)
             except Exception:
                 log.exception("learning from %d queued conversation(s) failed", len(batch))
                 self._requeue(batch)
+            else:
+                if failed:  # the conversations ``process`` could not finish, to try again
+                    self._requeue(list(failed))
             return len(batch)
 
     def _requeue(self, batch: list[Pending]) -> None:
@@ -170,6 +182,7 @@ class DebounceQueue:
                         pending.thread_id,
                         pending.messages,
                         tried,
+                        pending.extra,
                     )
                     again = True
             if again and not self._closed:

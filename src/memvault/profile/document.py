@@ -90,6 +90,8 @@ class FactSource(_Model):
     session_id: str | None = Field(None, alias="sessionId")
     message_ids: list[str] = Field(default_factory=list, alias="messageIds")
     message_indexes: list[int] = Field(default_factory=list, alias="messageIndexes")
+    #: The vault entries that archived those messages (``Vault.remember``).
+    turn_entry_ids: list[str] = Field(default_factory=list, alias="turnEntryIds")
     at: datetime | None = None
 
 

@@ -1,0 +1,147 @@
+"""One entry point for raw conversation: keep what matters, archive it, learn from it.
+
+``Vault.remember(messages, ...)`` runs :func:`archive` then hands the conversation to the
+``Learner``. Archiving is conversation-aware: each kept message becomes one turn of the
+session (``session_id``, ``metadata.turn_index``), so recall finds a turn by the words of
+the turns around it (``retrieval.conversation``). Agents hand over the whole
+conversation so far on every turn; a message archived before is recognised by its key
+(its own id when it has one, else its position and a hash of its text) and not stored
+twice, so calling ``remember`` after every turn archives each message once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import SecurityError
+from ..model import Kind, MemClass, MemoryEntry, Source
+from ..validation import SUBJECT_ASSISTANT, SUBJECT_USER, TURN_INDEX_KEY
+from .learn import Learned
+from .messages import ConversationMessage
+
+log = logging.getLogger(__name__)
+
+#: The metadata key under which an archived turn keeps its message's key.
+MESSAGE_KEY = "message_key"
+ROLE_KEY = "role"
+
+Extraction = Literal["queued", "done", "no_llm", "disabled", "nothing_to_learn"]
+
+NOTES: dict[str, str] = {
+    "queued": "the conversation is queued; facts are extracted after {delay:g} quiet seconds",
+    "done": "facts were extracted now",
+    "no_llm": "no LLM is configured (set MEMVAULT_LLM_BASE_URL and MEMVAULT_LLM_MODEL, or "
+    "config llm.base_url / llm.model): the turns were archived and are recallable, "
+    "but no facts were extracted",
+    "disabled": "extraction is switched off (extraction.enabled): the turns were archived, "
+    "no facts extracted",
+    "nothing_to_learn": "nothing new to learn from: no message was left after filtering, "
+    "or every message was remembered before",
+}
+
+
+def message_key(message: ConversationMessage) -> str:
+    """What recognises a message handed over again: its id, else position and text."""
+    if message.message_id:
+        return "id:" + message.message_id
+    digest = hashlib.sha256(f"{message.role}\0{message.content}".encode()).hexdigest()[:16]
+    return f"{message.index}:{digest}"
+
+
+@dataclass
+class Remembered:
+    """What ``remember`` did with one conversation."""
+
+    session_id: str
+    thread_id: str
+    received: int
+    kept: int
+    archived: list[str] = field(default_factory=list)  # new turn entry ids
+    already_archived: int = 0
+    refused: int = 0  # messages the security scan would not store
+    extraction: Extraction = "queued"
+    note: str = ""
+    learned: Learned | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "thread_id": self.thread_id,
+            "received": self.received,
+            "kept": self.kept,
+            "dropped": self.received - self.kept,
+            "archived": list(self.archived),
+            "already_archived": self.already_archived,
+            "refused": self.refused,
+            "extraction": self.extraction,
+            "note": self.note,
+            "learned": self.learned.to_dict() if self.learned is not None else None,
+        }
+
+
+def archive(
+    messages: Sequence[ConversationMessage],
+    *,
+    existing: Iterable[MemoryEntry],
+    add: Callable[..., MemoryEntry],
+    user_id: str,
+    agent_id: str | None,
+    session_id: str,
+    thread_id: str,
+) -> tuple[dict[int, str], list[str], int, set[int]]:
+    """Store each message not archived yet as a turn of ``session_id``.
+
+    Returns the turn entry of every message by index (new and earlier ones), the new
+    entry ids, how many were archived before, and the indexes of the messages the
+    security scan refused (left out of learning too)."""
+    known: dict[str, str] = {}
+    for entry in existing:
+        key = entry.metadata.get(MESSAGE_KEY)
+        if isinstance(key, str):
+            known.setdefault(key, entry.id)
+    turns: dict[int, str] = {}
+    new: list[str] = []
+    before = 0
+    refused: set[int] = set()
+    for message in messages:
+        key = message_key(message)
+        if key in known:
+            turns[message.index] = known[key]
+            before += 1
+            continue
+        metadata: dict[str, Any] = {
+            MESSAGE_KEY: key,
+            ROLE_KEY: message.role,
+            TURN_INDEX_KEY: message.index,
+            "thread_id": thread_id,
+        }
+        if message.message_id:
+            metadata["message_id"] = message.message_id
+        try:
+            entry = add(
+                message.content,
+                user_id=user_id,
+                agent_id=agent_id,
+                session_id=session_id,
+                kind=Kind.USER,
+                mem_class=MemClass.SOURCE_ARCHIVE,
+                source=Source.TURN,
+                importance=0.3,
+                metadata=metadata,
+                source_subject=SUBJECT_USER if message.role == "user" else SUBJECT_ASSISTANT,
+            )
+        except SecurityError as exc:
+            log.warning("a message of session %s was not archived: %s", session_id, exc)
+            refused.add(message.index)
+            continue
+        known[key] = entry.id
+        turns[message.index] = entry.id
+        new.append(entry.id)
+    return turns, new, before, refused
+
+
+__all__ = ["MESSAGE_KEY", "NOTES", "ROLE_KEY", "Extraction", "Remembered", "archive", "message_key"]
