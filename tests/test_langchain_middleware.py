@@ -320,3 +320,82 @@ def test_tools_are_exposed_and_route_through_the_manager(manager: MemoryManager)
 def test_an_unknown_injection_role_is_a_config_error(manager: MemoryManager) -> None:
     with pytest.raises(ConfigError):
         MemvaultMiddleware(manager, injection="assistant")  # type: ignore[arg-type]
+
+
+# -- learning from finished runs (issue 17 item 6) ----------------------------------------
+
+
+def _learning_setup(tmp_path: Path, extractor: FakeChatServer) -> tuple[Vault, MemoryManager]:
+    config = load_config(
+        environ={},
+        home=tmp_path,
+        embedding={"provider": "none"},
+        llm={"base_url": extractor.base_url, "model": "m", "api_key": "test", "retries": 0},
+        extraction={"debounce_seconds": 3600},
+    )
+    vault = Vault(tmp_path / "learn.db", config=config, embedder=None)
+    manager = MemoryManager(BuiltinFileProvider(), prefetch_timeout=60)
+    manager.add_provider(VaultProvider(vault, archive_turns=False))
+    manager.initialize_all(
+        user_id="alice", agent_id="helper", thread_id="t1", base_dir=str(tmp_path)
+    )
+    return vault, manager
+
+
+def _extraction(content: str, category: str) -> Reply:
+    body = {"newFacts": [{"content": content, "category": category, "confidence": 0.95}]}
+    return Reply.text(json.dumps(body))
+
+
+def test_after_agent_hands_the_run_to_remember_when_learning_is_on(tmp_path: Path) -> None:
+    with FakeChatServer([_extraction("Prefers answers in French", "preference")]) as extractor:
+        vault, manager = _learning_setup(tmp_path, extractor)
+        try:
+            with FakeChatServer([Reply.text("Bien sûr."), Reply.text("D'accord.")]) as model:
+                # Off by default: the user's background_extraction.enabled is false.
+                middleware = MemvaultMiddleware(manager, vault=vault)
+                assert middleware.learning() is False
+                agent = agent_for(model, middleware)
+                ask(agent, "Please answer in French from now on.", "t1")
+                assert vault.count(user_id="alice", agent_id="helper") == 0
+                # The user turns it on: the next run is archived and queued.
+                from memvault.agent.config import MemoryConfigStore
+
+                MemoryConfigStore(tmp_path).set_user_override(
+                    "alice", "background_extraction.enabled", True
+                )
+                assert middleware.learning() is True
+                ask(agent, "And keep it short.", "t1")
+            turns = vault.list(user_id="alice", agent_id="helper", session_id="t1")
+            # The whole conversation so far: both questions and both answers, once each.
+            assert sorted(t.content for t in turns) == [
+                "And keep it short.",
+                "Bien sûr.",
+                "D'accord.",
+                "Please answer in French from now on.",
+            ]
+            assert vault.learning_pending() == 1 and extractor.requests == []
+            assert vault.flush_learning() == 1
+            assert [f.content for f in vault.profile(user_id="alice").facts] == [
+                "Prefers answers in French"
+            ]
+            # The person's fact was mirrored into USER.md.
+            assert "Prefers answers in French" in manager.builtin.entries("user")  # type: ignore[attr-defined]
+        finally:
+            manager.shutdown_all()
+            vault.close()
+
+
+def test_learn_false_never_remembers(tmp_path: Path) -> None:
+    with FakeChatServer() as extractor:
+        vault, manager = _learning_setup(tmp_path, extractor)
+        try:
+            with FakeChatServer([Reply.text("ok")]) as model:
+                agent = agent_for(model, MemvaultMiddleware(manager, vault=vault, learn=False))
+                ask(agent, "Remember that I like tea.", "t1")
+            assert vault.count(user_id="alice", agent_id="helper") == 0
+        finally:
+            manager.shutdown_all()
+            vault.close()
+    with pytest.raises(ConfigError, match="learn"):
+        MemvaultMiddleware(manager, vault=vault, learn="yes")  # type: ignore[arg-type]

@@ -1,6 +1,6 @@
 """The MCP server, driven by the SDK's own client over all three transports.
 
-Each transport runs the same script: list the 15 tools, call every tool and check
+Each transport runs the same script: list the 16 tools, call every tool and check
 its effect, send bad arguments (each must come back as an ``isError`` result while
 the server keeps serving), and check that bob sees none of alice's memories.
 """
@@ -46,6 +46,7 @@ ALL_TOOLS = {
     "memory",
     "memory_list",
     "memory_delete",
+    "memory_remember",
     "create_entities",
     "create_relations",
     "add_observations",

@@ -199,8 +199,8 @@ def test_non_writable_field_rejected_file_unchanged(store: MemoryConfigStore, fi
 def test_unknown_and_retired_fields_rejected(store: MemoryConfigStore) -> None:
     with pytest.raises(ValidationError, match="unknown setting"):
         store.set_user_override("alice", "hindsight.budget", "high")
-    with pytest.raises(ValidationError, match="no longer a setting"):
-        store.set_user_override("alice", "background_extraction.enabled", True)
+    with pytest.raises(ValidationError, match=r"no longer a setting.*extraction\.debounce_seconds"):
+        store.set_user_override("alice", "background_extraction.debounce_seconds", 5)
     with pytest.raises(ValidationError):
         store.clear_user_override("alice", "hindsight.api_url")
     assert not user_file(store, "alice").exists()
@@ -228,12 +228,23 @@ def test_non_writable_key_in_global_file_is_an_error(store: MemoryConfigStore) -
         store.get_effective_memory_config("bob")
 
 
-def test_retired_background_extraction_on_disk_explains_itself(store: MemoryConfigStore) -> None:
+def test_moved_background_extraction_keys_on_disk_explain_themselves(
+    store: MemoryConfigStore,
+) -> None:
     path = user_file(store, "alice")
     path.parent.mkdir(parents=True)
-    path.write_text('{"background_extraction": {"enabled": true}}')
-    with pytest.raises(ConfigError, match=r"background_extraction.*no longer a setting"):
+    path.write_text('{"background_extraction": {"enabled": true, "model_name": "gpt"}}')
+    with pytest.raises(ConfigError, match=r"background_extraction.model_name.*no longer a setting"):
         store.get_effective_memory_config("alice")
+
+
+def test_background_extraction_is_a_user_switch_off_by_default(store: MemoryConfigStore) -> None:
+    assert store.get_effective_memory_config("alice").config.background_extraction.enabled is False
+    store.set_user_override("alice", "background_extraction.enabled", True)
+    effective = store.get_effective_memory_config("alice")
+    assert effective.config.background_extraction.enabled is True
+    assert effective.sources["background_extraction.enabled"] == "user"
+    assert store.get_effective_memory_config("bob").config.background_extraction.enabled is False
 
 
 def test_dotted_keys_in_json_rejected(store: MemoryConfigStore) -> None:
@@ -318,7 +329,7 @@ def test_blank_overrides_file_is_empty(store: MemoryConfigStore) -> None:
         ("memory:\n  injection:\n    max_tokens: lots\n", "injection.max_tokens"),
         ("memory:\n  hindsight:\n    api_url: localhost\n", "http://"),
         ("memory:\n  hindsight:\n    bank_id_template: shared-bank\n", "{user_id}"),
-        ("memory:\n  background_extraction:\n    enabled: false\n", "no longer a setting"),
+        ("memory:\n  background_extraction:\n    debounce_seconds: 5\n", "no longer a setting"),
         ("memory:\n  security:\n    streaming_scrubber: true\n", "no longer a setting"),
     ],
 )

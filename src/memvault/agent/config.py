@@ -26,9 +26,12 @@ Errors: a bad argument from the caller (unknown or non-writable field, wrong val
 user id) raises ``ValidationError`` and writes nothing; a malformed file on disk raises
 ``ConfigError`` naming the file and what to fix.
 
-The ``background_extraction`` section of the original plan was removed (seed 000, section 0)
-and so was ``security.streaming_scrubber``, which configured a scrubber that was never
-built; both are reported as retired keys rather than accepted and ignored.
+``background_extraction`` (seed 000 §9.1) holds one switch here, ``enabled``: whether the
+agent integrations hand every finished conversation to ``Vault.remember`` to be learnt from.
+How extraction runs (quiet period, model, confidence threshold, facts per run, corrections,
+reinforcements) is the engine's ``extraction`` section, one setting for every surface; the
+seed's keys for those are reported as moved. ``security.streaming_scrubber`` configured a
+scrubber that was never built; it is reported as retired rather than accepted and ignored.
 
 Secrets (``hindsight.api_key``) are held as ``SecretStr`` and masked in ``to_dict()``.
 """
@@ -61,6 +64,7 @@ LOCK_TIMEOUT_SECONDS = 10.0
 MASK = "***"
 
 USER_WRITABLE_FIELDS: tuple[str, ...] = (
+    "background_extraction.enabled",
     "hindsight.bank_mission",
     "hindsight.memory_mode",
     "hindsight.recall_budget",
@@ -76,9 +80,21 @@ key, the bank templates (changing them strands stored memories), the builtin cha
 limits (they shape the cached prompt prefix) and the security switches.
 """
 
+_MOVED_TO_ENGINE = (
+    "debounce_seconds",
+    "model_name",
+    "fact_confidence_threshold",
+    "max_facts_per_extraction",
+    "correction_detection",
+    "reinforcement_detection",
+)
+
 RETIRED_FIELDS: dict[str, str] = {
-    "background_extraction": "background extraction was removed; Hindsight's auto_retain "
-    "stores every turn instead",
+    **{
+        f"background_extraction.{key}": f"moved to the engine: set extraction.{key} in "
+        "memvault's configuration (VaultConfig.extraction)"
+        for key in _MOVED_TO_ENGINE
+    },
     "security.streaming_scrubber": "the streaming scrubber was never built; recalled memory "
     "is injected per model call and never reaches the stream",
 }
@@ -203,6 +219,17 @@ class InjectionSection(_Section):
     )
 
 
+class BackgroundExtractionSection(_Section):
+    """Learning from finished conversations in the agent integrations (seed 000 §9.1)."""
+
+    enabled: bool = Field(
+        False,
+        description="hand every finished conversation to Vault.remember, which archives it "
+        "and, with an LLM configured, extracts facts after a quiet period (how: the engine's "
+        "extraction settings)",
+    )
+
+
 class SecuritySection(_Section):
     """Scans applied to memory content; admin-only so a user cannot turn them off."""
 
@@ -228,6 +255,9 @@ class MemoryConfig(BaseModel):
     builtin: BuiltinSection = Field(default_factory=BuiltinSection)
     hindsight: HindsightSection = Field(default_factory=HindsightSection)
     injection: InjectionSection = Field(default_factory=InjectionSection)
+    background_extraction: BackgroundExtractionSection = Field(
+        default_factory=BackgroundExtractionSection
+    )
     security: SecuritySection = Field(default_factory=SecuritySection)
 
 

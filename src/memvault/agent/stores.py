@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -284,6 +284,16 @@ class AgentVaults:
         self._opened: dict[str, Vault] = {}
         self._lock = threading.Lock()
         self._closed = False
+        self._on_open: list[Callable[[Vault], object]] = []
+
+    def on_open(self, callback: Callable[[Vault], object]) -> None:
+        """Call ``callback`` with every vault these agents use: the default and each
+        opened so far now, each opened later when it opens (to subscribe to it)."""
+        with self._lock:
+            self._on_open.append(callback)
+            current = [self.default, *self._opened.values()]
+        for vault in current:
+            callback(vault)
 
     def settings(self, agent_id: str | None) -> AgentSettings:
         return self.registry.get(agent_id)
@@ -318,6 +328,8 @@ class AgentVaults:
                 config = self.default.config.model_copy(update={"store_url": store})
                 vault = Vault(config=config, embedder=self.default.embedder)
                 self._opened[key] = vault
+                for callback in self._on_open:
+                    callback(vault)
             return vault
 
     def vaults(self) -> Iterator[Vault]:

@@ -20,7 +20,13 @@ agent gets, without any other change:
   with ``turn_index`` = the number of user messages in the conversation;
 * the providers' tools (``memory``, ``memory_save``, ``memory_recall``) as
   LangChain tools on the middleware's ``tools`` attribute; each one calls
-  ``manager.handle_tool_call`` and returns its JSON string to the model.
+  ``manager.handle_tool_call`` and returns its JSON string to the model;
+* with ``vault=`` given, learning from each finished run (seed 001, seed 000 §6): the
+  whole conversation goes to ``vault.remember``, which archives each new message once
+  and, with an LLM configured, extracts facts after a quiet period; the facts learnt
+  also go into the user's USER.md and the agent's MEMORY.md (``agent.learned_files``).
+  ``learn`` switches it: None follows the user's ``background_extraction.enabled``
+  setting (off unless the user or the admin turned it on), True / False force it.
 
 The builtin provider's ``prefetch`` returns the same frozen snapshot its
 ``system_prompt_block`` does; since the snapshot is already in the system prompt,
@@ -45,10 +51,15 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
+from ..agent.builtin import BuiltinFileProvider
+from ..agent.config import MemoryConfigStore
+from ..agent.learned_files import FilesMirror
 from ..agent.manager import MemoryManager
-from ..errors import ConfigError
+from ..errors import ConfigError, MemvaultError
 from ..fences import OPEN_TAG
+from ..profile.remember import Remembered
 from ..render import build_memory_context_block
+from ..vault import Vault
 
 logger = logging.getLogger(__name__)
 
@@ -75,8 +86,15 @@ class MemvaultMiddleware(AgentMiddleware):
         *,
         injection: InjectionRole = "system",
         recall: bool = True,
+        vault: Vault | None = None,
+        learn: bool | None = None,
     ) -> None:
         super().__init__()
+        if learn is not None and not isinstance(learn, bool):
+            raise ConfigError("learn must be True, False or None", field="learn")
+        self.vault = vault
+        self.learn = learn
+        self._mirror_stop: Callable[[], None] | None = None
         if injection not in INJECTION_ROLES:
             raise ConfigError(
                 f"injection must be one of {', '.join(INJECTION_ROLES)}, got {injection!r}",
@@ -183,14 +201,64 @@ class MemvaultMiddleware(AgentMiddleware):
     # -- after the run: retention --------------------------------------------------------
 
     def after_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
-        self.sync_run(state.get("messages", []), current_thread_id(runtime))
+        messages = state.get("messages", [])
+        thread_id = current_thread_id(runtime)
+        self.sync_run(messages, thread_id)
+        self.learn_run(messages, thread_id)
         return None
 
     async def aafter_agent(
         self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        self.sync_run(state.get("messages", []), current_thread_id(runtime))  # only queues
+        messages = state.get("messages", [])
+        thread_id = current_thread_id(runtime)
+        self.sync_run(messages, thread_id)  # only queues
+        # Archiving writes to the store: keep it off the event loop.
+        await asyncio.to_thread(self.learn_run, messages, thread_id)
         return None
+
+    def learning(self) -> bool:
+        """Whether finished runs are handed to ``vault.remember`` now."""
+        context = self.manager.context
+        if self.vault is None or context is None:
+            return False
+        if self.learn is not None:
+            return self.learn
+        store = MemoryConfigStore(context.base_dir)
+        return store.get_effective_memory_config(
+            context.user_id
+        ).config.background_extraction.enabled
+
+    def learn_run(self, messages: Sequence[Any], thread_id: str = "") -> Remembered | None:
+        """Hand the conversation to ``vault.remember`` (see the module docstring); None
+        when learning is off or the run has no thread to file it under. A failure is
+        logged, never raised: memory must not break the agent."""
+        context = self.manager.context
+        if not self.learning() or context is None or self.vault is None:
+            return None
+        thread = thread_id or context.thread_id or ""
+        if not thread:
+            logger.info("run not learnt from: it has no thread id (give the agent a checkpointer)")
+            return None
+        self._mirror_once(context.user_id, context.agent_id)
+        try:
+            return self.vault.remember(
+                list(messages), user_id=context.user_id, agent_id=context.agent_id, thread_id=thread
+            )
+        except MemvaultError as exc:
+            logger.warning("run not learnt from: %s", exc)
+            return None
+
+    def _mirror_once(self, user_id: str, agent_id: str | None) -> None:
+        if self._mirror_stop is not None or self.vault is None:
+            return
+        builtin = self.manager.builtin
+        if not isinstance(builtin, BuiltinFileProvider):
+            return
+        mine = (user_id, agent_id)
+        self._mirror_stop = self.vault.on_learned(
+            FilesMirror(lambda u, a: builtin if (u, a) == mine else None)
+        )
 
     def sync_run(self, messages: Sequence[AnyMessage], thread_id: str = "") -> bool:
         """Queue the run's last exchange for ``sync_all``; ``False`` when there is none.

@@ -77,6 +77,7 @@ from starlette.types import Receive, Scope, Send
 
 from .._version import __version__
 from ..agent.builtin import BuiltinFileProvider
+from ..agent.learned_files import FilesMirror
 from ..agent.stores import AgentVaults, memory_off
 from ..agent.vault_tools import (
     KINDS,
@@ -130,6 +131,45 @@ MEMORY_LIST_DESCRIPTION = (
 MEMORY_DELETE_DESCRIPTION = (
     "Forget one memory by its id (from memory_list or memory_recall). This cannot be undone."
 )
+
+MEMORY_REMEMBER_DESCRIPTION = (
+    "Hand over a conversation so it is kept: each message is archived once as a turn of "
+    "the session (recallable at once), and facts about the user are learnt from it in the "
+    "background when the server has a model configured. Send the conversation so far; "
+    "messages sent before are recognised. Tool messages are left out."
+)
+
+MEMORY_REMEMBER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "messages": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1000,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "role": {
+                        "type": "string",
+                        "enum": ["user", "assistant", "tool", "system"],
+                        "description": "who sent it",
+                    },
+                    "content": {"type": "string", "description": "what was said"},
+                    "id": {"type": "string", "description": "the message's own id, if any"},
+                },
+                "required": ["role", "content"],
+            },
+            "description": "the conversation, oldest first",
+        },
+        "session_id": {
+            "type": "string",
+            "minLength": 1,
+            "description": "the conversation these messages belong to",
+        },
+    },
+    "required": ["messages", "session_id"],
+    "additionalProperties": False,
+}
 
 GRAPH_DESCRIPTIONS: dict[str, str] = {
     "create_entities": (
@@ -330,6 +370,7 @@ def _tools() -> list[types.Tool]:
         _tool(memory["name"], memory["description"], memory["parameters"], _DESTRUCTIVE),
         _tool("memory_list", MEMORY_LIST_DESCRIPTION, MEMORY_LIST_SCHEMA, _READ_ONLY),
         _tool("memory_delete", MEMORY_DELETE_DESCRIPTION, MEMORY_DELETE_SCHEMA, _DESTRUCTIVE),
+        _tool("memory_remember", MEMORY_REMEMBER_DESCRIPTION, MEMORY_REMEMBER_SCHEMA, _WRITE),
         *(
             _tool(name, GRAPH_DESCRIPTIONS[name], GRAPH_SCHEMAS[name], graph_hints[name])
             for name in GRAPH_SCHEMAS
@@ -404,6 +445,7 @@ class UserTools:
             "memory": self._memory,
             "memory_list": self._list,
             "memory_delete": self._delete,
+            "memory_remember": self._remember,
             "create_entities": lambda a: ToolOutcome(
                 _dump([e.to_json() for e in self.graph.create_entities(a["entities"])])
             ),
@@ -471,6 +513,16 @@ class UserTools:
             self.vault_tools.call("memory_save", {"action": "delete", "id": args["id"]})
         )
 
+    def _remember(self, args: dict[str, Any]) -> ToolOutcome:
+        done = self.vault.remember(
+            args["messages"],
+            user_id=self.user_id,
+            agent_id=self.agent_id,
+            session_id=args["session_id"],
+        )
+        payload = {"success": True, **done.to_dict()}
+        return ToolOutcome(json.dumps(payload, ensure_ascii=False))
+
     def _delete_entities(self, args: dict[str, Any]) -> ToolOutcome:
         names, links = self.graph.delete_entities(args["entityNames"])
         return ToolOutcome(f"Deleted {len(names)} entity(ies) and {links} relation(s).")
@@ -518,6 +570,9 @@ def build_server(
     The caller owns the vault and closes it.
     """
     tools = UserTools(vault, user_id=user_id, agent_id=agent_id, base_dir=base_dir)
+    mine = (tools.user_id, tools.agent_id)
+    # Facts learnt from memory_remember also go into this user's USER.md / MEMORY.md.
+    vault.on_learned(FilesMirror(lambda u, a: tools.files if (u, a) == mine else None))
     return _server(lambda: tools)
 
 

@@ -89,6 +89,10 @@ class Learned:
     reinforced: list[str] = field(default_factory=list)
     corrected: dict[str, str] = field(default_factory=dict)
     removed: list[str] = field(default_factory=list)
+    #: The text of what was corrected (by the new fact's id) and of what was removed, for
+    #: mirrors that find entries by their text (USER.md / MEMORY.md).
+    replaced_text: dict[str, str] = field(default_factory=dict)
+    removed_text: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
     dropped_low_confidence: int = 0
     dropped_over_limit: int = 0
@@ -292,6 +296,13 @@ class Learner:
         for key, delta in change.deltas.items():
             self._profiles.change(c.user_id, key, delta.apply)
         learned.sections = sorted(change.deltas[None].sections) if None in change.deltas else []
+        old_text = {f.id: f.content for doc in docs.values() for f in doc.facts}
+        learned.removed_text = [
+            old_text[i] for i in learned.removed if i in old_text and i not in change.corrected
+        ]
+        learned.replaced_text = {
+            new: old_text[old] for old, new in change.corrected.items() if old in old_text
+        }
         learned.corrected = {
             old: new
             for old, new in change.corrected.items()

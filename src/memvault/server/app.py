@@ -37,6 +37,7 @@ from . import (
     history,
     maintenance,
     memories,
+    profile,
     quarantine,
     sensitive,
     usage,
@@ -287,6 +288,7 @@ def create_app(
         quarantine,
         usage,
         entities,
+        profile,
     ):
         app.include_router(module.router)
     app.include_router(history.router)

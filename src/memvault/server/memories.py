@@ -24,6 +24,8 @@ from .schemas import (
     EraseResponse,
     ImportResponse,
     ListResponse,
+    RememberRequest,
+    RememberResponse,
     SearchRequest,
     SearchResponse,
     UpdateRequest,
@@ -55,6 +57,22 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         supersedes=body.supersedes,
     )
     return entry.to_dict()
+
+
+@router.post("/v1/memories/remember", response_model=RememberResponse, responses=NOT_FOUND)
+def remember(body: RememberRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    """Hand over a conversation: its messages are filtered, each kept one archived once
+    as a turn of ``session_id``, and — with an LLM configured — facts are extracted
+    after a quiet period (``wait: true``: now) into the profile and the memories."""
+    done = gw.vault_for(body.agent_id).remember(
+        body.messages,
+        user_id=act_as(who, body.user_id),
+        agent_id=body.agent_id,
+        session_id=body.session_id,
+        thread_id=body.thread_id,
+        wait=body.wait,
+    )
+    return done.to_dict()
 
 
 @router.post("/v1/memories/search", response_model=SearchResponse, responses=NOT_FOUND)

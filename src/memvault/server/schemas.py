@@ -72,6 +72,43 @@ class AddRequest(_Body):
     )
 
 
+class RememberRequest(_Body):
+    """A conversation to learn from (``Vault.remember``)."""
+
+    messages: list[dict[str, Any]] = Field(
+        description="the conversation so far: OpenAI chat messages ({role, content, "
+        "tool_calls?, id?}) or LangChain message dicts ({type, content} or {type, data})",
+        max_length=10_000,
+    )
+    user_id: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = Field(
+        None, description="the conversation the messages belong to (or give thread_id)"
+    )
+    thread_id: str | None = Field(
+        None, description="groups the calls of one conversation (default: session_id)"
+    )
+    wait: bool = Field(
+        False,
+        strict=True,
+        description="extract now and return what was learnt, instead of after the quiet period",
+    )
+
+
+class RememberResponse(BaseModel):
+    session_id: str
+    thread_id: str
+    received: int
+    kept: int
+    dropped: int
+    archived: list[str]
+    already_archived: int
+    refused: int
+    extraction: str = Field(description="queued | done | no_llm | disabled | nothing_to_learn")
+    note: str
+    learned: dict[str, Any] | None = None
+
+
 class SearchRequest(_Body):
     query: str
     user_id: str | None = None

@@ -17,6 +17,7 @@ from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
 from ..agent.external import BankNaming, Banks, ExternalMemory
 from ..agent.external_factory import make_external_memory
+from ..agent.learned_files import FilesMirror
 from ..agent.stores import AgentVaults
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..vault import Vault
@@ -55,6 +56,7 @@ class Gateway:
     agents: AgentVaults = field(init=False)
     external: ExternalMemory = field(init=False)
     bank_naming: BankNaming = field(init=False)
+    files_mirror: FilesMirror = field(init=False)
     _builtin: LRUCache[tuple[str, str | None], BuiltinFileProvider] = field(init=False)
     _recall: LRUCache[str, RecallStats] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
@@ -73,6 +75,15 @@ class Gateway:
         )
         self._builtin = LRUCache(self.settings.agent_cache_size)
         self._recall = LRUCache(max(self.settings.agent_cache_size, 1024))
+        # Facts learnt from remembered conversations also go into USER.md / MEMORY.md.
+        self.files_mirror = FilesMirror(self._files_of)
+        self.agents.on_open(lambda vault: vault.on_learned(self.files_mirror))
+
+    def _files_of(self, user_id: str, agent_id: str | None) -> BuiltinFileProvider | None:
+        """The files extracted facts are mirrored into (None: the user switched them off)."""
+        if not self.config_store.get_effective_memory_config(user_id).config.builtin.enabled:
+            return None
+        return self.builtin(user_id, agent_id)
 
     @property
     def home(self) -> Path:
