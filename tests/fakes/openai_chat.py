@@ -13,7 +13,7 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,9 +46,18 @@ class Reply:
 class FakeChatServer(LoopbackJSONServer):
     """``with FakeChatServer([...]) as server:`` serves at ``server.base_url`` (ends in /v1)."""
 
-    def __init__(self, replies: Iterable[Reply] = (), *, api_key: str | None = "test") -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        api_key: str | None = "test",
+        respond: Callable[[dict[str, Any]], Reply] | None = None,
+    ) -> None:
+        """``respond``, when given, answers each request the scripted ``replies`` leave
+        unanswered (it sees the request body): a fake model that reads its prompt."""
         super().__init__()
         self.replies: list[Reply] = list(replies)
+        self.respond = respond
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self.served: list[Reply] = []  # the replies answered with, in order
@@ -75,9 +84,9 @@ class FakeChatServer(LoopbackJSONServer):
                 return self._error(401, "invalid api key")
             if body.get("stream"):
                 return self._error(400, "this fake serves non-streaming completions only")
-            if not self.replies:
+            if not self.replies and self.respond is None:
                 return self._error(500, "the fake has no scripted reply left")
-            reply = self.replies.pop(0)
+            reply = self.replies.pop(0) if self.replies else self.respond(body)  # type: ignore[misc]
             self.served.append(reply)
             number = next(self._ids)
         if reply.delay:
