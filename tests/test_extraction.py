@@ -628,3 +628,25 @@ def test_fact_source_round_trips_in_v1_shape() -> None:
     data = json.loads(source.model_dump_json(by_alias=True))
     assert data["messageIds"] == ["m1"] and data["turnEntryIds"] == ["e"]
     assert FactSource.model_validate(data) == source
+
+
+def test_erasing_a_user_drops_their_queued_conversations(
+    chat: FakeChatServer, tmp_path: Path
+) -> None:
+    chat.replies.append(answer([fact("Likes tea")]))
+    with make_vault(chat.base_url, tmp_path) as v:
+        v.remember([{"role": "user", "content": "I like tea"}], user_id="u", session_id="s")
+        v.remember([{"role": "user", "content": "I like tea"}], user_id="w", session_id="s")
+        assert v.learning_pending() == 2
+        v.erase_user(user_id="u")
+        assert v.learning_pending() == 1
+        v.flush_learning()
+        assert len(chat.requests) == 1 and "I like tea" in json.dumps(chat.requests[0])
+        assert v.count(user_id="u") == 0 and v.profile(user_id="u").facts == []
+        assert [f.content for f in v.profile(user_id="w").facts] == ["Likes tea"]
+        # A conversation handed over before the erase but not yet learnt is dropped too.
+        hello = tuple(filter_messages([{"role": "user", "content": "hi"}]))
+        stale = v._learner.stamp(Conversation("w", None, "t", "t", hello))
+        v.erase_user(user_id="w")
+        assert v._learner.learn(stale).status == "disabled"
+        assert v.count(user_id="w") == 0

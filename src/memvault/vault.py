@@ -677,8 +677,12 @@ class Vault:
         return self._transfer.import_(records, user_id=user_id, on_conflict=on_conflict)
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
-        """Erase every trace of a user (one audit record of it stays); returns the entry count."""
-        return self._transfer.erase_user(user_id=user_id, actor=actor)
+        """Erase every trace of a user (one audit record of it stays); returns the entry count.
+        Conversations of the user still waiting to be learnt from are dropped first."""
+        user = make_scope(user_id).user_id
+        with self._learner.user_lock(user):
+            self._learner.forget_user(user)
+            return self._transfer.erase_user(user_id=user, actor=actor)
 
     # -- learning from raw conversation (seed 001) ----------------------------------
 
@@ -746,7 +750,7 @@ class Vault:
             )
             if wait:
                 self._learner.cancel(user.user_id, user.agent_id, thread)
-                result.learned = self._learner.learn(conversation)
+                result.learned = self._learner.learn(self._learner.stamp(conversation))
                 result.extraction = "done"
             else:
                 self._learner.submit(conversation)

@@ -128,6 +128,14 @@ class DebounceQueue:
         with self._lock:
             return self._queue.pop((user_id, agent_id, thread_id), None) is not None
 
+    def discard_user(self, user_id: str) -> int:
+        """Drop every queued conversation of ``user_id`` (the user is being erased)."""
+        with self._lock:
+            keys = [k for k in self._queue if k[0] == user_id]
+            for key in keys:
+                del self._queue[key]
+            return len(keys)
+
     def _restart(self) -> None:
         if self._timer is not None:
             self._timer.cancel()

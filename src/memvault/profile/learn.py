@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -139,6 +139,8 @@ class Conversation:
     messages: tuple[ConversationMessage, ...]
     #: The vault entry that archived each message, by the message's index.
     turn_entries: Mapping[int, str] = field(default_factory=dict)
+    #: How many times the user had been erased when it was handed over (``Learner``).
+    erasure: int = 0
 
 
 class Learner:
@@ -169,6 +171,11 @@ class Learner:
         self._queue: DebounceQueue | None = None
         self._queue_lock = threading.Lock()
         self._listeners: list[Callable[[Learned], None]] = []
+        # One extraction at a time per user: two at once would each add the fact the
+        # other is adding (neither sees the other's), and an erase must not race one.
+        self._user_locks: dict[str, threading.Lock] = {}
+        # Bumped when a user is erased: a conversation handed over before that is dropped.
+        self._erasures: dict[str, int] = {}
         self.last: dict[tuple[str, str | None], Learned] = {}
 
     # -- listeners --------------------------------------------------------------------
@@ -194,6 +201,7 @@ class Learner:
     def submit(self, conversation: Conversation) -> None:
         """Queue ``conversation`` (replacing the thread's earlier version) for one
         extraction after the quiet period."""
+        conversation = self.stamp(conversation)
         self._get_queue().add(
             conversation.thread_id,
             conversation.messages,
@@ -201,6 +209,10 @@ class Learner:
             agent_id=conversation.agent_id,
             extra=conversation,
         )
+
+    def stamp(self, conversation: Conversation) -> Conversation:
+        """``conversation`` marked with the user's erasures so far (see ``forget_user``)."""
+        return replace(conversation, erasure=self._erasure(conversation.user_id))
 
     def pending(self) -> int:
         with self._queue_lock:
@@ -218,6 +230,22 @@ class Learner:
             queue = self._queue
         if queue is not None:
             queue.discard(thread_id, user_id=user_id, agent_id=agent_id)
+
+    def user_lock(self, user_id: str) -> threading.Lock:
+        """The lock that serialises one user's extractions (and their erasure)."""
+        with self._queue_lock:
+            return self._user_locks.setdefault(user_id, threading.Lock())
+
+    def forget_user(self, user_id: str) -> int:
+        """Drop the user's queued conversations (before the user is erased); how many."""
+        with self._queue_lock:
+            queue = self._queue
+            self._erasures[user_id] = self._erasures.get(user_id, 0) + 1
+        return queue.discard_user(user_id) if queue is not None else 0
+
+    def _erasure(self, user_id: str) -> int:
+        with self._queue_lock:
+            return self._erasures.get(user_id, 0)
 
     def close(self) -> None:
         """Drain the queue: every queued conversation is learnt from before the vault closes."""
@@ -245,7 +273,11 @@ class Learner:
         c = conversation
         learned = Learned(c.user_id, c.agent_id, c.thread_id, "learned")
         try:
-            self._learn(c, learned)
+            with self.user_lock(c.user_id):
+                if c.erasure != self._erasure(c.user_id):
+                    learned.status = "disabled"  # the user was erased since: learn nothing
+                else:
+                    self._learn(c, learned)
         except LLMBudgetError as exc:
             learned.status, learned.error = "over_budget", str(exc)
             log.warning("extraction for user %s skipped: %s", c.user_id, exc)
