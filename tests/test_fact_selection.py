@@ -224,6 +224,8 @@ def test_bad_arguments_say_what_to_send() -> None:
         select_facts([], "x", confidence_weight=float("nan"))
     with pytest.raises(ValidationError, match="facts"):
         select_facts([{"content": "x"}], "x")  # type: ignore[list-item]
+    with pytest.raises(ValidationError, match="facts"):
+        select_facts(None, "x")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match="turns"):
         recent_text([], turns=0)
     with pytest.raises(ValidationError, match="max_tokens"):

@@ -133,7 +133,11 @@ def select_facts(
     _check_count(top_k, "top_k", minimum=0)
     _check_count(turns, "turns", minimum=1)
     check_weights(similarity_weight, confidence_weight)
-    if isinstance(facts, str | bytes) or not all(isinstance(f, Fact) for f in facts):
+    if (
+        isinstance(facts, str | bytes)
+        or not isinstance(facts, Sequence)
+        or not all(isinstance(f, Fact) for f in facts)
+    ):
         raise ValidationError(
             "facts must be a list of profile facts (memvault.profile.document.Fact)",
             field="facts",
