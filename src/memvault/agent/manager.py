@@ -1,4 +1,5 @@
-"""``MemoryManager``: runs the builtin provider and at most one external one as a unit.
+"""``MemoryManager``: runs the builtin provider and at most one external one as a unit
+(plus companions: context providers over memvault's own data, such as the profile facts).
 
 The agent talks to one object; the manager fans each lifecycle call out to its
 providers in a fixed order (the builtin first) and keeps one promise throughout:
@@ -21,7 +22,11 @@ What goes where:
   builtin made the write itself; ``on_session_switch_all`` goes to everyone.
 
 Configuration mistakes (a second external, a tool name two providers declare)
-are caught at registration and raise ``ConfigError``.
+are caught at registration and raise ``ConfigError``. A provider added with
+``companion=True`` (``agent.facts_provider.FactsProvider``) does not count against the
+one-external limit: it is not a second memory backend but another view of memvault's
+own store, and otherwise it is called like an external (after the builtin, under the
+prefetch timeout, its failures kept from the turn).
 """
 
 from __future__ import annotations
@@ -99,6 +104,7 @@ class MemoryManager:
         self._lock = threading.Lock()
         self._builtin = builtin
         self._providers: list[MemoryProvider] = []
+        self._companions: list[MemoryProvider] = []
         self._schemas: list[dict[str, Any]] = []
         self._tool_owner: dict[str, MemoryProvider] = {}
 
@@ -130,13 +136,14 @@ class MemoryManager:
         """The active providers other than the builtin."""
         return [p for p in self.providers if p is not self._builtin]
 
-    def add_provider(self, provider: MemoryProvider) -> bool:
+    def add_provider(self, provider: MemoryProvider, *, companion: bool = False) -> bool:
         """Register an external provider; return whether it became active.
 
         A provider that reports itself unavailable (or fails to say) is skipped
         with a log line and ``False`` is returned. ``ConfigError`` is raised when
         an external provider is already registered, or when the new provider
-        declares a tool name that an active provider already owns.
+        declares a tool name that an active provider already owns. A
+        ``companion`` (see the module docstring) may join beside the external one.
         """
         name = self._provider_name(provider)
         try:
@@ -158,11 +165,13 @@ class MemoryManager:
                 "memory provider %r failed to list its tools; skipping it", name, exc_info=True
             )
             return False
-        self._register(provider, schemas)
+        self._register(provider, schemas, companion=companion)
         logger.info("memory provider %r registered", name)
         return True
 
-    def _register(self, provider: MemoryProvider, schemas: list[dict[str, Any]]) -> None:
+    def _register(
+        self, provider: MemoryProvider, schemas: list[dict[str, Any]], *, companion: bool = False
+    ) -> None:
         name = self._provider_name(provider)
         with self._lock:
             if self._shut_down:
@@ -171,8 +180,10 @@ class MemoryManager:
                 )
             if provider in self._providers:
                 raise ConfigError(f"memory provider {name!r} is already registered")
-            externals = [p for p in self._providers if p is not self._builtin]
-            if provider is not self._builtin and externals:
+            externals = [
+                p for p in self._providers if p is not self._builtin and p not in self._companions
+            ]
+            if provider is not self._builtin and externals and not companion:
                 raise ConfigError(
                     f"cannot register memory provider {name!r}: external provider "
                     f"{self._provider_name(externals[0])!r} is already active, and only "
@@ -206,6 +217,8 @@ class MemoryManager:
                     )
                 owned[tool] = provider
             self._providers.append(provider)
+            if companion:
+                self._companions.append(provider)
             self._schemas.extend(schemas)
             self._tool_owner.update(owned)
 
@@ -215,6 +228,7 @@ class MemoryManager:
             if provider not in self._providers:
                 return
             self._providers.remove(provider)
+            self._companions = [c for c in self._companions if c is not provider]
             dropped = {t for t, owner in self._tool_owner.items() if owner is provider}
             self._tool_owner = {t: o for t, o in self._tool_owner.items() if o is not provider}
             self._schemas = [s for s in self._schemas if _tool_name(s) not in dropped]
