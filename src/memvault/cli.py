@@ -1173,6 +1173,7 @@ def migrate_v1(
 
     from .agent.config import MemoryConfigStore
     from .agent.external_factory import make_external_memory
+    from .agent.migrate_v1 import find_v1_files
     from .agent.migrate_v1 import migrate_v1 as run_migration
     from .agent.stores import AgentVaults
 
@@ -1186,6 +1187,8 @@ def migrate_v1(
         except ValidationError as exc:
             raise ValidationError("--user-id: " + exc.message.removeprefix("user_id ")) from None
     config = _state(ctx).config()
+    if user is not None:
+        find_v1_files(config.home, user_id=user)  # a user without one: say so, open nothing
     settings = MemoryConfigStore(config.home)
     console = Console(stderr=True)  # stdout keeps only the report
     # A dry run of a home without a database must not create one: nothing to compare with.

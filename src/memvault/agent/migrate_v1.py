@@ -58,6 +58,7 @@ from ..profile.document import (
     Profile,
     parse_profile,
 )
+from ..security.pii import redact
 from ..security.scan import scan
 from ..validation import check_ident
 from ..vault import Vault
@@ -125,7 +126,8 @@ class Action:
     """One thing the migration does (or, in a dry run, would do) with one V1 value.
 
     ``source`` names the value (``user.workContext``, ``facts[f1]``); ``where`` the file
-    path, the vault scope or the bank id; ``outcome`` ``planned`` in a dry run, else
+    path, the vault scope or the bank id; ``text`` is redacted (personal data and secrets
+    as placeholders); ``outcome`` ``planned`` in a dry run, else
     ``written``, ``duplicate`` (already there: skipped), ``did_not_fit`` (over the file's
     character limit) or ``blocked`` (refused by the file's security scan).
     """
@@ -736,7 +738,8 @@ def _file_action(
         detail = "over the file's character limit: kept in the vault"
     elif outcome == "blocked":
         detail = "refused by the security scan: kept in the vault, held for review there"
-    return Action(item.source, target, _shown(paths[item.file], home), item.text, outcome, detail)
+    where = _shown(paths[item.file], home)
+    return Action(item.source, target, where, _redacted(item.text), outcome, detail)
 
 
 def _vault_action(item: _Item, v1: V1File, context: _Context, outcome: Outcome) -> Action:
@@ -745,13 +748,19 @@ def _vault_action(item: _Item, v1: V1File, context: _Context, outcome: Outcome) 
     detail = ""
     if context.mode == "vault" and item.to_external:
         detail = f"= external bank {_bank(item, v1, context).id}"
-    return Action(item.source, "vault", where, item.text, outcome, detail)
+    return Action(item.source, "vault", where, _redacted(item.text), outcome, detail)
 
 
 def _external_action(item: _Item, v1: V1File, context: _Context, outcome: Outcome) -> Action:
     name = context.external.name if context.external is not None else "external"
     where = f"{name} bank {_bank(item, v1, context).id}"
-    return Action(item.source, "external", where, item.text, outcome)
+    return Action(item.source, "external", where, _redacted(item.text), outcome)
+
+
+def _redacted(text: str) -> str:
+    """The text as a report may print it: personal data and secrets as placeholders, as
+    the files and the vault's clear text hold them."""
+    return redact(text).text
 
 
 def _check_backup(v1: V1File, report: FileReport, *, dry_run: bool) -> None:
