@@ -48,7 +48,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from ..errors import CharLimitError, MemvaultError, NotFoundError, SecurityError, ValidationError
+from ..errors import (
+    CharLimitError,
+    MemvaultError,
+    NotFoundError,
+    SecurityError,
+    UpstreamError,
+    ValidationError,
+)
 from ..model import Kind, Source
 from ..profile.document import (
     HISTORY_SECTIONS,
@@ -66,6 +73,14 @@ from .builtin import BuiltinFileProvider, redact_edit
 from .config import MemoryConfigStore
 from .external import Bank, BankNaming, ExternalMemory, NoExternalMemory
 from .files import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, Edit, check_entry, joined_length
+from .migrate_v1_report import (
+    Action,
+    FileReport,
+    MigrationReport,
+    Outcome,
+    Overflow,
+    Target,
+)
 from .provider import WriteTarget
 from .stores import AgentVaults
 from .vault_external import VaultExternalMemory
@@ -87,8 +102,6 @@ SECTION_LABELS: dict[str, str] = {
 _V1_TOP_KEYS = ("lastUpdated",)
 _V1_FACT_KEYS = ("source",)
 
-Target = Literal["USER.md", "MEMORY.md", "vault", "external"]
-Outcome = Literal["planned", "written", "duplicate", "did_not_fit", "blocked"]
 ExternalMode = Literal["vault", "retain", "none", "skipped"]
 
 
@@ -119,153 +132,6 @@ class V1File:
     @property
     def backup(self) -> Path:
         return self.path.with_name(BACKUP_NAME)
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One thing the migration does (or, in a dry run, would do) with one V1 value.
-
-    ``source`` names the value (``user.workContext``, ``facts[f1]``); ``where`` the file
-    path, the vault scope or the bank id; ``text`` is redacted (personal data and secrets
-    as placeholders); ``outcome`` ``planned`` in a dry run, else
-    ``written``, ``duplicate`` (already there: skipped), ``did_not_fit`` (over the file's
-    character limit) or ``blocked`` (refused by the file's security scan).
-    """
-
-    source: str
-    target: Target
-    where: str
-    text: str
-    outcome: Outcome
-    detail: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        return {
-            "source": self.source,
-            "target": self.target,
-            "where": self.where,
-            "text": self.text,
-            "outcome": self.outcome,
-            "detail": self.detail,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Overflow:
-    """What did not go into one memory file: how many entries, how many characters."""
-
-    file: str
-    entries: int
-    chars: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "entries": self.entries, "chars": self.chars}
-
-
-@dataclass(slots=True)
-class FileReport:
-    """The migration of one V1 file: its actions, and the error that stopped it, if any."""
-
-    path: Path
-    user_id: str
-    agent_id: str | None
-    actions: list[Action] = field(default_factory=list)
-    error: str | None = None
-    backup: Path | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    def count(self, outcome: Outcome) -> int:
-        return sum(1 for a in self.actions if a.outcome == outcome)
-
-    @property
-    def overflow(self) -> list[Overflow]:
-        """Per memory file, the entries (and their characters) that did not fit."""
-        by_file: dict[str, list[Action]] = {}
-        for action in self.actions:
-            if action.outcome == "did_not_fit":
-                by_file.setdefault(action.where, []).append(action)
-        return [
-            Overflow(name, len(items), sum(len(a.text) for a in items))
-            for name, items in by_file.items()
-        ]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": str(self.path),
-            "user_id": self.user_id,
-            "agent_id": self.agent_id,
-            "ok": self.ok,
-            "error": self.error,
-            "written": self.count("written"),
-            "planned": self.count("planned"),
-            "duplicates": self.count("duplicate"),
-            "blocked": self.count("blocked"),
-            "did_not_fit": [o.to_dict() for o in self.overflow],
-            "backup": None if self.backup is None else str(self.backup),
-            "notes": list(self.notes),
-            "actions": [a.to_dict() for a in self.actions],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class MigrationReport:
-    """Every file of one run; ``ok`` is False when any file failed."""
-
-    files: tuple[FileReport, ...]
-    dry_run: bool
-
-    @property
-    def ok(self) -> bool:
-        return all(f.ok for f in self.files)
-
-    @property
-    def failed(self) -> list[FileReport]:
-        return [f for f in self.files if not f.ok]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "dry_run": self.dry_run,
-            "ok": self.ok,
-            "files": [f.to_dict() for f in self.files],
-        }
-
-    def lines(self) -> list[str]:
-        """The report as text: each action, then a summary line per file."""
-        out: list[str] = []
-        verb = "would write" if self.dry_run else "wrote"
-        for report in self.files:
-            who = report.user_id + (f" (agent {report.agent_id})" if report.agent_id else "")
-            out.append(f"{report.path}  user {who}")
-            if report.error is not None:
-                out.append(f"  error: {report.error}")
-                continue
-            for a in report.actions:
-                detail = f" ({a.detail})" if a.detail else ""
-                shown = " ".join(a.text.split())
-                shown = shown if len(shown) <= 70 else shown[:69] + "…"
-                out.append(f"  {a.outcome:<11} {a.source} -> {a.where}{detail}: {shown}")
-            for o in report.overflow:
-                out.append(
-                    f"  did not fit {o.file}: {o.entries} entries, {o.chars} characters "
-                    "(kept in the vault)"
-                )
-            out.extend(f"  note: {note}" for note in report.notes)
-            count = report.count("planned" if self.dry_run else "written")
-            out.append(
-                f"  {verb} {count}, {report.count('duplicate')} already there, "
-                f"{report.count('did_not_fit')} did not fit, {report.count('blocked')} blocked"
-                + (f"; renamed to {report.backup.name}" if report.backup is not None else "")
-            )
-        if not self.files:
-            out.append("no V1 memory files found")
-        failed = len(self.failed)
-        if failed:
-            out.append(f"{failed} of {len(self.files)} files failed; nothing was written for them")
-        return out
 
 
 # -- finding and reading V1 files -----------------------------------------------------------
@@ -402,7 +268,7 @@ def _shown(path: Path, home: Path) -> str:
         return str(path)
 
 
-def plan_items(profile: Profile, extras: Mapping[str, Any], v1: V1File, home: Path) -> list[_Item]:
+def _plan_items(profile: Profile, extras: Mapping[str, Any], v1: V1File, home: Path) -> list[_Item]:
     """Every value of ``profile`` as an item, in writing order; ``ValidationError`` when a
     text cannot be a file entry (checked here, before anything is written)."""
     items: list[_Item] = []
@@ -514,6 +380,13 @@ def migrate_v1(
     A file that fails is reported in its ``FileReport.error`` and the others still run;
     ``MigrationReport.ok`` tells whether all went through.
     """
+    if not isinstance(home, str | Path) or not str(home):
+        raise ValidationError("home must be a directory path", field="home")
+    for name, flag in (("dry_run", dry_run), ("skip_external", skip_external)):
+        if not isinstance(flag, bool):
+            raise ValidationError(f"{name} must be true or false", field=name)
+    if vaults is not None and not isinstance(vaults, Vault | AgentVaults):
+        raise ValidationError("vaults must be a Vault or AgentVaults", field="vaults")
     root = Path(home)
     if vaults is None and not dry_run:
         raise ValidationError("a vault is needed to migrate (only a dry run may go without)")
@@ -531,7 +404,7 @@ def migrate_v1(
     reports = []
     try:
         for done, v1 in enumerate(files, start=1):
-            reports.append(migrate_file(v1, context))
+            reports.append(_migrate_file(v1, context))
             if progress is not None:
                 progress(done, len(files))
     finally:
@@ -555,12 +428,12 @@ def _external_mode(external: ExternalMemory | None, skip: bool) -> ExternalMode:
     )
 
 
-def migrate_file(v1: V1File, context: _Context) -> FileReport:
+def _migrate_file(v1: V1File, context: _Context) -> FileReport:
     """One file: read and plan it whole, then vault, files, external, and the rename."""
     report = FileReport(v1.path, v1.user_id, v1.agent_id)
     try:
         profile, extras = read_v1(v1.path)
-        items = plan_items(profile, extras, v1, context.home)
+        items = _plan_items(profile, extras, v1, context.home)
         provider = _provider(v1, context)
         _run(v1, items, provider, context, report)
     except MemvaultError as exc:
@@ -670,9 +543,17 @@ def _run(
         assert isinstance(context.external, RetainingMemory)
         for item in _external_items(items, context):
             bank = _bank(item, v1, context)
-            stored = context.external.retain(
-                item.text, bank=bank, key=item.record["id"], metadata=item.record["metadata"]
-            )
+            try:
+                stored = context.external.retain(
+                    item.text, bank=bank, key=item.record["id"], metadata=item.record["metadata"]
+                )
+            except MemvaultError:
+                raise
+            except Exception as exc:  # a third-party client's own error: this file failed
+                raise UpstreamError(
+                    f"{context.external.name} refused {item.source} for bank {bank.id}: {exc}; "
+                    "run again once it answers (what is written is found, not doubled)"
+                ) from exc
             report.actions.append(
                 _external_action(item, v1, context, "written" if stored else "duplicate")
             )
@@ -737,7 +618,7 @@ def _file_action(
     if outcome == "did_not_fit":
         detail = "over the file's character limit: kept in the vault"
     elif outcome == "blocked":
-        detail = "refused by the security scan: kept in the vault, held for review there"
+        detail = "refused by the security scan: kept in the vault, which screens it too"
     where = _shown(paths[item.file], home)
     return Action(item.source, target, where, _redacted(item.text), outcome, detail)
 
@@ -802,8 +683,6 @@ __all__ = [
     "RetainingMemory",
     "V1File",
     "find_v1_files",
-    "migrate_file",
     "migrate_v1",
-    "plan_items",
     "read_v1",
 ]
