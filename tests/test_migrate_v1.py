@@ -256,12 +256,16 @@ def test_a_second_run_changes_nothing(home: Path, vault: Vault) -> None:
     agent_file = home / "users/alice/agents/coder/memory.json"
     shutil.copyfile(agent_file.with_name("memory.json.bak"), agent_file)
     before = files_only(tree(home))
-    stored = sorted(r["id"] for r in vault.export(user_id="alice"))
+    stored = list(vault.export(user_id="alice"))
 
-    second = migrate_v1(home, vaults=vault, user_id="alice")
+    calls: list[tuple[int, int]] = []
+    second = migrate_v1(
+        home, vaults=vault, user_id="alice", progress=lambda n, total: calls.append((n, total))
+    )
     assert second.ok, second.lines()
+    assert calls == [(1, 2), (2, 2)]
     assert files_only(tree(home)) == before
-    assert sorted(r["id"] for r in vault.export(user_id="alice")) == stored
+    assert list(vault.export(user_id="alice")) == stored  # every field of every entry
     for report in second.files:
         assert report.count("written") == 0
         assert report.count("duplicate") > 0
