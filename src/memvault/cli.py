@@ -7,6 +7,7 @@ failure; errors are one line on stderr, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
 import shutil
@@ -29,7 +30,7 @@ from .errors import (
 )
 from .model import Hit, MemoryEntry
 from .stores.factory import shown_location
-from .validation import parse_json
+from .validation import check_ident, parse_json
 from .vault import Vault
 
 app = typer.Typer(
@@ -1227,6 +1228,84 @@ def migrate_store(
             text_of=text_of,
         )
     typer.echo(report.summary())
+
+
+@app.command("migrate-v1")
+def migrate_v1(
+    ctx: typer.Context,
+    user: Annotated[
+        str | None, typer.Option("--user-id", help="migrate this user's V1 files")
+    ] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="migrate every user under <home>/users")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="print every action, write nothing")
+    ] = False,
+    skip_external: Annotated[
+        bool,
+        typer.Option(
+            "--skip-external",
+            help="write nothing to the external provider (the history goes to the vault)",
+        ),
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Move DeerFlow memory V1 files (<home>/users/U/memory.json) into USER.md, MEMORY.md,
+    the vault and the external provider; each original is kept as memory.json.bak."""
+    from rich.console import Console
+
+    from .agent.config import MemoryConfigStore
+    from .agent.external_factory import make_external_memory
+    from .agent.migrate_v1 import find_v1_files
+    from .agent.migrate_v1 import migrate_v1 as run_migration
+    from .agent.stores import AgentVaults
+
+    if user is not None and every:
+        raise ValidationError("--user-id and --all: pass one of them")
+    if user is None and not every and not dry_run:
+        raise ValidationError("pass --user-id ID or --all (or --dry-run to see every user's)")
+    if user is not None:
+        try:
+            check_ident(user, "user_id")
+        except ValidationError as exc:
+            raise ValidationError("--user-id: " + exc.message.removeprefix("user_id ")) from None
+    config = _state(ctx).config()
+    if user is not None:
+        find_v1_files(config.home, user_id=user)  # a user without one: say so, open nothing
+    settings = MemoryConfigStore(config.home)
+    console = Console(stderr=True)  # stdout keeps only the report
+    # A dry run of a home without a database must not create one: nothing to compare with.
+    fresh = config.store_url is None and not config.database.exists()
+    with (
+        _progress(console) as bar,
+        contextlib.ExitStack() as stack,
+    ):
+        vaults = None
+        external = None
+        if not (dry_run and fresh):
+            vault = stack.enter_context(Vault(config=config, embedder=None))
+            vaults = stack.enter_context(AgentVaults(vault))
+            if not skip_external:
+                external = make_external_memory(settings.admin_config(), vault=vaults)
+        task = bar.add_task("migrating", total=None)
+        report = run_migration(
+            config.home,
+            vaults=vaults,
+            user_id=user,
+            external=external,
+            skip_external=skip_external,
+            dry_run=dry_run,
+            config_store=settings,
+            progress=lambda n, total: bar.update(task, completed=n, total=total),
+        )
+    if as_json:
+        _echo_json(report.to_dict())
+    else:
+        for line in report.lines():
+            typer.echo(line)
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 @app.command()
