@@ -28,6 +28,7 @@ from .servers.postgres import postgres_database
 
 CARD = "4111 1111 1111 1111"
 QUERIES = ["go services", "coffee in lisbon", "deploy key", "bullet points"]
+PROFILE = '{"user": {"workContext": "writes Go services", "personalContext": "住在上海"}}'
 
 
 class Clock:
@@ -62,7 +63,8 @@ def _vault(store: Store, home: Path) -> Vault:
 
 def fill(store: Store, home: Path) -> None:
     """Two users' memories through the public API: agents, metadata, a redacted entry
-    with its sealed original, vectors, a reveal challenge with its audit records."""
+    with its sealed original, vectors, a reveal challenge with its audit records; and
+    their profile documents (the user's own and an agent's)."""
     v = _vault(store, home)
     for n in range(12):
         v.add(f"Alice writes Go services, note {n}", user_id="alice", metadata={"n": n})
@@ -71,6 +73,11 @@ def fill(store: Store, home: Path) -> None:
     v.add("Bob drinks coffee in Lisbon", user_id="bob", importance=0.9)
     v.add("Bob keeps the deploy key in a vault", user_id="bob", agent_id="ops")
     v.set_reveal_secret(user_id="alice", secret="correct horse battery")
+    at = datetime(2026, 3, 1, 8, 0, tzinfo=UTC)
+    store.put_profile("alice", None, PROFILE, revision=0, now=at)
+    store.put_profile("alice", None, PROFILE.replace("Go", "Go and Rust"), revision=1, now=at)
+    store.put_profile("alice", "helper", '{"facts": []}', revision=0, now=at)
+    store.put_profile("bob", None, '{"user": {"topOfMind": "Lisbon"}}', revision=0, now=at)
 
 
 def searches(store: Store, home: Path, user: str) -> list[list[str]]:
@@ -91,6 +98,14 @@ def same_vault(source: Store, target: Store, user: str) -> None:
     assert target.reveal_secret(user) == source.reveal_secret(user)
     keys = [(r.at, r.action, r.outcome, r.entry_id) for r in source.audit_log(user)]
     assert [(r.at, r.action, r.outcome, r.entry_id) for r in target.audit_log(user)] == keys
+    same_profiles(source, target, user)
+
+
+def same_profiles(source: Store, target: Store, user: str) -> None:
+    """The user's profile documents, each with its time (revisions start again at 1)."""
+    documents = [(p.agent_id, p.document, p.updated_at) for p in source.profiles(user)]
+    assert documents
+    assert [(p.agent_id, p.document, p.updated_at) for p in target.profiles(user)] == documents
 
 
 @pytest.mark.postgres
@@ -186,6 +201,28 @@ def test_a_target_with_other_data_for_the_same_ids_is_refused_untouched(tmp_path
     assert target.count(View("alice", all_agents=True)) == 0
 
 
+def test_a_target_with_another_profile_document_is_refused_untouched(tmp_path: Path) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(tmp_path / "dst.db")
+    fill(source, tmp_path)
+    mine = target.put_profile("bob", None, '{"user": {}}', revision=0, now=datetime.now(UTC))
+
+    with pytest.raises(ConflictError, match=r"another profile document.*nothing was written"):
+        migrate_store(source, target)
+    assert target.user_ids() == [] and target.profiles("bob") == [mine]
+    assert target.profiles("alice") == []
+    # The same document there already is no conflict: the run copies the rest.
+    target.delete_profile("bob", None)
+    bobs = source.get_profile("bob", None)
+    assert bobs is not None
+    target.put_profile("bob", None, bobs.document, revision=0, now=bobs.updated_at)
+    report = migrate_store(source, target)
+    assert [u.profiles for u in report.users] == [2, 1]
+    for user in ("alice", "bob"):
+        same_vault(source, target, user)
+    assert target.get_profile("alice", None).revision == 1  # type: ignore[union-attr]
+
+
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     store = open_store(tmp_path / "a.db")
     other = open_store(tmp_path / "b.db")
@@ -215,7 +252,7 @@ def test_the_command_copies_verifies_and_says_so_in_one_line(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines() == [
         "migrated 1 user: 14 entries (14 copied, 0 already there), 14 vectors, 1 originals, "
-        f"{_audit_count(tmp_path / 'src.db')} audit records copied; "
+        f"{_audit_count(tmp_path / 'src.db')} audit records copied, 2 profile documents; "
         "verified: counts and checksums match"
     ]
     again = run(tmp_path, "migrate-store", "--from", src, "--to", dst)
@@ -272,6 +309,7 @@ def _same_entries(source: Store, target: Store, user: str) -> None:
     assert target.reveal_secret(user) == source.reveal_secret(user)
     keys = [(r.at, r.action, r.outcome, r.entry_id) for r in source.audit_log(user)]
     assert [(r.at, r.action, r.outcome, r.entry_id) for r in target.audit_log(user)] == keys
+    same_profiles(source, target, user)
 
 
 def _embedded_with_new_model(target: Store, user: str, home: Path) -> None:

@@ -62,6 +62,8 @@ USER_TABLES = {
     "graph_names",
     "graph_links",
     "graph_relations",
+    # Profile documents (issue 17): one row per user and agent.
+    "profiles",
 }
 # Tables that are truly global, with why. Nothing else may lack a user key.
 GLOBAL_TABLES = {
@@ -312,6 +314,20 @@ def workload(url: str, home: Path, users: list[str]) -> list[tuple[str, Any]]:
         out.append(
             ("usage-all", hybrid.store.usage(None, since), hybrid.store.usage_records(users[0]))
         )
+        # Profile documents: each user's own and an agent's, a lost race refused, listed.
+        for user in users:
+            store = hybrid.store
+            store.put_profile(user, None, f'{{"owner": "{user}"}}', revision=0, now=clock())
+            store.put_profile(user, "helper", "{}", revision=0, now=clock())
+            store.put_profile(user, "helper", '{"n": 2}', revision=1, now=clock())
+            with pytest.raises(ConflictError):
+                store.put_profile(user, None, "{}", revision=0, now=clock())
+            with pytest.raises(ConflictError):
+                store.put_profile(user, "helper", "{}", revision=1, now=clock())
+        for user in users:
+            got = [(p.agent_id, p.document, p.revision) for p in hybrid.store.profiles(user)]
+            out.append(("profiles", user, got))
+        assert hybrid.store.delete_profile(users[-1], "helper")
         # Moving a user: exported, imported under a new id, then the old one erased.
         first = users[0]
         records = list(hybrid.export(user_id=first))
@@ -324,6 +340,7 @@ def workload(url: str, home: Path, users: list[str]) -> list[tuple[str, Any]]:
         with pytest.raises(NotFoundError):
             hybrid.get("e2", user_id=first)
         out.append(("after", [_hits(hybrid.search("go", user_id=u)) for u in users[1:]]))
+        out.append(("profiles-after", [hybrid.store.profiles(u) for u in users]))
         out.append(("entries", hybrid.health()["entries"]))
     finally:
         hybrid.close()
@@ -527,6 +544,8 @@ PARTITIONED = (
     "graph_names",
     "graph_links",
     "graph_relations",
+    # A first profile save is a bare ON CONFLICT DO NOTHING too (stores.profile_sql).
+    "profiles",
 )
 # Kept as plain tables on A: PostgreSQL cannot take ``INSERT ... ON CONFLICT (key) DO
 # UPDATE`` into a partitioned table one of whose partitions is a foreign table (the

@@ -4,13 +4,14 @@ Everything goes through the store protocols, so any backend can be the source or
 target: entries with every field and the tokens they were indexed with, their vectors,
 sealed originals, the entries' earlier versions (their history), the reveal challenge,
 the reveal bookkeeping of the user (wrong answers and a lock, so a move never lifts a
-lock), the audit log and the entity graph (each entry's links and relations, its
-entities' names, types and aliases). Vectors are copied
+lock), the audit log, the entity graph (each entry's links and relations, its
+entities' names, types and aliases) and the user's profile documents (each one's text
+and time; its revision starts again at 1 on the target). Vectors are copied
 as they are, with the model name they carry; given the target's ``embedder``, only that
 model's vectors are copied and every entry without one is embedded anew with it (the
 other models' vectors stay behind: the target would never compare them). Not copied:
 open reveal grants (a grant ends when the challenge is set anyway; reveal again), and
-users that have audit records but no entries.
+users that have audit records or profiles but no entries.
 
 The copy is checked before anything is written (an id the target holds with other
 data refuses the whole run), written in batches that each commit whole (an entry never
@@ -61,6 +62,7 @@ class UserCopy:
     audit_copied: int
     checksum: str
     embedded: int = 0  # vectors this run made with the target's model
+    profiles: int = 0  # profile documents on the source (and, after the check, the target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +85,16 @@ class MigrationReport:
         users = len(self.users)
         embedded = sum(u.embedded for u in self.users)
         anew = f" ({embedded} embedded anew with {self.model})" if self.model else ""
+        documents = sum(u.profiles for u in self.users)
+        profiles = f", {documents} profile document{'s' if documents != 1 else ''}"
+        profiles = profiles if documents else ""
         return (
             f"migrated {users} user{'s' if users != 1 else ''}: {self.entries} entries "
             f"({self.copied} copied, {self.entries - self.copied} already there), "
             f"{sum(u.vectors for u in self.users)} vectors{anew}, "
             f"{sum(u.originals for u in self.users)} originals, "
-            f"{sum(u.audit_copied for u in self.users)} audit records copied; "
-            "verified: counts and checksums match"
+            f"{sum(u.audit_copied for u in self.users)} audit records copied"
+            f"{profiles}; verified: counts and checksums match"
         )
 
 
@@ -217,6 +222,17 @@ def _refuse_conflicts(source: Store, target: Store, uid: str, batch: int) -> Non
             "again; nothing was written",
             user_id=uid,
         )
+    theirs = _documents(target, uid)
+    for agent_id, document in _documents(source, uid).items():
+        if agent_id in theirs and theirs[agent_id] != document:
+            whose = "the user's own" if agent_id is None else f"agent {agent_id!r}'s"
+            raise ConflictError(
+                f"the target already holds another profile document ({whose}) for user "
+                f"{uid!r}: migrate into an empty store (or erase that user there first); "
+                "nothing was written",
+                user_id=uid,
+                agent_id=agent_id,
+            )
 
 
 def _copy_user(
@@ -263,6 +279,7 @@ def _copy_user(
             # The last record goes in with the source's wrong answers and lock, which it
             # (or an earlier record) brought about.
             target.change_reveal(uid, None, lambda _: (state, last))
+    profiles = _copy_profiles(source, target, uid)
     count, checksum, originals = _verify(source, target, uid, batch, reembed)
     return UserCopy(
         user_id=uid,
@@ -277,7 +294,26 @@ def _copy_user(
         audit_copied=len(audit),
         checksum=checksum,
         embedded=embedded,
+        profiles=profiles,
     )
+
+
+def _copy_profiles(source: Store, target: Store, uid: str) -> int:
+    """The user's profile documents the target lacks, each at its first revision there
+    with the source's time (a conflicting one was refused before anything was written);
+    how many the source holds."""
+    theirs = _documents(target, uid)
+    mine = source.profiles(uid)
+    for profile in mine:
+        if profile.agent_id not in theirs:
+            target.put_profile(
+                uid, profile.agent_id, profile.document, revision=0, now=profile.updated_at
+            )
+    return len(mine)
+
+
+def _documents(store: Store, uid: str) -> dict[str | None, str]:
+    return {p.agent_id: p.document for p in store.profiles(uid)}
 
 
 def _verify(
@@ -309,6 +345,11 @@ def _verify(
         )
     if source.reveal_secret(uid) != target.reveal_secret(uid):
         raise StoreError(f"after the copy the reveal challenge of user {uid!r} differs")
+    if _documents(source, uid) != _documents(target, uid):
+        raise StoreError(
+            f"after the copy the profile documents of user {uid!r} differ: someone saved "
+            "one on either side during the run; stop the writers and run again"
+        )
     if _lock_state(source, uid) != _lock_state(target, uid):
         raise StoreError(
             f"after the copy the reveal state (wrong answers, lock) of user {uid!r} differs: "

@@ -24,6 +24,7 @@ from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
 from .memory_graph import MemoryGraph
 from .phrases import is_phrase, phrase_counter, phrase_weight
+from .profile_checks import check_put, stale_revision
 from .protocols import TermPlanner
 from .values import (
     DEFAULT_WEIGHTS,
@@ -483,16 +484,13 @@ class MemoryStore(MemoryGraph):
         revision: int,
         now: datetime,
     ) -> StoredProfile:
+        check_put(agent_id, document, revision, now)
         with self._lock:
             self._check_open()
             current = self._profiles.get((user_id, agent_id))
             stored = current.revision if current is not None else 0
             if stored != revision:
-                raise ConflictError(
-                    f"the profile changed meanwhile (revision {stored}, not {revision}): "
-                    "read it again and re-apply the change",
-                    revision=stored,
-                )
+                raise stale_revision(stored, revision)
             saved = StoredProfile(user_id, agent_id, document, revision + 1, now)
             self._profiles[(user_id, agent_id)] = saved
             return saved

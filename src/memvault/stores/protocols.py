@@ -399,6 +399,7 @@ class Store(
     RevealStore,
     UsageLedger,
     EntryHistory,
+    ProfileStore,
     Transactional,
     Admin,
     Protocol,

@@ -19,6 +19,7 @@ from .connection import parse_url
 from .entries import MySQLEntries
 from .graph import MySQLGraph
 from .keyword import MySQLKeywordIndex
+from .profiles import MySQLProfiles
 from .usage import MySQLUsage
 from .vectors import MySQLVectors
 from .versions import MySQLVersions
@@ -31,6 +32,7 @@ class MySQLStore(
     MySQLVersions,
     MySQLAudit,
     MySQLUsage,
+    MySQLProfiles,
     MySQLGraph,
 ):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""

@@ -134,6 +134,7 @@ class MySQLAudit(MySQLConnection):
                 "reveal_users",
                 "reveal_grants",
                 "llm_usage",
+                "profiles",
                 *GRAPH_TABLES,
             ):
                 cur.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))

@@ -324,6 +324,24 @@ def _entity_graph(cur: Any, exact: str) -> None:
         cur.execute(statement)
 
 
+@migration(6, "profile documents: one JSON document per user and agent, with its revision")
+def _profiles(cur: Any, exact: str) -> None:
+    # agent_key '' is the user's own profile (stores.profile_sql). One statement, with
+    # IF NOT EXISTS, so a step cut short is finished by running it again. MEDIUMTEXT
+    # holds the largest document a store accepts (profile_checks.MAX_PROFILE_BYTES).
+    ident = _ids(exact)
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS profiles (
+            user_id {ident} NOT NULL,
+            agent_key {ident} NOT NULL,
+            document MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL,
+            revision INT NOT NULL,
+            updated_at {_TIME} NOT NULL,
+            PRIMARY KEY (user_id, agent_key)
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

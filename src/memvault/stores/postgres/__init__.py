@@ -13,6 +13,7 @@ from .audit import PostgresAudit
 from .entries import PostgresEntries
 from .graph import PostgresGraph
 from .keyword import PostgresKeywordIndex
+from .profiles import PostgresProfiles
 from .usage import PostgresUsage
 from .vectors import PostgresVectors
 from .versions import PostgresVersions
@@ -25,6 +26,7 @@ class PostgresStore(
     PostgresVersions,
     PostgresAudit,
     PostgresUsage,
+    PostgresProfiles,
     PostgresGraph,
 ):
     """A ``Store`` on one PostgreSQL database."""

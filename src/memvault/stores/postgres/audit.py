@@ -141,6 +141,7 @@ class PostgresAudit(PostgresConnection):
                 "reveal_users",
                 "reveal_grants",
                 "llm_usage",
+                "profiles",
                 *GRAPH_TABLES,
             ):
                 conn.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))

@@ -594,6 +594,26 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
     )
 
 
+@migration(13, "profile documents: one JSON document per user and agent, with its revision")
+def _profiles(conn: psycopg.Connection[Any]) -> None:
+    # agent_key '' is the user's own profile (stores.profile_sql). The document is text,
+    # not jsonb, so it reads back exactly as it was given (jsonb would reorder its keys
+    # and respace it). The key starts with user_id, like every table of users' data.
+    _run(
+        conn,
+        f"""
+        CREATE TABLE IF NOT EXISTS profiles (
+            user_id {_T} NOT NULL,
+            agent_key {_T} NOT NULL,
+            document text NOT NULL,
+            revision integer NOT NULL,
+            updated_at {_T} NOT NULL,
+            PRIMARY KEY (user_id, agent_key)
+        )
+        """,
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -14,6 +14,7 @@ from .connection import create_private
 from .entries import SQLiteEntries
 from .graph import SQLiteGraph
 from .keyword import SQLiteKeywordIndex
+from .profiles import SQLiteProfiles
 from .sql import scope_tokens
 from .usage import SQLiteUsage
 from .vectors import SQLiteVectors
@@ -27,6 +28,7 @@ class SQLiteStore(
     SQLiteVersions,
     SQLiteAudit,
     SQLiteUsage,
+    SQLiteProfiles,
     SQLiteGraph,
 ):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""

@@ -151,6 +151,7 @@ class SQLiteAudit(SQLiteConnection):
                         "reveal_users",
                         "reveal_grants",
                         "llm_usage",
+                        "profiles",
                         *GRAPH_TABLES,
                     ):
                         conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))

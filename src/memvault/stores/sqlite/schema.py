@@ -555,6 +555,25 @@ def _entity_graph(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(17, "profile documents: one JSON document per user and agent, with its revision")
+def _profiles(conn: sqlite3.Connection) -> None:
+    # agent_key '' is the user's own profile (stores.profile_sql); the document is kept
+    # as the text it was given. Re-runnable, like every step since the token ledger.
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS profiles (
+            user_id TEXT NOT NULL,
+            agent_key TEXT NOT NULL,
+            document TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, agent_key)
+        );
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
