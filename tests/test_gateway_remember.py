@@ -120,7 +120,7 @@ def test_remember_is_scoped_to_the_key_and_validated(live: Live, chat: FakeChatS
         assert live.snapshot() == before
         r = alice.post("/v1/memories/remember", json={"messages": MESSAGES, "session_id": "s"})
         assert r.status_code == 200 and r.json()["extraction"] == "queued"
-        assert bob.get("/v1/memories", params={"session_id": "s"}).json()["results"] == []
+        assert bob.get("/v1/memories", params={"session_id": "s"}).json()["items"] == []
         assert bob.get("/v1/profile").json()["facts"] == []
 
 

@@ -160,6 +160,13 @@ def test_mapping_of_an_english_file(home: Path, vault: Vault) -> None:
     ).read_bytes()
     assert report.files[0].backup == home / "users/alice/memory.json.bak"
 
+    # The document itself became the user's profile, each fact linked to its memory.
+    profile = vault.profile(user_id="alice")
+    assert profile.user.work_context.summary.startswith("Backend engineer at a payments")
+    by_id = {f.id: f for f in profile.facts}
+    assert by_id["f1"].content == "Prefers concise answers with code first."
+    assert vault.get(by_id["f1"].entry_id or "", user_id="alice").metadata["v1_id"] == "f1"
+
 
 def test_an_agents_file_and_a_chinese_file(home: Path, vault: Vault) -> None:
     place(home, "li", "chinese.json", agent="analyst")
@@ -176,6 +183,10 @@ def test_an_agents_file_and_a_chinese_file(home: Path, vault: Vault) -> None:
     assert set(contents(vault, "li", "analyst")) == {
         "报表系统使用 Airflow 调度。",
         "习惯先看结论再看推导过程。",
+    }
+    # The agent's file became the user's profile with that agent, in Chinese as written.
+    assert "报表系统使用 Airflow 调度。" in {
+        f.content for f in vault.profile(user_id="li", agent_id="analyst").facts
     }
     assert not (home / "users/li/agents/default").exists()
     hits = vault.search("风控建模", user_id="li")
@@ -257,6 +268,7 @@ def test_a_second_run_changes_nothing(home: Path, vault: Vault) -> None:
     shutil.copyfile(agent_file.with_name("memory.json.bak"), agent_file)
     before = files_only(tree(home))
     stored = list(vault.export(user_id="alice"))
+    profile_before = vault.profile(user_id="alice")
 
     calls: list[tuple[int, int]] = []
     second = migrate_v1(
@@ -266,6 +278,7 @@ def test_a_second_run_changes_nothing(home: Path, vault: Vault) -> None:
     assert calls == [(1, 2), (2, 2)]
     assert files_only(tree(home)) == before
     assert list(vault.export(user_id="alice")) == stored  # every field of every entry
+    assert vault.profile(user_id="alice") == profile_before
     for report in second.files:
         assert report.count("written") == 0
         assert report.count("duplicate") > 0
@@ -457,7 +470,9 @@ def test_cli_dry_run_json_and_usage_errors(home: Path) -> None:
     assert dry.returncode == 0, dry.stderr
     assert tree(home) == before
     data = json.loads(dry.stdout)
-    assert data["dry_run"] is True and data["files"][0]["planned"] == 13
+    assert (
+        data["dry_run"] is True and data["files"][0]["planned"] == 14
+    )  # 13 values + the profile document
 
     for args, message in (
         ((), "pass --user-id ID or --all"),
@@ -472,4 +487,4 @@ def test_cli_dry_run_json_and_usage_errors(home: Path) -> None:
 
     done = run_cli(home, "migrate-v1", "--user-id", "alice", "--skip-external")
     assert done.returncode == 0, done.stderr
-    assert "wrote 13, 0 already there" in done.stdout
+    assert "wrote 14, 0 already there" in done.stdout  # 13 values + the profile

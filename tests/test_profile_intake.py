@@ -85,7 +85,7 @@ def test_langchain_message_objects_and_messages_to_dict() -> None:
     ("messages", "says"),
     [
         ("hello", "list of chat messages"),
-        ([{"content": "no role"}], "message 0 names no role"),
+        ([{"content": "no role"}], r"messages\[0\] names no role"),
         (
             [{"role": "user", "content": "ok"}, {"role": "wizard", "content": "x"}],
             "unknown role 'wizard'",

@@ -435,7 +435,7 @@ def _migrate_file(v1: V1File, context: _Context) -> FileReport:
         profile, extras = read_v1(v1.path)
         items = _plan_items(profile, extras, v1, context.home)
         provider = _provider(v1, context)
-        _run(v1, items, provider, context, report)
+        _run(v1, items, provider, context, report, profile)
     except MemvaultError as exc:
         report.error = exc.message
         # Only the planned actions of a file that failed before writing are dropped;
@@ -491,6 +491,7 @@ def _run(
     provider: BuiltinFileProvider,
     context: _Context,
     report: FileReport,
+    profile: Profile,
 ) -> None:
     paths = provider.paths
     planned = _file_plan(provider, items, context)
@@ -515,6 +516,7 @@ def _run(
             report.actions.append(_vault_action(item, v1, context, seen))
         for item in _external_items(items, context):
             report.actions.append(_external_action(item, v1, context, "planned"))
+        _save_profile(v1, profile, items, context, report)
         _check_backup(v1, report, dry_run=True)
         return
 
@@ -538,6 +540,8 @@ def _run(
         report.actions.append(_file_action(item, paths, outcome, context.home))
     if late:
         _import(late, v1, context, _existing(late, v1, context), report)
+    # 2b. The V1 document itself, as the user's profile (what extraction keeps updating).
+    _save_profile(v1, profile, items, context, report)
     # 3. The external memory (when it is not the vault itself).
     if context.mode == "retain":
         assert isinstance(context.external, RetainingMemory)
@@ -559,6 +563,51 @@ def _run(
             )
     # 4. Done with this file: keep the original as the backup.
     _check_backup(v1, report, dry_run=False)
+
+
+def _save_profile(
+    v1: V1File, document: Profile, items: Sequence[_Item], context: _Context, report: FileReport
+) -> None:
+    """Merge the V1 document into the stored profile of its user and agent: sections the
+    profile leaves empty, facts it does not hold yet (by id, linked to their migrated
+    vault entries). A profile that already holds it all is left alone (run twice: no
+    change)."""
+    vault = context.vaults.vault_for(v1.agent_id) if context.vaults is not None else None
+    entry_of = {
+        item.record["metadata"]["v1_id"]: item.record["id"]
+        for item in items
+        if item.to_vault and "v1_id" in item.record["metadata"]
+    }
+    where = f"profile ({v1.user_id}, {'own' if v1.agent_id is None else 'agent ' + v1.agent_id})"
+
+    def merge(stored: Profile) -> tuple[Profile, int]:
+        added = 0
+        for name in USER_SECTIONS + HISTORY_SECTIONS:
+            mine, theirs = stored.section(name), document.section(name)
+            if not mine.summary and theirs.summary:
+                mine.summary, mine.updated_at = theirs.summary, theirs.updated_at
+                added += 1
+        known = {f.id for f in stored.facts}
+        for fact in document.facts:
+            if fact.id not in known:
+                stored.facts.append(fact.model_copy(update={"entry_id": entry_of.get(fact.id)}))
+                added += 1
+        return stored, added
+
+    if vault is None:
+        count = merge(Profile())[1]
+        outcome: Outcome = "planned"
+    else:
+        current = vault.profile(user_id=v1.user_id, agent_id=v1.agent_id)
+        merged, count = merge(current)
+        if count and not context.dry_run:
+            vault.save_profile(merged, user_id=v1.user_id, agent_id=v1.agent_id)
+        outcome = "planned" if context.dry_run else ("written" if count else "duplicate")
+    if count or outcome == "duplicate":
+        detail = f"{count} sections and facts" if count else "already there"
+        report.actions.append(
+            Action("document", "profile", where, "the V1 document", outcome, detail)
+        )
 
 
 def _external_items(items: Iterable[_Item], context: _Context) -> list[_Item]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-Target = Literal["USER.md", "MEMORY.md", "vault", "external"]
+Target = Literal["USER.md", "MEMORY.md", "vault", "external", "profile"]
 Outcome = Literal["planned", "written", "duplicate", "did_not_fit", "blocked"]
 
 

@@ -70,7 +70,7 @@ def _text(content: object, index: int) -> str:
                     parts.append(text)
         return "\n".join(parts)
     raise ValidationError(
-        f"message {index} has content of type {type(content).__name__}: send text or a "
+        f"messages[{index}] has content of type {type(content).__name__}: send text or a "
         "list of content parts",
         field="messages",
     )
@@ -89,7 +89,7 @@ def filter_messages(messages: Sequence[Any]) -> list[ConversationMessage]:
         role, content, tool_calls, message_id = _fields(message)
         if not isinstance(role, str) or not role:
             raise ValidationError(
-                f"message {index} names no role: give it a 'role' (user, assistant, tool, "
+                f"messages[{index}] names no role: give it a 'role' (user, assistant, tool, "
                 "system) or a LangChain 'type'",
                 field="messages",
             )
@@ -98,7 +98,7 @@ def filter_messages(messages: Sequence[Any]) -> list[ConversationMessage]:
             continue
         if role not in _PERSON | _ASSISTANT:
             raise ValidationError(
-                f"message {index} has the unknown role {role!r}; known roles: "
+                f"messages[{index}] has the unknown role {role!r}; known roles: "
                 f"{', '.join(KNOWN_ROLES)}",
                 field="messages",
             )
