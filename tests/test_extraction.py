@@ -650,3 +650,20 @@ def test_erasing_a_user_drops_their_queued_conversations(
         v.erase_user(user_id="w")
         assert v._learner.learn(stale).status == "disabled"
         assert v.count(user_id="w") == 0
+
+
+def test_on_a_sqlite_file_what_close_learnt_is_there_after_reopening(
+    chat: FakeChatServer, tmp_path: Path
+) -> None:
+    chat.replies.append(answer([fact("Likes tea", messages=[0])], sections={"topOfMind": "Tea"}))
+    store = f"sqlite:///{tmp_path / 'v.db'}"
+    v = make_vault(chat.base_url, tmp_path, store=store)
+    v.remember([{"role": "user", "content": "I like tea", "id": "m1"}], user_id="u", session_id="s")
+    v.close()  # drains the queue: the extraction runs now
+    with make_vault(None, tmp_path, store=store) as again:
+        profile = again.profile(user_id="u")
+        assert [f.content for f in profile.facts] == ["Likes tea"]
+        assert profile.user.top_of_mind.summary == "Tea"
+        assert profile.facts[0].sources[0].message_ids == ["m1"]
+        entry = again.get(profile.facts[0].entry_id or "", user_id="u")
+        assert entry.content == "Likes tea" and entry.source == "extraction"
