@@ -6,6 +6,7 @@ The public surface is re-exported here; everything else is internal.
 from ._version import __version__
 from .agent.builtin import BuiltinFileProvider
 from .agent.external import ExternalMemory
+from .agent.facts_provider import FactsProvider
 from .agent.manager import MemoryManager
 from .agent.provider import MemoryProvider
 from .agent.vault_provider import VaultProvider
@@ -19,6 +20,7 @@ from .errors import (
     EmbeddingError,
     FileDriftError,
     ImportFormatError,
+    LLMBudgetError,
     LLMError,
     LLMUnavailableError,
     MemvaultError,
@@ -45,6 +47,9 @@ from .model import (
     Source,
     Tier,
 )
+from .profile.document import Fact, Profile, parse_profile
+from .profile.learn import Learned
+from .profile.remember import Remembered
 from .retrieval.explain import CandidateTrace, Explanation
 from .retrieval.recall import ChannelScore
 from .security.scrubber import StreamingContextScrubber
@@ -65,12 +70,16 @@ __all__ = [
     "EmbeddingError",
     "Explanation",
     "ExternalMemory",
+    "Fact",
+    "FactsProvider",
     "FileDriftError",
     "Hit",
     "ImportFormatError",
     "Kind",
+    "LLMBudgetError",
     "LLMError",
     "LLMUnavailableError",
+    "Learned",
     "MaintenanceReport",
     "MemClass",
     "MemoryEntry",
@@ -80,6 +89,8 @@ __all__ = [
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
+    "Profile",
+    "Remembered",
     "RevealLockedError",
     "SQLiteStore",
     "Scope",
@@ -100,4 +111,5 @@ __all__ = [
     "VaultProvider",
     "__version__",
     "load_config",
+    "parse_profile",
 ]
