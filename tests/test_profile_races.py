@@ -3,10 +3,11 @@
 The first writer saves inside ``atomic()`` and keeps its transaction open; the second
 saves at the same revision from another thread (its own connection) and, on the
 servers, is seen waiting (PostgreSQL: on a lock; MariaDB: its save still in flight)
-before the first commits or rolls back. After a commit the second must get ``ConflictError`` and change nothing — the
-insert of a first save does not overwrite, the update of a later one matches no row;
-after a rollback the second saves. (The conformance suite races two writers freely;
-here the interleaving that matters is made to happen.)
+before the first commits or rolls back. After a commit the second must get
+``ConflictError`` and change nothing — the insert of a first save does not overwrite,
+the update of a later one matches no row; after a rollback the second saves. (The
+conformance suite races two writers freely; here the interleaving that matters is made
+to happen.)
 """
 
 from __future__ import annotations
