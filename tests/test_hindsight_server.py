@@ -45,6 +45,10 @@ Client (``hindsight_client.Hindsight``; use the ``a``-prefixed coroutines) -> ro
   ``pending_operations``, …. The server caches these for
   ``HINDSIGHT_API_BANK_STATS_CACHE_TTL_SECONDS`` (60 s by default; 0 on the test server).
 - ``adelete_bank(bank_id)`` -> ``DELETE /v1/default/banks/{bank_id}``.
+- Authentication: with the server's API-key extension on
+  (``HINDSIGHT_API_TENANT_EXTENSION`` / ``HINDSIGHT_API_TENANT_API_KEY``) every call
+  but ``/health`` needs ``Hindsight(api_key=...)`` (sent as a Bearer token); a missing
+  or wrong key raises ``UnauthorizedException`` (401).
 - ``aget_version()`` -> ``GET /version`` -> ``VersionResponse``: ``api_version``,
   ``features``; ``monitoring.health_endpoint_health_get()`` -> ``GET /health`` ->
   ``{"status": "healthy", "database": "connected", ...}``.
@@ -73,7 +77,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 from hindsight_client import Hindsight
-from hindsight_client_api.exceptions import NotFoundException
+from hindsight_client_api.exceptions import NotFoundException, UnauthorizedException
 
 from tests.servers.hindsight import HindsightServer, pinned_version
 
@@ -369,3 +373,33 @@ def test_stop_and_start_keep_the_port_and_the_data(hindsight: HindsightServer) -
     assert hindsight.base_url == url
     found = run(hindsight, lambda c: c.arecall(bank, "bicycles", budget="low"))
     assert any("bicycles" in t for t in texts(found.results))
+
+
+def test_api_key_extension_wants_the_clients_bearer_token() -> None:
+    """memvault's ``hindsight.api_key`` is the server's tenant API key (a server of its own)."""
+    from tests.servers.hindsight import hindsight_server, installed, missing_message
+
+    if not installed():
+        pytest.fail(missing_message(), pytrace=False)
+    secret = "memvault-test-secret"
+    environment = {
+        "HINDSIGHT_API_TENANT_EXTENSION": (
+            "hindsight_api.extensions.builtin.tenant:ApiKeyTenantExtension"
+        ),
+        "HINDSIGHT_API_TENANT_API_KEY": secret,
+    }
+
+    async def retain(base_url: str, key: str | None) -> Any:
+        client = Hindsight(base_url=base_url, api_key=key, timeout=30.0)
+        try:
+            return await client.aretain("keyed", "Pia sings in a choir.", document_id="d")
+        except UnauthorizedException as exc:
+            return exc
+        finally:
+            await client.aclose()
+
+    with hindsight_server(environment) as server:
+        assert httpx.get(f"{server.base_url}/health", timeout=10.0).status_code == 200
+        assert asyncio.run(retain(server.base_url, None)).status == 401
+        assert asyncio.run(retain(server.base_url, "wrong")).status == 401
+        assert asyncio.run(retain(server.base_url, secret)).success

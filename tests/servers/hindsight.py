@@ -35,7 +35,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import httpx
@@ -99,7 +99,10 @@ class HindsightServer:
     everything and deletes the data. ``log`` is the file its output goes to.
     """
 
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(
+        self, directory: Path | None = None, environment: Mapping[str, str] | None = None
+    ) -> None:
+        """``environment``: more ``HINDSIGHT_API_*`` settings, over the ones chosen here."""
         if not installed():
             raise HindsightUnavailable(missing_message())
         self._own_directory = directory is None
@@ -114,6 +117,7 @@ class HindsightServer:
         self._database: postgres.PostgresServer | None = None
         self._embeddings: FakeEmbeddingServer | None = None
         self._closed = False
+        self._extra = dict(environment or {})
         atexit.register(self.close)
 
     def _environment(self, database_url: str, embeddings_url: str) -> dict[str, str]:
@@ -137,6 +141,7 @@ class HindsightServer:
                 "HINDSIGHT_API_BANK_STATS_CACHE_TTL_SECONDS": "0",
             }
         )
+        env.update(self._extra)
         return env
 
     @property
@@ -250,9 +255,9 @@ class HindsightServer:
 
 
 @contextlib.contextmanager
-def hindsight_server() -> Iterator[HindsightServer]:
+def hindsight_server(environment: Mapping[str, str] | None = None) -> Iterator[HindsightServer]:
     """A started ``HindsightServer``, closed (processes and data gone) on the way out."""
-    server = HindsightServer()
+    server = HindsightServer(environment=environment)
     try:
         server.start()
         yield server
