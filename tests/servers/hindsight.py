@@ -141,6 +141,10 @@ class HindsightServer:
                 "HINDSIGHT_API_BANK_STATS_CACHE_TTL_SECONDS": "0",
             }
         )
+        # Its calls to the embeddings endpoint stay on loopback even behind a proxy.
+        loopback = "127.0.0.1,localhost"
+        for name in ("NO_PROXY", "no_proxy"):
+            env[name] = f"{env[name]},{loopback}" if env.get(name) else loopback
         env.update(self._extra)
         return env
 
