@@ -5,22 +5,40 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
+# The real Hindsight server the provider tests run against, in a venv of its own (it
+# brings ~1.5 GB of dependencies the package does not need). Its version is pinned in
+# one place, the `hindsight` extra of pyproject.toml: server and client move together.
+HINDSIGHT_VERSION := $(shell sed -n 's/.*"hindsight-client==\([0-9.]*\)".*/\1/p' pyproject.toml)
+HINDSIGHT_VENV    := .venv-hindsight
+HINDSIGHT_STAMP   := $(HINDSIGHT_VENV)/.installed-$(HINDSIGHT_VERSION)
 
-.PHONY: install serve test lint format bench clean
+.PHONY: install hindsight serve test lint format bench clean
 
 # The venv is (re)built whenever pyproject.toml changes. The local embedders run on
 # onnxruntime and a C engine: nothing here installs torch.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,mysql,postgres,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,mysql,postgres,hindsight,test]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
+# The stamp names the version, so a new pin in pyproject.toml rebuilds the venv and a
+# second `make test` with the same pin finds the stamp and installs nothing.
+$(HINDSIGHT_STAMP):
+	@test -n "$(HINDSIGHT_VERSION)" || (echo "no hindsight-client==X pin in pyproject.toml" >&2; exit 1)
+	rm -rf $(HINDSIGHT_VENV)
+	$(PYTHON) -m venv $(HINDSIGHT_VENV)
+	$(HINDSIGHT_VENV)/bin/pip install --quiet --disable-pip-version-check \
+		'hindsight-api-slim[embedded-db]==$(HINDSIGHT_VERSION)'
+	touch $@
+
+hindsight: $(HINDSIGHT_STAMP)
+
 serve: $(STAMP)
 	$(BIN)/memvault serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(HINDSIGHT_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/lint-imports
@@ -40,4 +58,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/store_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis src/*.egg-info
+	rm -rf $(VENV) $(HINDSIGHT_VENV) .pytest_cache .ruff_cache .hypothesis src/*.egg-info

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import pytest
@@ -29,6 +30,9 @@ from memvault import Store, Vault, VaultConfig, load_config
 from memvault.stores import open_store
 
 from .servers import mariadb
+
+if TYPE_CHECKING:
+    from .servers.hindsight import HindsightServer
 
 # CI runs the same examples every time (a failure there reproduces locally with
 # HYPOTHESIS_PROFILE=ci); local runs keep exploring new ones.
@@ -99,6 +103,33 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             pytest.param(f, id=i, marks=[_MARKS[i]] if i in _MARKS else []) for i, f in backends
         ]
         metafunc.parametrize("make_store", params, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def hindsight() -> Iterator[HindsightServer]:
+    """The real Hindsight server (``tests/servers/hindsight.py``), once per xdist worker.
+
+    Tests share it, so each one uses bank ids of its own. Without ``make hindsight``
+    the tests that need it fail, saying so: they are never skipped.
+    """
+    from tests.servers import hindsight as servers
+
+    if not servers.installed():
+        pytest.fail(servers.missing_message(), pytrace=False)
+    with servers.hindsight_server() as server:
+        yield server
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test that used the Hindsight server shows the end of the server's log."""
+    report: pytest.TestReport = yield
+    server = getattr(item, "funcargs", {}).get("hindsight")
+    if report.failed and server is not None:
+        report.sections.append(("Hindsight server log (last lines)", server.log_tail(40)))
+    return report
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
