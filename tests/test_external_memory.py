@@ -256,9 +256,9 @@ def test_the_factory_follows_memory_provider(vault: Vault) -> None:
     assert isinstance(chosen, VaultExternalMemory) and chosen.vault is vault
     none = make_external_memory(MemoryConfig(provider="builtin"), vault=vault)
     assert isinstance(none, NoExternalMemory)
-    with pytest.raises(ConfigError, match="'vault'") as caught:
-        make_external_memory(MemoryConfig(provider="hindsight"), vault=vault)
-    assert caught.value.context == {"field": "memory.provider"}
+    hindsight = make_external_memory(MemoryConfig(provider="hindsight"), vault=vault)
+    assert hindsight.name == "hindsight"  # built without contacting the server
+    hindsight.close()  # type: ignore[attr-defined]
 
 
 def test_banks_holding_names_the_bank_of_an_entry() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from memvault import ConfigError, UnsupportedOperationError, UpstreamError, Vault, VaultConfig
+from memvault import UnsupportedOperationError, UpstreamError, Vault, VaultConfig
 from memvault.agent.external import (
     Bank,
     Banks,
@@ -258,8 +258,11 @@ def test_provider_builtin_means_no_external_memory(config: VaultConfig, tmp_path
         assert [e["content"] for e in live.vault.export(user_id="alice")] == ["Alice keeps bees"]
 
 
-def test_provider_hindsight_is_refused_until_its_adapter_exists(
+def test_provider_hindsight_builds_the_hindsight_adapter(
     config: VaultConfig, tmp_path: Path
 ) -> None:
-    with Vault(config=config) as vault, pytest.raises(ConfigError, match="'builtin'"):
-        create_app(vault, settings=yaml_settings(tmp_path, "hindsight"))
+    # No server is contacted at start-up; tests/test_gateway_hindsight.py talks to one.
+    with Vault(config=config) as vault:
+        app = create_app(vault, settings=yaml_settings(tmp_path, "hindsight"))
+        assert app.state.gateway.external.name == "hindsight"
+        app.state.gateway.close()

@@ -193,10 +193,13 @@ def _check_template(value: str, required: set[str]) -> str:
         names = {name for _, name, _, _ in string.Formatter().parse(value) if name is not None}
     except ValueError as exc:
         raise ValueError(f"is not a valid template ({exc})") from None
-    unknown = names - {"user_id", "agent_id"}
+    # ``{thread_id}`` (a bank per thread) and ``{env}`` (a deployment suffix, seed 000
+    # section 17) are optional; they resolve to "" where the caller has none.
+    unknown = names - {"user_id", "agent_id", "thread_id", "env"}
     if unknown:
         raise ValueError(
-            f"uses unknown placeholders {sorted(unknown)}; use {{user_id}}, {{agent_id}}"
+            f"uses unknown placeholders {sorted(unknown)}; use {{user_id}}, {{agent_id}}, "
+            "{thread_id} or {env}"
         )
     missing = required - names
     if missing:

@@ -44,6 +44,7 @@ Errors, which the gateway maps by class:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -132,6 +133,7 @@ class BankNaming:
 
     user_template: str = DEFAULT_USER_BANK_TEMPLATE
     work_template: str = DEFAULT_WORK_BANK_TEMPLATE
+    env: str = ""
 
     def __post_init__(self) -> None:
         try:  # the config's own template checks, so both paths say the same
@@ -147,20 +149,30 @@ class BankNaming:
         section = config.hindsight
         return cls(section.bank_id_template, section.work_bank_id_template)
 
-    def user_bank(self, user_id: str) -> Bank:
-        user = check_ident(user_id, "user_id")
-        return Bank(self.user_template.format(user_id=user), user)
+    def _format(self, template: str, thread_id: str, **names: str) -> str:
+        # An optional placeholder left empty takes the separator before it along, so
+        # "deerflow-user-{user_id}-{env}" without an env is "deerflow-user-alice".
+        for name, value in (("env", self.env), ("thread_id", thread_id)):
+            if not value:
+                template = re.sub(r"[-_.]?\{" + name + r"\}", "", template)
+        return template.format(env=self.env, thread_id=thread_id, **names)
 
-    def work_bank(self, user_id: str, agent_id: str) -> Bank:
+    def user_bank(self, user_id: str, *, thread_id: str = "") -> Bank:
+        user = check_ident(user_id, "user_id")
+        return Bank(self._format(self.user_template, thread_id, user_id=user), user)
+
+    def work_bank(self, user_id: str, agent_id: str, *, thread_id: str = "") -> Bank:
         user = check_ident(user_id, "user_id")
         agent = check_ident(agent_id, "agent_id")
-        return Bank(self.work_template.format(user_id=user, agent_id=agent), user, agent)
+        bank_id = self._format(self.work_template, thread_id, user_id=user, agent_id=agent)
+        return Bank(bank_id, user, agent)
 
-    def banks(self, user_id: str, agent_id: str | None = None) -> Banks:
-        """The banks of ``user_id`` as ``agent_id`` sees them (no agent: the user bank only)."""
+    def banks(self, user_id: str, agent_id: str | None = None, *, thread_id: str = "") -> Banks:
+        """The banks of ``user_id`` as ``agent_id`` sees them (no agent: the user bank only);
+        ``thread_id`` fills a ``{thread_id}`` placeholder ("" where there is none)."""
         agent = check_optional_ident(agent_id, "agent_id")
-        work = None if agent is None else self.work_bank(user_id, agent)
-        return Banks(self.user_bank(user_id), work)
+        work = None if agent is None else self.work_bank(user_id, agent, thread_id=thread_id)
+        return Banks(self.user_bank(user_id, thread_id=thread_id), work)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,8 @@
 
 * ``vault`` (the default): ``VaultExternalMemory`` over the given vault;
 * ``builtin``: ``NoExternalMemory``, i.e. none; status says so, operations answer 501;
-* ``hindsight``: not built yet (issue 18), so ``ConfigError`` at start-up rather than a
-  silent stand-in that answers from somewhere else.
+* ``hindsight``: ``HindsightExternalMemory`` over the configured server (the
+  ``memvault[hindsight]`` extra; ``ConfigError`` naming it when the client is missing).
 
 The choice is made once, from the admin's settings (defaults and config.yaml; no runtime
 override may change the provider), by whoever serves the routes.
@@ -31,6 +31,10 @@ def make_external_memory(
         return VaultExternalMemory(vault, llm=llm)
     if config.provider == "builtin":
         return NoExternalMemory()
+    if config.provider == "hindsight":
+        from .hindsight_external import HindsightExternalMemory  # needs the optional extra
+
+        return HindsightExternalMemory(config)
     raise ConfigError(
         f"memory.provider is {config.provider!r}, but this memvault has no adapter for it "
         "yet; set memory.provider in config.yaml to 'vault' (memvault's own engine, the "

@@ -1,0 +1,170 @@
+"""Hindsight behind the surfaces: the ``/api/memory/v2`` routes with ``memory.provider:
+hindsight``, ``migrate-v1`` into the Hindsight banks, and a LangChain agent with the
+builtin + Hindsight providers (the issue's acceptance). All on the fake Hindsight server
+(``tests/fakes/hindsight.py``) and the loopback chat server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_openai import ChatOpenAI
+from langgraph.checkpoint.memory import InMemorySaver
+
+from memvault import Vault, VaultConfig, load_config
+from memvault.agent.builtin import BuiltinFileProvider
+from memvault.agent.config import MemoryConfig
+from memvault.agent.external import BankNaming
+from memvault.agent.hindsight import HindsightProvider
+from memvault.agent.hindsight_external import HindsightExternalMemory
+from memvault.agent.manager import MemoryManager
+from memvault.agent.migrate_v1 import migrate_v1
+from memvault.fences import OPEN_TAG
+from memvault.integrations.langchain import MemvaultMiddleware
+from memvault.server.state import ServerSettings
+
+from .fakes.hindsight import FakeHindsight
+from .fakes.openai_chat import FakeChatServer, Reply
+from .gateway_server import live_gateway
+from .test_migrate_v1 import place
+
+V2 = "/api/memory/v2"
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeHindsight]:
+    with FakeHindsight() as server:
+        yield server
+
+
+def settings(tmp_path: Path, url: str) -> ServerSettings:
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        f"memory:\n  provider: hindsight\n  hindsight:\n    api_url: {url}\n", encoding="utf-8"
+    )
+    return ServerSettings(yaml_path=path)
+
+
+def test_v2_routes_proxy_hindsight(
+    config: VaultConfig, tmp_path: Path, fake: FakeHindsight
+) -> None:
+    banks = BankNaming().banks("alice", "coder")
+    assert banks.work is not None
+    with live_gateway(config, settings(tmp_path, fake.base_url)) as live:
+        seed = HindsightExternalMemory(
+            MemoryConfig.model_validate({"hindsight": {"api_url": fake.base_url}})
+        )
+        seed.retain("Alice keeps bees in Lyon.", bank=banks.user, key="a", metadata={})
+        seed.retain("The hive log is hives.csv.", bank=banks.work, key="b", metadata={})
+        seed.close()
+        with live.client(live.alice) as alice:
+            found = alice.post(
+                f"{V2}/search", params={"agent_id": "coder"}, json={"query": "bees hive"}
+            )
+            assert found.status_code == 200, found.text
+            texts = {r["text"] for r in found.json()["results"]}
+            assert any("bees" in t for t in texts) and any("hives.csv" in t for t in texts)
+
+            status = alice.get(f"{V2}/status", params={"agent_id": "coder"}).json()["external"]
+            assert status["provider"] == "hindsight" and status["connected"] is True
+            assert status["bank"] == banks.user.id and status["work_bank"] == banks.work.id
+            assert status["entries"] == 2 and status["last_recall_hits"] == 2
+
+            answer = alice.post(f"{V2}/reflect", json={"query": "Where are the bees?"})
+            assert answer.status_code == 200 and "Lyon" in answer.json()["answer"]
+
+            bank = banks.user.id
+            cleared = alice.post(f"{V2}/bank/clear", json={"bank": bank, "confirm": bank})
+            assert cleared.status_code == 200 and cleared.json()["deleted"] == 1
+            assert fake.banks[bank].units == []
+
+            fake.stop()
+            down = alice.get(f"{V2}/status", params={"agent_id": "coder"}).json()["external"]
+            assert down["connected"] is False and down["error"]
+            failed = alice.post(f"{V2}/search", json={"query": "bees"})
+            assert failed.status_code == 502
+            fake.start()
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_migrate_v1_sends_history_to_hindsight_unless_skipped(
+    tmp_path: Path, fake: FakeHindsight, skip: bool
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    place(home, "alice", "english.json")
+    config = load_config(environ={}, home=home, embedding={"provider": "none"})
+    external = HindsightExternalMemory(
+        MemoryConfig.model_validate({"hindsight": {"api_url": fake.base_url}})
+    )
+    try:
+        with Vault(config=config) as vault:
+            report = migrate_v1(
+                home, vaults=vault, user_id="alice", external=external, skip_external=skip
+            )
+        assert report.ok, report.lines()
+    finally:
+        external.close()
+    user_bank = fake.banks.get("deerflow-user-alice")
+    if skip:
+        assert user_bank is None
+        return
+    assert user_bank is not None
+    texts = {u.text for u in user_bank.units}
+    assert "[Earlier context] Moved from a Python monolith to Go services in 2025." in texts
+    work = {u.text for u in fake.banks["deerflow-work-alice-default"].units}
+    assert "The ledger service uses sqlc for its queries." in work
+
+
+def content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return ""
+
+
+def test_a_fact_told_in_thread_1_is_recalled_from_hindsight_in_thread_2(
+    tmp_path: Path, fake: FakeHindsight
+) -> None:
+    builtin = BuiltinFileProvider()
+    manager = MemoryManager(builtin, prefetch_timeout=60)
+    hs_config = MemoryConfig.model_validate(
+        {"hindsight": {"api_url": fake.base_url, "retain_async": False}}
+    )
+    assert manager.add_provider(HindsightProvider(hs_config))
+    manager.initialize_all(
+        user_id="alice", agent_id="helper", thread_id="t1", base_dir=str(tmp_path)
+    )
+    fact = "My cat Miso is allergic to salmon"
+    replies = [Reply.text("Noted."), Reply.text("Miso cannot eat salmon.")]
+    try:
+        with FakeChatServer(replies) as server:
+            model = ChatOpenAI(
+                base_url=server.base_url, api_key="test", model="fake", max_retries=0
+            )
+            agent = create_agent(
+                model,
+                tools=[],
+                middleware=[MemvaultMiddleware(manager)],
+                system_prompt="You are helpful.",
+                checkpointer=InMemorySaver(),
+            )
+            for text, thread in ((fact + ".", "t1"), ("What can my cat Miso not eat?", "t2")):
+                agent.invoke(
+                    {"messages": [{"role": "user", "content": text}]},
+                    config={"configurable": {"thread_id": thread}},
+                )
+                assert manager.flush(10)
+            second = server.requests[-1]
+            everything = "\n".join(content_text(m.get("content")) for m in second["messages"])
+            assert everything.count(OPEN_TAG) == 1
+            block = everything[everything.index(OPEN_TAG) :]
+            # thread 2 holds none of thread 1's messages: the fact came from Hindsight, once
+            assert fact in block and everything.count(fact) == 1
+            assert any(fact in u.text for u in fake.banks["deerflow-work-alice-helper"].units)
+    finally:
+        manager.shutdown_all()
