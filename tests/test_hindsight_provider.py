@@ -43,16 +43,13 @@ class Server(Protocol):
 
 @pytest.fixture(params=["fake", "real"])
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:
-    """The fake, then the real server when its fixture exists (it is skipped otherwise)."""
+    """The fake, then the real server (``tests/servers/hindsight.py``; without its venv
+    the fixture fails, saying to run ``make hindsight``)."""
     if request.param == "fake":
         with FakeHindsight() as fake:
             yield fake
         return
-    try:
-        real = request.getfixturevalue("hindsight")
-    except pytest.FixtureLookupError:
-        pytest.skip("the real Hindsight server fixture (tests/servers/hindsight.py) is absent")
-    yield real
+    yield request.getfixturevalue("hindsight")
 
 
 @pytest.fixture
