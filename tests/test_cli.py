@@ -314,3 +314,13 @@ def test_doctor_refuses_an_emptied_database(home: Path) -> None:
     line = one_line_error(run(home, "doctor"), code=1)
     assert "empty" in line and "integrity: ok" not in line
     assert database.stat().st_size == 0
+
+
+def test_serve_reads_the_admin_config_yaml(home: Path, tmp_path: Path) -> None:
+    missing = run(home, "serve", "--port", "1", "--config", str(tmp_path / "nope.yaml"))
+    assert missing.returncode == 2 and "--config" in missing.stderr
+    bad = tmp_path / "config.yaml"
+    bad.write_text("memory:\n  provider: nope\n", encoding="utf-8")
+    refused = run(home, "serve", "--port", "1", "--config", str(bad))
+    assert refused.returncode == 1
+    assert str(bad) in refused.stderr and "provider" in refused.stderr

@@ -590,6 +590,14 @@ def serve(
     workers: Annotated[
         int, typer.Option(min=1, max=64, help="server processes (one per core is typical)")
     ] = 1,
+    config_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="the admin's config.yaml: its memory: section (provider, hindsight, builtin "
+            "limits, injection, security)",
+        ),
+    ] = None,
 ) -> None:
     """Run the HTTP API; on a fresh data directory, create and print an admin key."""
     try:
@@ -611,7 +619,11 @@ def serve(
                 f"panel: http://{host}:{port}{PANEL_PATH}\n"
                 "more keys: memvault keys create --user USER_ID"
             )
-    settings = ServerSettings(cors_origins=tuple(cors_origin or ()), run_maintenance=True)
+    if config_file is not None and not config_file.is_file():
+        raise ValidationError(f"--config {config_file}: no such file; pass your config.yaml")
+    settings = ServerSettings(
+        cors_origins=tuple(cors_origin or ()), run_maintenance=True, yaml_path=config_file
+    )
     run(config, host=host, port=port, auth=not no_auth, settings=settings, workers=workers)
 
 
