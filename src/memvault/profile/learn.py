@@ -37,6 +37,7 @@ from ..errors import LLMBudgetError, MemvaultError, SecurityError
 from ..llm.client import Chat
 from ..llm.replies import ask_json
 from ..model import Kind, MemClass, MemoryEntry, Source
+from ..validation import SUBJECT_USER
 from .apply import Plan, plan
 from .debounce import DebounceQueue, Pending, Schedule, daemon_timer
 from .document import Fact, Profile
@@ -47,7 +48,6 @@ from .profiles import Profiles
 log = logging.getLogger(__name__)
 
 OPERATION = "extraction"
-SUBJECT_USER = "user"
 
 #: How a fact's category maps to the vault's kinds (seed 002's four).
 KIND_OF: dict[str, Kind] = {

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from ..errors import ConflictError, UnsupportedOperationError
 from ..stores.protocols import ProfileStore
-from ..validation import check_ident
+from ..validation import make_scope
 from .document import Profile, parse_profile
 
 #: How often a change is re-applied when other writers keep saving first.
@@ -85,9 +85,8 @@ class Profiles:
 
 
 def _key(user_id: str, agent_id: str | None) -> tuple[str, str | None]:
-    user = check_ident(user_id, "user_id")
-    agent = check_ident(agent_id, "agent_id") if agent_id is not None else None
-    return user, agent
+    scope = make_scope(user_id, agent_id)
+    return scope.user_id, scope.agent_id
 
 
 __all__ = ["CHANGE_ATTEMPTS", "Profiles"]
