@@ -20,7 +20,7 @@ import itertools
 import os
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
@@ -118,6 +118,22 @@ def hindsight() -> Iterator[HindsightServer]:
         pytest.fail(servers.missing_message(), pytrace=False)
     with servers.hindsight_server() as server:
         yield server
+
+
+@pytest.fixture(params=["fake", "real"])
+def any_hindsight(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The fake Hindsight server (``tests/fakes/hindsight.py``), then the real one.
+
+    For contract tests that must hold on both; without ``make hindsight`` the real
+    half fails, saying so.
+    """
+    if request.param == "fake":
+        from tests.fakes.hindsight import FakeHindsight
+
+        with FakeHindsight() as fake:
+            yield fake
+        return
+    yield request.getfixturevalue("hindsight")
 
 
 @pytest.hookimpl(wrapper=True)

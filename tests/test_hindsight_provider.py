@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import pytest
 
 from memvault import ConfigError, UpstreamError
+from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.config import MemoryConfig
 from memvault.agent.external import BankNaming, ExternalHit, ExternalMemory
 from memvault.agent.hindsight import (
@@ -28,9 +29,12 @@ from memvault.agent.hindsight import (
     merge_hits,
 )
 from memvault.agent.hindsight_external import HindsightExternalMemory
+from memvault.agent.manager import MemoryManager
 from memvault.agent.migrate_v1 import RetainingMemory
+from memvault.agent.tools import MEMORY_TOOL_NAME
 
 from .fakes.hindsight import FakeHindsight
+from .servers.hindsight import bank_exists, bank_missions, bank_texts
 
 
 class Server(Protocol):
@@ -41,15 +45,11 @@ class Server(Protocol):
     def stop(self) -> None: ...
 
 
-@pytest.fixture(params=["fake", "real"])
-def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+@pytest.fixture
+def server(any_hindsight: Server) -> Server:
     """The fake, then the real server (``tests/servers/hindsight.py``; without its venv
-    the fixture fails, saying to run ``make hindsight``)."""
-    if request.param == "fake":
-        with FakeHindsight() as fake:
-            yield fake
-        return
-    yield request.getfixturevalue("hindsight")
+    the real half fails, saying to run ``make hindsight``)."""
+    return any_hindsight
 
 
 @pytest.fixture
@@ -171,7 +171,7 @@ def test_server_stopped_mid_run_degrades_then_recovers(server: Server, tmp_path:
         p.shutdown()
 
 
-# -- the rest: fast, on the fake ------------------------------------------------------------
+# -- settings, modes and faults (faults on the fake only) ----------------------------------
 
 
 def test_merge_orders_by_score_across_banks_and_dedupes() -> None:
@@ -209,11 +209,11 @@ def test_prefetch_caps_query_and_packs_into_the_token_budget(
         p.shutdown()
 
 
-def test_context_tag_and_missions_come_from_config(fake: FakeHindsight, tmp_path: Path) -> None:
+def test_context_tag_and_missions_come_from_config(server: Server, tmp_path: Path) -> None:
     cfg = MemoryConfig.model_validate(
         {
             "hindsight": {
-                "api_url": fake.base_url,
+                "api_url": server.base_url,
                 "retain_async": False,
                 "bank_mission": "Be concise.",
                 "bank_retain_mission": "Keep preferences only.",
@@ -222,69 +222,88 @@ def test_context_tag_and_missions_come_from_config(fake: FakeHindsight, tmp_path
         }
     )
     p = HindsightProvider(cfg)
-    p.initialize(user_id="carol", agent_id="coder", base_dir=str(tmp_path))
+    p.initialize(user_id=fresh_user(), agent_id="coder", base_dir=str(tmp_path))
     try:
         p.on_memory_write("add", "user", "Carol likes owls.")
-        block = p.prefetch("owls")
+        block = p.prefetch("Carol likes owls")
         assert block.startswith("<recalled>") and block.endswith("</recalled>")
-        bank = fake.banks["deerflow-user-carol"]
-        assert bank.mission == "Be concise." and bank.retain_mission == "Keep preferences only."
+        assert "owls" in block
+        assert p.banks is not None
+        missions = ("Be concise.", "Keep preferences only.")
+        assert bank_missions(server.base_url, p.banks.user.id) == missions
+        assert bank_missions(server.base_url, p.work_bank.id) == missions
     finally:
         p.shutdown()
 
 
-def test_sync_turn_retains_every_n_turns_with_the_prefixes(
-    fake: FakeHindsight, tmp_path: Path
-) -> None:
+def test_sync_turn_retains_every_n_turns_with_the_prefixes(server: Server, tmp_path: Path) -> None:
     p = provider(
-        fake.base_url,
+        server.base_url,
         tmp_path,
         retain_every_n_turns=2,
         retain_user_prefix="Human",
         retain_assistant_prefix="Bot",
     )
     try:
-        work = fake.banks[p.work_bank.id]
         p.sync_turn("first question", "first answer", turn_index=1)
-        assert work.units == []
+        assert bank_texts(server.base_url, p.work_bank.id) == []
         p.sync_turn("second question", "second answer", turn_index=2)
-        assert [u.text for u in work.units] == [
-            "Human: first question\nBot: first answer\n\nHuman: second question\nBot: second answer"
+        # the real server keeps a fact per line (and more), the fake the whole text
+        stored = "\n".join(bank_texts(server.base_url, p.work_bank.id))
+        for line in ("Human: first question", "Bot: first answer", "Human: second question"):
+            assert line in stored
+        assert "User:" not in stored
+    finally:
+        p.shutdown()
+
+
+def test_sync_turn_sends_the_two_turns_as_one_text(fake: FakeHindsight, tmp_path: Path) -> None:
+    p = provider(fake.base_url, tmp_path, retain_every_n_turns=2)
+    try:
+        p.sync_turn("first question", "first answer", turn_index=1)
+        p.sync_turn("second question", "second answer", turn_index=2)
+        assert [u.text for u in fake.banks[p.work_bank.id].units] == [
+            "User: first question\nAssistant: first answer\n\n"
+            "User: second question\nAssistant: second answer"
         ]
     finally:
         p.shutdown()
 
 
-def test_session_reset_clears_the_turn_buffer_and_the_cache(
-    fake: FakeHindsight, tmp_path: Path
-) -> None:
-    p = provider(fake.base_url, tmp_path, retain_every_n_turns=2)
+def test_session_reset_clears_the_turn_buffer_and_the_cache(server: Server, tmp_path: Path) -> None:
+    p = provider(server.base_url, tmp_path, retain_every_n_turns=2)
+    external = HindsightExternalMemory(config(server.base_url))
     try:
         p.on_memory_write("add", "user", "Dora collects stamps.")
-        assert "stamps" in p.prefetch("stamps")
+        assert "stamps" in p.prefetch("Dora collects stamps")
         p.sync_turn("unfinished turn", "kept only in the buffer", turn_index=1)
-        fake.banks[p.banks.user.id].units.clear()  # type: ignore[union-attr]
-        assert "stamps" in p.prefetch("stamps")  # cached for this thread
+        assert p.banks is not None
+        external.clear_bank(p.banks.user)
+        assert "stamps" in p.prefetch("Dora collects stamps")  # cached for this thread
         p.on_session_switch("t2", reset=True)
-        assert p.prefetch("stamps") == ""  # cache gone: recalled again, nothing there
+        assert p.prefetch("Dora collects stamps") == ""  # recalled again: nothing there
         p.sync_turn("new thread turn", "answer", turn_index=2)
-        texts = [u.text for u in fake.banks[p.work_bank.id].units]
-        assert texts == ["User: new thread turn\nAssistant: answer"]
+        stored = "\n".join(bank_texts(server.base_url, p.work_bank.id))
+        assert "new thread turn" in stored and "unfinished" not in stored
     finally:
+        external.close()
         p.shutdown()
 
 
-def test_thread_template_switches_banks_with_the_thread(
-    fake: FakeHindsight, tmp_path: Path
-) -> None:
+def test_thread_template_switches_banks_with_the_thread(server: Server, tmp_path: Path) -> None:
     p = provider(
-        fake.base_url, tmp_path, work_bank_id_template="w-{user_id}-{agent_id}-{thread_id}"
+        server.base_url, tmp_path, work_bank_id_template="w-{user_id}-{agent_id}-{thread_id}"
     )
     try:
         first = p.work_bank.id
+        p.on_memory_write("add", "memory", "Thread one keeps the kiln schedule.")
         p.on_session_switch("t9", reset=True)
         assert first.endswith("-t1") and p.work_bank.id.endswith("-t9")
-        assert p.work_bank.id in fake.banks
+        assert bank_exists(server.base_url, p.work_bank.id)
+        p.on_memory_write("add", "memory", "Thread nine keeps the glaze recipes.")
+        assert any("glaze" in t for t in bank_texts(server.base_url, p.work_bank.id))
+        assert not any("glaze" in t for t in bank_texts(server.base_url, first))
+        assert any("kiln" in t for t in bank_texts(server.base_url, first))
     finally:
         p.shutdown()
 
@@ -307,22 +326,22 @@ def test_env_suffix_is_optional() -> None:
     ],
 )
 def test_memory_mode_decides_tools_and_injection(
-    fake: FakeHindsight, tmp_path: Path, mode: str, tools: list[str], injects: bool
+    server: Server, tmp_path: Path, mode: str, tools: list[str], injects: bool
 ) -> None:
-    p = provider(fake.base_url, tmp_path, memory_mode=mode)
+    p = provider(server.base_url, tmp_path, memory_mode=mode)
     try:
         assert [s["name"] for s in p.get_tool_schemas()] == tools
         for schema in p.get_tool_schemas():
             assert schema["parameters"]["type"] == "object"
         p.on_memory_write("add", "user", "Erin speaks Basque.")
-        assert ("Basque" in p.prefetch("Basque")) is injects
+        assert ("Basque" in p.prefetch("Erin speaks Basque")) is injects
         if tools:
-            saved = json.loads(
-                p.handle_tool_call(RETAIN_TOOL, {"content": "Erin runs.", "target": "user"})
-            )
+            retain = {"content": "Erin runs marathons.", "target": "user"}
+            saved = json.loads(p.handle_tool_call(RETAIN_TOOL, retain))
             assert saved["success"] is True
-            found = json.loads(p.handle_tool_call(RECALL_TOOL, {"query": "Erin runs"}))
-            assert any("runs" in r["text"] for r in found["results"])
+            found = json.loads(p.handle_tool_call(RECALL_TOOL, {"query": "Erin marathons"}))
+            # (the real server's mock LLM keeps sentences longer than 10 characters)
+            assert any("marathons" in r["text"] for r in found["results"]), found
             bad = json.loads(p.handle_tool_call(RECALL_TOOL, {"query": ""}))
             assert bad["success"] is False
     finally:
@@ -407,3 +426,64 @@ def test_external_memory_conforms_and_retains_once(fake: FakeHindsight) -> None:
         assert external.clear_bank(banks.user) == 1
     finally:
         external.close()
+
+
+# -- builtin writes through the manager ----------------------------------------------------
+
+
+def test_builtin_tool_writes_are_mirrored_and_replace_forgets_the_old_entry(
+    server: Server, tmp_path: Path
+) -> None:
+    builtin = BuiltinFileProvider()
+    manager = MemoryManager(builtin)
+    hs = HindsightProvider(config(server.base_url, retain_async=True), retry_interval=0.05)
+    assert manager.add_provider(hs)
+    manager.initialize_all(
+        user_id=fresh_user(), agent_id="coder", thread_id="t1", base_dir=str(tmp_path)
+    )
+    try:
+        assert hs.banks is not None
+        user_bank, work_bank = hs.banks.user.id, hs.work_bank.id
+
+        def call(**args: Any) -> None:
+            answer = json.loads(manager.handle_tool_call(MEMORY_TOOL_NAME, args))
+            assert answer["success"] is True, answer
+
+        call(action="add", target="user", content="Ines works from the Porto office.")
+        call(action="add", target="memory", content="The build cache lives on volume seven.")
+        hs.flush()
+        assert any("Porto" in t for t in bank_texts(server.base_url, user_bank))
+        assert any("volume seven" in t for t in bank_texts(server.base_url, work_bank))
+        assert not any("volume seven" in t for t in bank_texts(server.base_url, user_bank))
+
+        call(
+            action="replace",
+            target="user",
+            old_text="Porto",
+            content="Ines works from the Lisbon office.",
+        )
+        call(action="remove", target="memory", old_text="volume seven")
+        hs.flush()
+        user_texts = "\n".join(bank_texts(server.base_url, user_bank))
+        assert "Lisbon" in user_texts and "Porto" not in user_texts
+        assert not any("volume seven" in t for t in bank_texts(server.base_url, work_bank))
+    finally:
+        manager.shutdown_all()
+
+
+def test_mirrored_text_is_redacted_like_turns(fake: FakeHindsight, tmp_path: Path) -> None:
+    builtin = BuiltinFileProvider()
+    manager = MemoryManager(builtin)
+    hs = HindsightProvider(config(fake.base_url, retain_async=False))
+    assert manager.add_provider(hs)
+    manager.initialize_all(user_id=fresh_user(), agent_id="coder", base_dir=str(tmp_path))
+    try:
+        email = "ines.costa@example.org"
+        builtin.add("user", f"Ines reads mail at {email}.")
+        builtin.replace("user", "Ines reads", "Ines reads mail at work only.")
+        assert hs.banks is not None
+        texts = [u.text for u in fake.banks[hs.banks.user.id].units]
+        assert texts == ["Ines reads mail at work only."]  # the redacted copy was found
+        assert all(email not in r[2].__repr__() for r in fake.requests)
+    finally:
+        manager.shutdown_all()

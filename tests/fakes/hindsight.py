@@ -153,6 +153,12 @@ class FakeHindsight:
         if bank_or_none is None:
             return 404, {"detail": f"Bank '{bank_id}' not found"}
         bank = bank_or_none
+        if method == "DELETE" and rest == "":
+            del self.banks[bank_id]
+            return 200, {"success": True, "message": f"Bank '{bank_id}' deleted"}
+        if method == "GET" and rest == "/config":
+            missions = {"reflect_mission": bank.mission, "retain_mission": bank.retain_mission}
+            return 200, {"bank_id": bank_id, "config": missions}
         if method == "POST" and rest == "/memories":
             items = body.get("items", [])
             for item in items:

@@ -267,3 +267,52 @@ def hindsight_server(environment: Mapping[str, str] | None = None) -> Iterator[H
         yield server
     finally:
         server.close()
+
+
+def bank_texts(base_url: str, bank_id: str) -> list[str]:
+    """The texts of every memory unit in one bank, read over HTTP (fake or real server).
+
+    The real server turns one retained text into several units (a fact per sentence,
+    observations), so callers check containment, not equality. A missing bank reads
+    as empty.
+    """
+    texts: list[str] = []
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        offset = 0
+        while True:
+            answer = client.get(
+                f"/v1/default/banks/{bank_id}/memories/list",
+                params={"limit": 100, "offset": offset},
+            )
+            if answer.status_code == 404:
+                return texts
+            answer.raise_for_status()
+            items = answer.json()["items"]
+            texts.extend(str(item["text"]) for item in items)
+            if len(items) < 100:
+                return texts
+            offset += 100
+
+
+def bank_exists(base_url: str, bank_id: str) -> bool:
+    """Whether the server knows the bank (its stats answer 200)."""
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        return client.get(f"/v1/default/banks/{bank_id}/stats").status_code == 200
+
+
+def bank_missions(base_url: str, bank_id: str) -> tuple[str | None, str | None]:
+    """The bank's reflect and retain missions, from its configuration."""
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        answer = client.get(f"/v1/default/banks/{bank_id}/config")
+        answer.raise_for_status()
+        config = answer.json()["config"]
+        return config.get("reflect_mission"), config.get("retain_mission")
+
+
+def drop_banks(base_url: str, *bank_ids: str) -> None:
+    """Delete banks (a missing one is fine), so a test on a shared server starts clean."""
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        for bank_id in bank_ids:
+            answer = client.delete(f"/v1/default/banks/{bank_id}")
+            if answer.status_code != 404:
+                answer.raise_for_status()

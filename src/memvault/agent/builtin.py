@@ -159,7 +159,9 @@ class BuiltinFileProvider(MemoryProvider):
             "memory": Path(memory_file) if memory_file is not None else None,
         }
         self._lock_timeout = lock_timeout
-        self._on_write = on_write
+        self._listeners: list[Callable[[MemoryWrite], None]] = (
+            [on_write] if on_write is not None else []
+        )
         self._context: SessionContext | None = None
         self._files: dict[WriteTarget, MemoryFile] = {}
         self._snapshot = ""
@@ -353,6 +355,11 @@ class BuiltinFileProvider(MemoryProvider):
             )
         return run_memory_tool(self, args, self._guard)
 
+    def add_write_listener(self, listener: Callable[[MemoryWrite], None]) -> None:
+        """Also call ``listener`` after each entry a write changed (``MemoryManager``
+        registers itself so external providers mirror the builtin files)."""
+        self._listeners.append(listener)
+
     # -- internals ------------------------------------------------------------------------
 
     def _file(self, target: WriteTarget) -> MemoryFile:
@@ -364,16 +371,20 @@ class BuiltinFileProvider(MemoryProvider):
             ) from None
 
     def _notify(self, target: WriteTarget, result: EditResult) -> None:
-        if self._on_write is None or self._context is None:
+        if not self._listeners or self._context is None:
             return
         metadata = {"user_id": self._context.user_id, "agent_id": self._context.agent_id}
         for step in result.applied:
             if not step.changed:
                 continue
-            try:
-                self._on_write(MemoryWrite(step.action, target, step.content, dict(metadata)))
-            except Exception:  # the write is on disk; a mirror failing must not undo it
-                logger.exception("on_write hook failed after a %s on %s", step.action, target)
+            extra = dict(metadata)
+            if step.action == "replace":
+                extra["old_text"] = step.previous
+            for listener in list(self._listeners):
+                try:
+                    listener(MemoryWrite(step.action, target, step.content, dict(extra)))
+                except Exception:  # the write is on disk; a mirror failing must not undo it
+                    logger.exception("on_write hook failed after a %s on %s", step.action, target)
 
 
 __all__ = ["BuiltinFileProvider", "blocked_placeholder", "redact_edit", "render_block"]

@@ -55,6 +55,7 @@ from ..errors import ConfigError, NotFoundError, UnsupportedOperationError
 from ..model import MemoryEntry
 from ..validation import check_ident, check_optional_ident
 from .config import HindsightSection, MemoryConfig
+from .provider import MemoryWrite
 
 RecallBudget = Literal["low", "mid", "high"]
 """How hard a provider may look (Hindsight's recall budget); others may ignore it."""
@@ -257,6 +258,21 @@ class ExternalMemory(Protocol):
     def clear_bank(self, bank: Bank) -> int | None:
         """Delete every memory of ``bank`` at once; returns how many were deleted, or
         None where the provider does not say (Hindsight's count is optional)."""
+        ...
+
+
+@runtime_checkable
+class MirroringMemory(Protocol):
+    """An external memory that keeps a copy of the builtin USER.md / MEMORY.md entries
+    (seed 000: builtin writes are mirrored to the right bank). The gateway calls it
+    after each builtin entry a route changed."""
+
+    default_agent: str | None
+    """The agent whose work bank an agent-less session uses (None: the user bank)."""
+
+    def mirror_write(self, write: MemoryWrite, banks: Banks) -> None:
+        """Copy one builtin write into ``banks``: USER.md to the user bank, MEMORY.md to
+        the work bank; a replace or remove forgets the copy of the entry it replaced."""
         ...
 
 

@@ -220,12 +220,14 @@ def _check_index(index: object) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What one edit did: its action, the entry text involved, and whether it changed
-    anything (an ``add`` of an entry that already exists changes nothing)."""
+    """What one edit did: its action, the entry text involved, whether it changed
+    anything (an ``add`` of an entry that already exists changes nothing), and for a
+    ``replace`` the entry it replaced (mirrors drop their copy of it)."""
 
     action: EditAction
     content: str
     changed: bool
+    previous: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,10 +296,11 @@ def apply_edits(
                 continue
             position = locate(working, edit, label)
             if edit.action == "replace":
-                changed = working[position] != edit.content
+                previous = working[position]
+                changed = previous != edit.content
                 working[position] = edit.content
                 working = list(dict.fromkeys(working))
-                done.append(Applied("replace", edit.content, changed))
+                done.append(Applied("replace", edit.content, changed, previous))
             else:
                 done.append(Applied("remove", working.pop(position), True))
         except (ValidationError, NotFoundError, ConflictError) as exc:

@@ -163,6 +163,18 @@ class _Retain:
     metadata: dict[str, str]
 
 
+@dataclass(frozen=True, slots=True)
+class _Forget:
+    """A mirrored removal: it travels in the same queue as retains, so a replace's
+    deletion of the old entry and retain of the new one reach the server in order."""
+
+    bank: str
+    document_id: str
+
+
+_Job = _Retain | _Forget
+
+
 class _RetainQueue:
     """Background retains: a bounded queue drained by one thread.
 
@@ -173,7 +185,7 @@ class _RetainQueue:
 
     def __init__(self, send: Any, *, size: int, retry_interval: float = 1.0) -> None:
         self._send = send
-        self._items: deque[_Retain] = deque()
+        self._items: deque[_Job] = deque()
         self._size = size
         self._retry = retry_interval
         self._cond = threading.Condition()
@@ -183,7 +195,7 @@ class _RetainQueue:
         self._thread = threading.Thread(target=self._run, name="hindsight-retain", daemon=True)
         self._thread.start()
 
-    def put(self, item: _Retain) -> None:
+    def put(self, item: _Job) -> None:
         with self._cond:
             if len(self._items) >= self._size:
                 self._items.popleft()
@@ -436,7 +448,10 @@ class HindsightProvider(MemoryProvider):
 
     # -- retain ------------------------------------------------------------------------
 
-    def _send(self, item: _Retain) -> None:
+    def _send(self, item: _Job) -> None:
+        if isinstance(item, _Forget):
+            self._connection().delete_document(item.bank, item.document_id)
+            return
         self._ensure(item.bank)
         self._connection().retain(
             item.bank,
@@ -446,14 +461,14 @@ class HindsightProvider(MemoryProvider):
             metadata=item.metadata,
         )
 
-    def _submit(self, item: _Retain) -> None:
+    def _submit(self, item: _Job) -> None:
         if self._queue is not None:
             self._queue.put(item)
             return
         try:
             self._send(item)
         except MemvaultError as exc:
-            log.warning("hindsight: retain dropped: %s", exc)
+            log.warning("hindsight: %s dropped: %s", type(item).__name__.strip("_").lower(), exc)
 
     @property
     def dropped(self) -> int:
@@ -521,17 +536,14 @@ class HindsightProvider(MemoryProvider):
         banks = self._banks()
         bank = banks.user.id if target == "user" else self.work_bank.id
         extra = {"source": "builtin", "target": target}
-        try:
-            if action in ("remove", "replace"):
-                old = content if action == "remove" else str((metadata or {}).get("old_text", ""))
-                if old:
-                    self._connection().delete_document(bank, document_id(target, old))
-            if action in ("add", "replace") and content.strip():
-                self._submit(
-                    _Retain(bank, content, document_id(target, content), "builtin memory", extra)
-                )
-        except MemvaultError as exc:
-            log.warning("hindsight: builtin %s on %s not mirrored: %s", action, target, exc)
+        if action in ("remove", "replace"):
+            old = content if action == "remove" else str((metadata or {}).get("old_text", ""))
+            if old.strip() and (action == "remove" or old != content):
+                self._submit(_Forget(bank, document_id(target, old)))
+        if action in ("add", "replace") and content.strip():
+            self._submit(
+                _Retain(bank, content, document_id(target, content), "builtin memory", extra)
+            )
         with self._lock:
             self._cache.clear()
 

@@ -15,9 +15,10 @@ from typing import Any
 from ..errors import MemvaultError, UpstreamError, ValidationError
 from .config import MemoryConfig
 from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+from .hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
 from .hindsight import hits_from as _hits_from
-from .hindsight import merge_hits, reflect_banks
 from .hindsight_conn import DEFAULT_TIMEOUT, HindsightConnection, describe
+from .provider import MemoryWrite
 
 
 class HindsightExternalMemory:
@@ -25,6 +26,7 @@ class HindsightExternalMemory:
     (Hindsight reflects within one bank) and joins the answers, user bank first."""
 
     name = "hindsight"
+    default_agent: str | None = DEFAULT_AGENT  # as HindsightProvider: "default"'s work bank
 
     def __init__(
         self,
@@ -105,9 +107,7 @@ class HindsightExternalMemory:
     def clear_bank(self, bank: Bank) -> int | None:
         return self.conn.clear(bank.id)
 
-    def retain(self, text: str, *, bank: Bank, key: str, metadata: Mapping[str, Any]) -> bool:
-        """Store ``text`` in ``bank`` as document ``key``; False when that document is
-        already there (a second migration run adds nothing)."""
+    def _ensure(self, bank: Bank) -> None:
         if bank.id not in self._created:
             self.conn.create_bank(
                 bank.id,
@@ -115,6 +115,32 @@ class HindsightExternalMemory:
                 retain_mission=self.config.hindsight.bank_retain_mission,
             )
             self._created.add(bank.id)
+
+    def mirror_write(self, write: MemoryWrite, banks: Banks) -> None:
+        """The gateway's copy of a builtin write, as ``HindsightProvider`` makes it: the
+        entry is document ``document_id(target, text)`` of its bank."""
+        bank = banks.user if write.target == "user" or banks.work is None else banks.work
+        old = ""
+        if write.action == "remove":
+            old = write.content
+        elif write.action == "replace":
+            old = str(write.metadata.get("old_text", ""))
+        if old.strip() and (write.action == "remove" or old != write.content):
+            self.conn.delete_document(bank.id, document_id(write.target, old))
+        if write.action in ("add", "replace") and write.content.strip():
+            self._ensure(bank)
+            self.conn.retain(
+                bank.id,
+                write.content,
+                document_id=document_id(write.target, write.content),
+                context="builtin memory",
+                metadata={"source": "builtin", "target": write.target},
+            )
+
+    def retain(self, text: str, *, bank: Bank, key: str, metadata: Mapping[str, Any]) -> bool:
+        """Store ``text`` in ``bank`` as document ``key``; False when that document is
+        already there (a second migration run adds nothing)."""
+        self._ensure(bank)
         if self.conn.has_document(bank.id, key):
             return False
         self.conn.retain(

@@ -44,7 +44,8 @@ from typing import Any
 from ..errors import ConfigError, MemvaultError
 from ..render import join_provider_blocks
 from ..security.pii import redact
-from .provider import MemoryProvider, SessionContext
+from .builtin import BuiltinFileProvider
+from .provider import MemoryProvider, MemoryWrite, SessionContext
 
 logger = logging.getLogger(__name__)
 
@@ -118,6 +119,9 @@ class MemoryManager:
         self._shut_down = False
 
         self._register(builtin, list(builtin.get_tool_schemas()))
+        if isinstance(builtin, BuiltinFileProvider):
+            # Builtin writes (the model's memory tool) reach the external providers.
+            builtin.add_write_listener(self._mirror_write)
 
     # -- registration -------------------------------------------------------------
 
@@ -530,17 +534,20 @@ class MemoryManager:
         content: str,
         metadata: dict[str, Any] | None = None,
     ) -> None:
-        """Tell the external providers about a write the builtin store just made."""
-        self._each(
-            self.externals,
-            "on_memory_write",
-            lambda p: p.on_memory_write(
-                action,
-                target,
-                self._egress(p, content),
-                dict(metadata) if metadata is not None else None,
-            ),
-        )
+        """Tell the external providers about a write the builtin store just made (a
+        replace names the entry it replaced in ``metadata['old_text']``; it is redacted
+        like the content, so a mirror finds the copy it made of it)."""
+
+        def forward(p: MemoryProvider) -> None:
+            extra = dict(metadata) if metadata is not None else None
+            if extra is not None and isinstance(extra.get("old_text"), str):
+                extra["old_text"] = self._egress(p, extra["old_text"])
+            p.on_memory_write(action, target, self._egress(p, content), extra)
+
+        self._each(self.externals, "on_memory_write", forward)
+
+    def _mirror_write(self, write: MemoryWrite) -> None:
+        self.on_memory_write(write.action, write.target, write.content, write.metadata)
 
     def on_session_switch_all(
         self,

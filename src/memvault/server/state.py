@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import shutil
 import threading
-from dataclasses import InitVar, dataclass, field
+from dataclasses import InitVar, dataclass, field, replace
 from pathlib import Path
 
 from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
-from ..agent.external import BankNaming, Banks, ExternalMemory
+from ..agent.external import BankNaming, Banks, ExternalMemory, MirroringMemory
 from ..agent.external_factory import make_external_memory
 from ..agent.learned_files import FilesMirror
+from ..agent.provider import MemoryWrite
 from ..agent.stores import AgentVaults
 from ..lru import DEFAULT_MAXSIZE, LRUCache
+from ..security.pii import redact
 from ..vault import Vault
 from .keys import KeyStore
 
@@ -108,10 +110,26 @@ class Gateway:
             user_char_limit=limits.user_char_limit, memory_char_limit=limits.memory_char_limit
         )
         provider.initialize(user_id=user_id, agent_id=agent_id, base_dir=str(self.home))
+        if isinstance(self.external, MirroringMemory):
+            mirror, banks = self.external, self.banks(user_id, agent_id)
+
+            def copy(write: MemoryWrite) -> None:
+                # what leaves for the external memory is redacted, as MemoryManager does
+                old = write.metadata.get("old_text")
+                metadata = dict(write.metadata)
+                if isinstance(old, str):
+                    metadata["old_text"] = redact(old).text
+                content = redact(write.content).text
+                mirror.mirror_write(replace(write, content=content, metadata=metadata), banks)
+
+            provider.add_write_listener(copy)
         return self._builtin.setdefault(key, provider)
 
     def banks(self, user_id: str, agent_id: str | None) -> Banks:
-        """The banks of ``user_id`` as ``agent_id`` sees them."""
+        """The banks of ``user_id`` as ``agent_id`` sees them (an agent-less request sees
+        the work bank of the external memory's default agent, if it has one)."""
+        if agent_id is None and isinstance(self.external, MirroringMemory):
+            agent_id = self.external.default_agent
         return self.bank_naming.banks(user_id, agent_id)
 
     def note_recall(self, user_id: str, hits: int) -> None:
