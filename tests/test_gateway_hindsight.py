@@ -196,37 +196,39 @@ def test_builtin_entry_routes_are_mirrored_to_the_banks(
     config: VaultConfig, tmp_path: Path, server: Server
 ) -> None:
     user_bank, work_bank = "deerflow-user-alice", "deerflow-work-alice-coder"
-    with live_gateway(config, settings(tmp_path, server.base_url)) as live:
-        with live.client(live.alice) as alice:
-            added = alice.post(
-                f"{V2}/entries",
-                params={"agent_id": "coder"},
-                json={"target": "user", "content": "Alice commutes by ferry on weekdays."},
-            )
-            assert added.status_code == 200, added.text
-            noted = alice.post(
-                f"{V2}/entries",
-                params={"agent_id": "coder"},
-                json={"target": "memory", "content": "The ferry timetable is in ferry.txt."},
-            )
-            assert noted.status_code == 200, noted.text
-            assert any("ferry on weekdays" in t for t in bank_texts(server.base_url, user_bank))
-            assert any("ferry.txt" in t for t in bank_texts(server.base_url, work_bank))
+    with (
+        live_gateway(config, settings(tmp_path, server.base_url)) as live,
+        live.client(live.alice) as alice,
+    ):
+        added = alice.post(
+            f"{V2}/entries",
+            params={"agent_id": "coder"},
+            json={"target": "user", "content": "Alice commutes by ferry on weekdays."},
+        )
+        assert added.status_code == 200, added.text
+        noted = alice.post(
+            f"{V2}/entries",
+            params={"agent_id": "coder"},
+            json={"target": "memory", "content": "The ferry timetable is in ferry.txt."},
+        )
+        assert noted.status_code == 200, noted.text
+        assert any("ferry on weekdays" in t for t in bank_texts(server.base_url, user_bank))
+        assert any("ferry.txt" in t for t in bank_texts(server.base_url, work_bank))
 
-            replaced = alice.put(
-                f"{V2}/entries/user/0",
-                params={"agent_id": "coder"},
-                json={"content": "Alice commutes by train on weekdays."},
-            )
-            assert replaced.status_code == 200, replaced.text
-            texts = "\n".join(bank_texts(server.base_url, user_bank))
-            assert "train on weekdays" in texts and "ferry" not in texts
+        replaced = alice.put(
+            f"{V2}/entries/user/0",
+            params={"agent_id": "coder"},
+            json={"content": "Alice commutes by train on weekdays."},
+        )
+        assert replaced.status_code == 200, replaced.text
+        texts = "\n".join(bank_texts(server.base_url, user_bank))
+        assert "train on weekdays" in texts and "ferry" not in texts
 
-            removed = alice.delete(f"{V2}/entries/memory/0", params={"agent_id": "coder"})
-            assert removed.status_code == 200, removed.text
-            assert not any("ferry.txt" in t for t in bank_texts(server.base_url, work_bank))
+        removed = alice.delete(f"{V2}/entries/memory/0", params={"agent_id": "coder"})
+        assert removed.status_code == 200, removed.text
+        assert not any("ferry.txt" in t for t in bank_texts(server.base_url, work_bank))
 
-            # without an agent the requests see the default agent's work bank, which is
-            # where HindsightProvider writes an agent-less session's turns
-            status = alice.get(f"{V2}/status").json()["external"]
-            assert status["work_bank"] == "deerflow-work-alice-default"
+        # without an agent the requests see the default agent's work bank, which is
+        # where HindsightProvider writes an agent-less session's turns
+        status = alice.get(f"{V2}/status").json()["external"]
+        assert status["work_bank"] == "deerflow-work-alice-default"

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
+from pydantic import ValidationError as PydanticValidationError
 
 from memvault import ConfigError, UpstreamError
 from memvault.agent.builtin import BuiltinFileProvider
@@ -487,3 +488,30 @@ def test_mirrored_text_is_redacted_like_turns(fake: FakeHindsight, tmp_path: Pat
         assert all(email not in r[2].__repr__() for r in fake.requests)
     finally:
         manager.shutdown_all()
+
+
+def test_timeout_queue_and_env_come_from_config(fake: FakeHindsight, tmp_path: Path) -> None:
+    cfg = config(fake.base_url, timeout_seconds=2.5, retain_queue_size=3, env="staging")
+    cfg = MemoryConfig.model_validate(
+        {
+            "hindsight": {
+                **cfg.hindsight.model_dump(exclude={"api_key"}),
+                "bank_id_template": "u-{user_id}-{env}",
+                "work_bank_id_template": "w-{user_id}-{agent_id}-{env}",
+            }
+        }
+    )
+    p = HindsightProvider(cfg)
+    p.initialize(user_id="ivy", agent_id="coder", base_dir=str(tmp_path))
+    try:
+        assert (p.timeout, p.queue_size) == (2.5, 3)
+        assert p.banks is not None and p.banks.user.id == "u-ivy-staging"
+        assert p.work_bank.id == "w-ivy-coder-staging"
+        assert BankNaming.from_config(cfg).user_bank("ivy").id == "u-ivy-staging"
+        external = HindsightExternalMemory(cfg)
+        assert external.conn.timeout == 2.5
+        external.close()
+    finally:
+        p.shutdown()
+    with pytest.raises(PydanticValidationError, match="env"):
+        config(fake.base_url, env="prod/../x")

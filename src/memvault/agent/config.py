@@ -162,6 +162,27 @@ class HindsightSection(_Section):
     retain_assistant_prefix: str = Field(
         "Assistant", description="speaker label of assistant messages"
     )
+    timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        le=300,
+        description="bound of every call to the server; past it, recall "
+        "injects nothing and a retain is queued again",
+    )
+    retain_queue_size: int = Field(
+        256,
+        ge=1,
+        le=100_000,
+        description="turns waiting for a background retain; when "
+        "full the oldest is dropped (and counted in the log)",
+    )
+    env: str = Field(
+        "",
+        max_length=32,
+        pattern=r"^[A-Za-z0-9_-]*$",
+        description="fills an {env} placeholder of the bank templates (dev, staging, prod) "
+        "so environments never share banks; empty drops the placeholder",
+    )
 
     @field_validator("api_url")
     @classmethod

@@ -148,7 +148,7 @@ class BankNaming:
     @classmethod
     def from_config(cls, config: MemoryConfig) -> BankNaming:
         section = config.hindsight
-        return cls(section.bank_id_template, section.work_bank_id_template)
+        return cls(section.bank_id_template, section.work_bank_id_template, env=section.env)
 
     def _format(self, template: str, thread_id: str, **names: str) -> str:
         # An optional placeholder left empty takes the separator before it along, so

@@ -25,12 +25,12 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import MemvaultError, UpstreamError
+from ..errors import ConfigError, MemvaultError, UpstreamError
 from ..fences import CONTEXT_NOTE, escape_data, strip_fences
 from ..render import count_tokens
 from .config import HindsightSection, MemoryConfig
 from .external import Bank, BankNaming, Banks, ExternalHit
-from .hindsight_conn import DEFAULT_TIMEOUT, HindsightConnection, client_installed, describe
+from .hindsight_conn import HindsightConnection, client_installed, describe
 from .provider import MemoryProvider, SessionContext
 
 log = logging.getLogger(__name__)
@@ -256,29 +256,36 @@ class _RetainQueue:
 
 class HindsightProvider(MemoryProvider):
     """The seed's Hindsight provider. ``config`` is the effective memory config (its
-    ``hindsight`` section and ``injection.context_tag``); ``timeout`` bounds every call
-    to the server; ``env`` fills a ``{env}`` placeholder of the bank templates."""
+    ``hindsight`` section and ``injection.context_tag``). ``timeout``, ``queue_size``
+    and ``env`` override ``hindsight.timeout_seconds``, ``hindsight.retain_queue_size``
+    and ``hindsight.env`` (tests and embedders tune them without a config file)."""
 
     def __init__(
         self,
         config: MemoryConfig | None = None,
         *,
-        timeout: float = DEFAULT_TIMEOUT,
-        queue_size: int = 256,
+        timeout: float | None = None,
+        queue_size: int | None = None,
         retry_interval: float = 1.0,
-        env: str = "",
+        env: str | None = None,
         connection: HindsightConnection | None = None,
     ) -> None:
-        if queue_size < 1:
-            raise MemvaultError("queue_size must be at least 1")
         self.config = config or MemoryConfig()
         self.section: HindsightSection = self.config.hindsight
+        queue_size = self.section.retain_queue_size if queue_size is None else queue_size
+        timeout = self.section.timeout_seconds if timeout is None else timeout
+        if queue_size < 1:
+            raise ConfigError("queue_size must be at least 1", field="queue_size")
+        if timeout <= 0:
+            raise ConfigError("timeout must be a positive number of seconds", field="timeout")
         self.context_tag = self.config.injection.context_tag
         self.timeout = timeout
         self.queue_size = queue_size
         self.retry_interval = retry_interval
         self.naming = BankNaming(
-            self.section.bank_id_template, self.section.work_bank_id_template, env=env
+            self.section.bank_id_template,
+            self.section.work_bank_id_template,
+            env=self.section.env if env is None else env,
         )
         self._conn = connection
         self._owns_conn = connection is None

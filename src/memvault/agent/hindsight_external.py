@@ -17,7 +17,7 @@ from .config import MemoryConfig
 from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
 from .hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
 from .hindsight import hits_from as _hits_from
-from .hindsight_conn import DEFAULT_TIMEOUT, HindsightConnection, describe
+from .hindsight_conn import HindsightConnection, describe
 from .provider import MemoryWrite
 
 
@@ -32,11 +32,13 @@ class HindsightExternalMemory:
         self,
         config: MemoryConfig | None = None,
         *,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         connection: HindsightConnection | None = None,
     ) -> None:
+        """``timeout`` overrides ``hindsight.timeout_seconds``."""
         self.config = config or MemoryConfig()
         section = self.config.hindsight
+        timeout = section.timeout_seconds if timeout is None else timeout
         if connection is None:
             key = section.api_key
             connection = HindsightConnection(
