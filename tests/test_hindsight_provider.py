@@ -515,3 +515,26 @@ def test_timeout_queue_and_env_come_from_config(fake: FakeHindsight, tmp_path: P
         p.shutdown()
     with pytest.raises(PydanticValidationError, match="env"):
         config(fake.base_url, env="prod/../x")
+
+
+def test_queue_prefetch_warms_the_next_prefetch(fake: FakeHindsight, tmp_path: Path) -> None:
+    p = provider(fake.base_url, tmp_path)
+    try:
+        p.on_memory_write("add", "user", "Jun grows chili peppers.")
+
+        def recalls() -> int:
+            return sum(1 for r in fake.requests if r[1].endswith("/memories/recall"))
+
+        fake.delay = 0.3  # the prefetch below arrives while the warm-up is in flight
+        p.queue_prefetch("chili peppers")
+        p.queue_prefetch("chili peppers")  # already warming: not queued twice
+        block = p.prefetch("chili peppers")
+        fake.delay = 0
+        assert "chili" in block
+        assert recalls() == 2  # one recall per bank: the warm-up and prefetch share it
+        assert p.prefetch("chili peppers") == block and recalls() == 2
+        p.queue_prefetch("")  # nothing to warm
+        assert recalls() == 2
+    finally:
+        fake.delay = 0
+        p.shutdown()

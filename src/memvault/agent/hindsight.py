@@ -22,6 +22,7 @@ import json
 import logging
 import threading
 from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -296,6 +297,8 @@ class HindsightProvider(MemoryProvider):
         self._cache: dict[str, str] = {}
         self._turns: list[tuple[str, str]] = []
         self._queue: _RetainQueue | None = None
+        self._warmer: ThreadPoolExecutor | None = None
+        self._warming: dict[str, Future[str]] = {}
         self._lock = threading.Lock()
         self.last_hits: int | None = None
 
@@ -383,7 +386,12 @@ class HindsightProvider(MemoryProvider):
         return work
 
     def shutdown(self) -> None:
-        """Drain the retain queue, then close the HTTP session."""
+        """Drain the retain queue, drop background recalls, then close the HTTP session."""
+        with self._lock:
+            warmer, self._warmer = self._warmer, None
+            self._warming.clear()
+        if warmer is not None:
+            warmer.shutdown(wait=True, cancel_futures=True)
         if self._queue is not None:
             self._queue.close()
             self._queue = None
@@ -428,17 +436,49 @@ class HindsightProvider(MemoryProvider):
         merged = merge_hits(per_bank)
         return merged if limit is None else merged[:limit]
 
+    def _recalls(self, query: object) -> bool:
+        """Whether recall is injected at all, and ``query`` is worth a recall."""
+        if self.section.memory_mode == "tools" or not self.section.auto_recall:
+            return False
+        return isinstance(query, str) and bool(query.strip())
+
+    def _cache_key(self, query: str, thread_id: str) -> str:
+        return f"{thread_id or self.thread_id}\x00{query.strip()}"
+
+    def queue_prefetch(self, query: str, *, thread_id: str = "") -> None:
+        """Recall ``query`` in the background, so the ``prefetch`` of the same query (the
+        next turn's) answers from the cache, or waits for this recall instead of making
+        a second one. One recall runs at a time; more queue behind it."""
+        self._require()
+        if not self._recalls(query):
+            return
+        key = self._cache_key(query, thread_id)
+        with self._lock:
+            if key in self._cache or key in self._warming:
+                return
+            if self._warmer is None:
+                self._warmer = ThreadPoolExecutor(1, thread_name_prefix="hindsight-prefetch")
+            self._warming[key] = self._warmer.submit(self._recall_block, key, query)
+
     def prefetch(self, query: str, *, thread_id: str = "") -> str:
         self._require()
-        if self.section.memory_mode == "tools" or not self.section.auto_recall:
+        if not self._recalls(query):
             return ""
-        if not query or not query.strip():
-            return ""
-        key = f"{thread_id or self.thread_id}\x00{query.strip()}"
+        key = self._cache_key(query, thread_id)
         with self._lock:
             cached = self._cache.get(key)
+            warming = self._warming.pop(key, None)
         if cached is not None:
             return cached
+        if warming is not None and not warming.cancel():  # running (or done): use it
+            try:
+                return warming.result(self.timeout + 1.0)
+            except Exception:  # the recall below runs again and logs what is wrong
+                pass
+        return self._recall_block(key, query)
+
+    def _recall_block(self, key: str, query: str) -> str:
+        """Recall, pack into the token budget, wrap in the context tag, and cache."""
         try:
             hits = self.recall_hits(query)
         except MemvaultError as exc:
