@@ -111,7 +111,8 @@ class Allocation:
         }
 
 
-def _check_window(window: object) -> int:
+def check_window(window: object) -> int:
+    """A model's context window in tokens, or ``ValidationError``."""
     if isinstance(window, bool) or not isinstance(window, int) or not 1 <= window <= MAX_WINDOW:
         raise ValidationError(
             f"window must be the model's context window in tokens, an integer from 1 to "
@@ -147,7 +148,7 @@ def allocate(preset: Preset, *, window: int, wanted: Mapping[str, int]) -> Alloc
     """
     if not isinstance(preset, Preset):
         raise ValidationError("preset must be a Preset (see get_preset)", field="preset")
-    cap = _check_window(window)
+    cap = check_window(window)
     sizes = _check_wanted(wanted)
     budget = preset.budget_profile.budget(cap)
     order = preset.ordered()
@@ -219,4 +220,13 @@ def fit_text(text: str, tokens: int) -> str:
     return "\n".join([*kept, CUT_MARK])
 
 
-__all__ = ["CUT_MARK", "Allocation", "Cut", "Grant", "allocate", "fit_text", "measure"]
+__all__ = [
+    "CUT_MARK",
+    "Allocation",
+    "Cut",
+    "Grant",
+    "allocate",
+    "check_window",
+    "fit_text",
+    "measure",
+]
