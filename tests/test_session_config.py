@@ -192,3 +192,80 @@ def test_sessions_are_isolated_by_key(live: Live) -> None:
         doc = alice.get("/openapi.json").json()
         assert {SET, RESET, "/v1/config/session"} <= set(doc["paths"])
         assert doc["paths"][SET]["post"]["requestBody"]
+
+
+def test_a_session_block_over_http(live: Live) -> None:
+    with live.client(live.alice) as alice:
+        alice.post("/api/memory/v2/entries", json={"target": "user", "content": "Alice writes Go"})
+        alice.post("/api/memory/v2/reload")  # the snapshot is frozen until reloaded
+        alice.post(
+            "/v1/memories",
+            json={"content": "the billing export runs nightly", "session_id": "s1"},
+        )
+        alice.post("/v1/memories", json={"content": "the billing export of s2", "session_id": "s2"})
+        alice.post(
+            SET,
+            json={
+                "session_id": "s1",
+                "settings": {"injection.preset": "task", "injection.scope": "session"},
+            },
+        )
+        r = alice.post(
+            "/v1/session/context",
+            json={
+                "query": "billing export",
+                "session_id": "s1",
+                "window": 64_000,
+                "state_card": "Goal: fix the export",
+                "task_board": "doing: export fix",
+            },
+        )
+        assert r.status_code == 200, r.text
+        block = r.json()
+        assert block["preset"] == "task" and block["budget"] == 6000
+        assert list(block["parts"]) == ["state_card", "task_board", "snapshot", "memories"]
+        assert "Alice writes Go" in block["parts"]["snapshot"]
+        assert "nightly" in block["parts"]["memories"] and "of s2" not in block["text"]
+        assert {g["component"] for g in block["grants"]} == {
+            "state_card",
+            "task_board",
+            "snapshot",
+            "memories",
+        }
+        daily = alice.post(
+            "/v1/session/context",
+            json={
+                "query": "billing export",
+                "session_id": "s2",
+                "window": 64_000,
+                "task_board": "doing: export fix",
+            },
+        ).json()
+        assert daily["preset"] == "daily" and "task_board" not in daily["parts"]
+        assert "of s2" in daily["text"] and "nightly" in daily["text"]  # global scope
+        for bad in (
+            {"query": "x", "session_id": "s1", "window": 0},
+            {"query": "x", "session_id": "s1", "window": "8000"},
+            {"query": "", "session_id": "s1", "window": 8000},
+            {"query": "x", "session_id": "../s", "window": 8000},
+        ):
+            assert alice.post("/v1/session/context", json=bad).status_code == 422, bad
+        presets = alice.get("/v1/presets").json()["presets"]
+        assert [p["name"] for p in presets] == ["task", "daily", "blank"]
+        assert presets[0]["priority_allocation"][0] == {
+            "component": "state_card",
+            "priority": 1,
+            "min_tokens": 256,
+            "max_tokens": 1200,
+        }
+    with live.client(live.bob) as bob:
+        theirs = bob.post(
+            "/v1/session/context",
+            json={"query": "billing export", "session_id": "s1", "window": 64_000},
+        ).json()
+        assert theirs["preset"] == "daily" and theirs["text"] == ""
+        named = bob.post(
+            "/v1/session/context",
+            json={"query": "billing", "session_id": "s1", "window": 8000, "user_id": "alice"},
+        )
+        assert named.status_code == 404

@@ -6,6 +6,12 @@ lists each setting with its value and the layer it came from (``source: session`
 the session's own). ``set`` changes several settings at once, all or nothing; ``reset``
 drops the named ones, or all of them, so the user's layer shows through again. Same keys
 and isolation as every route: a user key reaches only its own user's sessions.
+
+``POST /v1/session/context`` builds the block a session injects before a model call
+(:func:`memvault.workspace.inject.session_block`): the session's preset and scope, the
+USER/MEMORY snapshot of the (user, agent), the recalled memories, and the state card and
+task board texts the caller sends, fitted to the model's window, with the allocator's
+report. ``GET /v1/presets`` lists the presets and their budget contracts.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..agent.config import EffectiveConfig
 from ..validation import check_ident
+from ..workspace.allocator import MAX_WINDOW
+from ..workspace.inject import session_block
+from ..workspace.presets import shipped_presets
 from .auth import GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, UNAVAILABLE
 from .schemas import ConfigField
@@ -93,6 +102,78 @@ def reset_session_config(body: SessionReset, who: Who, gw: GatewayDep) -> dict[s
     session = check_ident(body.session_id, "session_id")
     effective = gw.config_store.reset_session(user, session, body.fields)
     return _answer(gw, effective, user, session)
+
+
+MAX_PART_CHARS = 200_000
+
+
+class SessionContextRequest(_Body):
+    query: str = Field(description="the request the memories are recalled for")
+    session_id: str
+    window: int = Field(ge=1, le=MAX_WINDOW, strict=True, description="the model's context window")
+    workspace_id: str | None = Field(None, description="needed by the workspace scope")
+    agent_id: str | None = None
+    user_id: str | None = Field(None, description="required with an admin key")
+    state_card: str | None = Field(None, max_length=MAX_PART_CHARS)
+    task_board: str | None = Field(None, max_length=MAX_PART_CHARS)
+
+
+class GrantOut(BaseModel):
+    component: str
+    priority: int | None
+    min_tokens: int
+    wanted: int
+    asked: int
+    granted: int
+    cut: int
+    reason: str | None
+
+
+class SessionContextResponse(BaseModel):
+    text: str = Field(description="the block to inject; empty for none")
+    parts: dict[str, str]
+    preset: str
+    window: int
+    budget: int
+    used: int
+    unused: int
+    minimums_fit: bool
+    grants: list[GrantOut]
+
+
+@router.post("/v1/session/context", response_model=SessionContextResponse)
+def session_context(body: SessionContextRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    """The block a session injects before a model call, and what each part got."""
+    user = act_as(who, body.user_id)
+    session = check_ident(body.session_id, "session_id")
+    settings = gw.config_store.get_effective_memory_config(user, session).config
+    snapshot = None
+    if settings.builtin.enabled:
+        snapshot = gw.builtin(user, body.agent_id).system_prompt_block()
+    parts = {
+        name: text
+        for name, text in (("state_card", body.state_card), ("task_board", body.task_board))
+        if text is not None
+    }
+    block = session_block(
+        gw.vault_for(body.agent_id),
+        gw.config_store,
+        body.query,
+        user_id=user,
+        session_id=session,
+        window=body.window,
+        workspace_id=body.workspace_id,
+        agent_id=body.agent_id,
+        snapshot=snapshot,
+        components=parts,
+    )
+    return block.to_dict()
+
+
+@router.get("/v1/presets")
+def list_presets(_: Who) -> dict[str, Any]:
+    """The presets a session can choose (``injection.preset``) and their budget contracts."""
+    return {"presets": [preset.model_dump(mode="json") for preset in shipped_presets().values()]}
 
 
 __all__ = ["PREFIX", "SessionConfigResponse", "router"]
