@@ -70,10 +70,21 @@ def _decision_note(entry: MemoryEntry) -> str:
     return note + ")"
 
 
+def _overhead() -> int:
+    return count_tokens(OPEN_TAG + CONTEXT_NOTE + CLOSE_TAG) + 4
+
+
+def packed_size(hits: Sequence[Hit]) -> int:
+    """The smallest ``max_tokens`` at which ``pack`` keeps every one of ``hits`` (0 for
+    none): what a recall block asks of a budget it shares with other parts."""
+    if not hits:
+        return 0
+    return _overhead() + sum(count_tokens(render_entry(hit)) + 2 for hit in hits)
+
+
 def pack(hits: Sequence[Hit], max_tokens: int) -> str:
     """The block for the best hits that fit ``max_tokens``; empty when none do."""
-    overhead = count_tokens(OPEN_TAG + CONTEXT_NOTE + CLOSE_TAG) + 4
-    budget = max_tokens - overhead
+    budget = max_tokens - _overhead()
     parts: list[str] = []
     for hit in hits:
         text = render_entry(hit)
@@ -115,5 +126,6 @@ __all__ = [
     "count_tokens",
     "join_provider_blocks",
     "pack",
+    "packed_size",
     "render_entry",
 ]

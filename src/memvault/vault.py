@@ -80,7 +80,7 @@ from .validation import (
     make_scope,
     thread_session,
 )
-from .views import entry_filter, owner_view, read_entry
+from .views import RecallScope, entry_filter, owner_view, read_entry
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
 _UNSET: Any = object()
@@ -541,6 +541,9 @@ class Vault:
         source_subject: str | None = None,
         as_of: datetime | str | None = None,
         include_superseded: bool = False,
+        scope: RecallScope = "global",
+        session_id: str | None = None,
+        workspace_id: str | None = None,
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -556,6 +559,10 @@ class Vault:
         out inside each channel's query unless ``include_superseded``. ``as_of``: recall
         as it was then: entries current at that moment, each in the version it had
         (ranked by their text of today; recency counts from ``as_of``).
+
+        ``scope`` narrows recall (seed 004): ``"global"`` (the default) is every entry the
+        call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
+        those of ``workspace_id``; the id the scope needs must be given.
         """
         asked = self._recall.ask(
             query,
@@ -572,6 +579,9 @@ class Vault:
             source_subject,
             as_of=as_of,
             include_superseded=include_superseded,
+            scope=scope,
+            session_id=session_id,
+            workspace_id=workspace_id,
         )
         return self._recall.hits(asked)
 
@@ -592,6 +602,9 @@ class Vault:
         source_subject: str | None = None,
         as_of: datetime | str | None = None,
         include_superseded: bool = False,
+        scope: RecallScope = "global",
+        session_id: str | None = None,
+        workspace_id: str | None = None,
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
@@ -611,6 +624,9 @@ class Vault:
             source_subject,
             as_of=as_of,
             include_superseded=include_superseded,
+            scope=scope,
+            session_id=session_id,
+            workspace_id=workspace_id,
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -631,6 +647,9 @@ class Vault:
         source_subject: str | None = None,
         as_of: datetime | str | None = None,
         include_superseded: bool = False,
+        scope: RecallScope = "global",
+        session_id: str | None = None,
+        workspace_id: str | None = None,
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
@@ -641,8 +660,8 @@ class Vault:
         ``min_similarity``); ``explain`` shows the gate's reading. The relevant ones are
         packed into ``max_tokens`` inside ``<memory-context>``; entries held for review
         are never part of it, and the text of every memory is escaped as data. The
-        filters are ``search``'s (a work-scoped recall, ``domain="work"``, never brings
-        back life memories).
+        filters are ``search``'s, ``scope`` included (a work-scoped recall,
+        ``domain="work"``, never brings back life memories).
         """
         filters = {
             "kind": kind,
@@ -654,9 +673,36 @@ class Vault:
             "source_subject": source_subject,
             "as_of": as_of,
             "include_superseded": include_superseded,
+            "scope": scope,
+            "session_id": session_id,
+            "workspace_id": workspace_id,
         }
         return self._recall.context(
             query, user_id, agent_id, max_tokens, limit, self._relevance.select, filters=filters
+        )
+
+    def context_hits(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        limit: int | None = None,
+        scope: RecallScope = "global",
+        session_id: str | None = None,
+        workspace_id: str | None = None,
+        domain: Domain | str | None = None,
+    ) -> list[Hit]:
+        """The hits ``context`` would pack, best first, for a caller that packs them into
+        a budget of its own (``render.pack``; the workspace's budget allocator does)."""
+        filters = {
+            "domain": domain,
+            "scope": scope,
+            "session_id": session_id,
+            "workspace_id": workspace_id,
+        }
+        return self._recall.relevant(
+            query, user_id, agent_id, limit, self._relevance.select, filters=filters
         )
 
     # -- transfer ---------------------------------------------------------------------

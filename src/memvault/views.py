@@ -12,11 +12,17 @@ The scope rules of every engine call:
   it sees the user's shared entries, with an agent id the shared ones plus that
   agent's (:func:`recall_view`).
 
+Recall can be narrowed further by a **scope** (seed 004: session / workspace / global,
+:func:`recall_scope`): ``global`` (the default) is the whole recall view, ``session`` only
+the entries of the caller's session, ``workspace`` only those of its workspace.
+
 The store enforces the view on every read and write; this module only turns what a
 caller passed into one, validated.
 """
 
 from __future__ import annotations
+
+from typing import Literal, get_args
 
 from .errors import NotFoundError, ValidationError
 from .model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
@@ -37,6 +43,41 @@ def recall_view(user_id: object, agent_id: object = None) -> View:
     """Recall's view: the user's shared entries, plus the agent's private ones."""
     scope = make_scope(user_id, agent_id)
     return View(scope.user_id, scope.agent_id)
+
+
+RecallScope = Literal["session", "workspace", "global"]
+SCOPES: tuple[str, ...] = get_args(RecallScope)
+
+
+def recall_scope(
+    scope: object, session_id: object = None, workspace_id: object = None
+) -> tuple[str | None, str | None]:
+    """The ``(session_id, workspace_id)`` a recall in ``scope`` is filtered on (None: any).
+
+    ``session_id`` and ``workspace_id`` say where the caller is; the scope picks which of
+    them narrows the recall, and the one it picks must be given.
+    """
+    if scope not in SCOPES:
+        raise ValidationError(
+            f"scope must be one of {', '.join(SCOPES)}, got {scope!r}", field="scope"
+        )
+    session = _ident(session_id, "session_id")
+    workspace = _ident(workspace_id, "workspace_id")
+    if scope == "session":
+        if session is None:
+            raise ValidationError(
+                "scope 'session' needs the session: pass session_id (or use scope 'global')",
+                field="session_id",
+            )
+        return session, None
+    if scope == "workspace":
+        if workspace is None:
+            raise ValidationError(
+                "scope 'workspace' needs the workspace: pass workspace_id (or use scope 'global')",
+                field="workspace_id",
+            )
+        return None, workspace
+    return None, None
 
 
 def entry_filter(
@@ -85,4 +126,13 @@ def read_entry(store: EntryStore, view: View, entry_id: object) -> MemoryEntry:
     return entry
 
 
-__all__ = ["entry_filter", "not_found", "owner_view", "read_entry", "recall_view"]
+__all__ = [
+    "SCOPES",
+    "RecallScope",
+    "entry_filter",
+    "not_found",
+    "owner_view",
+    "read_entry",
+    "recall_scope",
+    "recall_view",
+]

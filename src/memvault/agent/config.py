@@ -1,4 +1,4 @@
-"""Memory settings for the agent layer, merged from four layers (seed 000, section 9).
+"""Memory settings for the agent layer, merged from five layers (seed 000 §9, seed 004).
 
 The layers, lowest priority first:
 
@@ -7,9 +7,19 @@ The layers, lowest priority first:
                 ``MemoryConfigStore`` is built (a change needs a restart). ``$NAME`` and
                 ``${NAME}`` in its strings are replaced from the environment;
 3. ``global``   ``<base>/memory_user_overrides.json``, admin-wide runtime overrides;
-4. ``user``     ``<base>/users/{user_id}/memory_config.json``, one user's overrides.
+4. ``user``     ``<base>/users/{user_id}/memory_config.json``, one user's overrides;
+5. ``session``  ``<base>/users/{user_id}/sessions/{session_id}/memory_config.json``, the
+                overrides of one conversation of that user (seed 004's session-level
+                config), read only when a session is named.
 
-The two JSON layers may only hold the fields in ``USER_WRITABLE_FIELDS``. A key outside
+The session layer lives beside the user's file, in the user's directory: it has the same
+format, lock and atomic writes, it is erased with the user, and it needs no schema change
+in any store. ``injection.preset`` (which preset builds the injected block,
+:mod:`memvault.workspace.presets`) and ``injection.scope`` (which memories recall may
+bring in: the session's, the workspace's or all) are settings like the others, so a user
+can choose a default and a session its own.
+
+The JSON layers may only hold the fields in ``USER_WRITABLE_FIELDS``. A key outside
 that list is an error, both when it is written and when it is found on disk: dropping it
 silently would let a user believe a setting is active when it is not. The JSON files are
 nested like the YAML (``{"injection": {"enabled": false}}``); the API names fields in
@@ -40,9 +50,9 @@ from __future__ import annotations
 
 import json
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -55,10 +65,11 @@ from ..config import expand_env
 from ..errors import ConfigError, ValidationError
 from ..validation import check_ident
 
-FieldSource = Literal["default", "yaml", "global", "user"]
+FieldSource = Literal["default", "yaml", "global", "user", "session"]
 
 GLOBAL_OVERRIDES_FILE = "memory_user_overrides.json"
 USER_CONFIG_FILE = "memory_config.json"
+SESSIONS_DIR = "sessions"
 YAML_SECTION = "memory"
 LOCK_TIMEOUT_SECONDS = 10.0
 MASK = "***"
@@ -72,6 +83,8 @@ USER_WRITABLE_FIELDS: tuple[str, ...] = (
     "injection.include_builtin",
     "injection.include_hindsight",
     "injection.max_tokens",
+    "injection.preset",
+    "injection.scope",
 )
 """Fields a user (or the admin, globally) may change at run time without a restart.
 
@@ -241,6 +254,17 @@ class InjectionSection(_Section):
         pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
         description="tag name that wraps recalled memory",
     )
+    # The names of memvault.workspace.presets.PRESET_NAMES and views.SCOPES (a test
+    # keeps them equal).
+    preset: Literal["task", "daily", "blank"] = Field(
+        "daily",
+        description="the preset whose budget contract builds the injected block: task, "
+        "daily or blank (nothing injected)",
+    )
+    scope: Literal["session", "workspace", "global"] = Field(
+        "global",
+        description="which memories recall injects: the session's, the workspace's or all",
+    )
 
 
 class BackgroundExtractionSection(_Section):
@@ -323,6 +347,7 @@ class EffectiveConfig:
     user_id: str | None
     config: MemoryConfig
     sources: dict[str, FieldSource]
+    session_id: str | None = None
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """``{field: {"value", "source", "user_writable"}}`` for every field, JSON-ready.
@@ -554,10 +579,59 @@ class MemoryConfigStore:
         may change (the provider, its endpoint, the bank templates) are read from here."""
         return self._merge(None, {}, {}).config
 
-    def get_effective_memory_config(self, user_id: str) -> EffectiveConfig:
-        """Defaults < YAML < global overrides < this user's overrides, with each field's source."""
+    def get_effective_memory_config(
+        self, user_id: str, session_id: str | None = None
+    ) -> EffectiveConfig:
+        """Defaults < YAML < global overrides < this user's overrides (< that session's, when
+        ``session_id`` is given), with each field's source."""
         path = self.user_overrides_path(user_id)
-        return self._merge(user_id, self.global_overrides(), _read_overrides(path))
+        session = {} if session_id is None else self.session_overrides(user_id, session_id)
+        effective = self._merge(user_id, self.global_overrides(), _read_overrides(path), session)
+        return replace(effective, session_id=session_id)
+
+    # -- the session layer ------------------------------------------------------------
+
+    def session_overrides_path(self, user_id: str, session_id: str) -> Path:
+        user_dir = self.user_overrides_path(user_id).parent
+        return user_dir / SESSIONS_DIR / check_ident(session_id, "session_id") / USER_CONFIG_FILE
+
+    def session_overrides(self, user_id: str, session_id: str) -> dict[str, Any]:
+        """One session's overrides on disk, as ``{dotted: value}``."""
+        return _read_overrides(self.session_overrides_path(user_id, session_id))
+
+    def set_session_overrides(
+        self, user_id: str, session_id: str, changes: Mapping[str, Any]
+    ) -> EffectiveConfig:
+        """Store overridable fields for one session, all or nothing; returns the session's
+        new effective config. Each field and value is checked before anything is written."""
+        path = self.session_overrides_path(user_id, session_id)
+        if not isinstance(changes, Mapping) or not changes:
+            raise ValidationError(
+                'nothing to set: send at least one field, e.g. {"injection.preset": "task"}',
+                field="settings",
+            )
+        canonical = {field: self._check_write(field, value) for field, value in changes.items()}
+        with _locked(path):
+            updated = {**_read_overrides(path), **canonical}
+            user_path = self.user_overrides_path(user_id)
+            self._merge(user_id, self.global_overrides(), _read_overrides(user_path), updated)
+            _write_atomically(path, updated)
+        return self.get_effective_memory_config(user_id, session_id)
+
+    def reset_session(
+        self, user_id: str, session_id: str, fields: Sequence[str] | None = None
+    ) -> EffectiveConfig:
+        """Drop a session's overrides of ``fields`` (None: all of them); the user's layer
+        shows through again. Fields the session has not overridden are a no-op."""
+        path = self.session_overrides_path(user_id, session_id)
+        names = None if fields is None else [self._check_field(f) for f in fields]
+        if path.exists():
+            with _locked(path):
+                current = _read_overrides(path)
+                kept = {} if names is None else {k: v for k, v in current.items() if k not in names}
+                if kept != current:
+                    _write_atomically(path, kept)
+        return self.get_effective_memory_config(user_id, session_id)
 
     def set_user_override(self, user_id: str, field: str, value: Any) -> EffectiveConfig:
         """Store one overridable field for one user; returns the user's new effective config."""
@@ -605,7 +679,11 @@ class MemoryConfigStore:
                 _write_atomically(path, current)
 
     def _merge(
-        self, user_id: str | None, global_flat: Mapping[str, Any], user_flat: Mapping[str, Any]
+        self,
+        user_id: str | None,
+        global_flat: Mapping[str, Any],
+        user_flat: Mapping[str, Any],
+        session_flat: Mapping[str, Any] | None = None,
     ) -> EffectiveConfig:
         sources: dict[str, FieldSource] = dict.fromkeys(LEAF_FIELDS, "default")
         merged: dict[str, Any] = {}
@@ -613,6 +691,7 @@ class MemoryConfigStore:
             ("yaml", self._yaml),
             ("global", global_flat),
             ("user", user_flat),
+            ("session", session_flat or {}),
         )
         for source, flat in layers:
             merged.update(flat)
@@ -667,6 +746,7 @@ __all__ = [
     "GLOBAL_OVERRIDES_FILE",
     "LEAF_FIELDS",
     "RETIRED_FIELDS",
+    "SESSIONS_DIR",
     "USER_CONFIG_FILE",
     "USER_WRITABLE_FIELDS",
     "BuiltinSection",

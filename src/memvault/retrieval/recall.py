@@ -31,7 +31,7 @@ from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
 from ..validation import check_bool, check_datetime, check_encodable, check_limit
-from ..views import entry_filter, recall_view
+from ..views import entry_filter, recall_scope, recall_view
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
@@ -210,8 +210,12 @@ class Recall:
         *,
         as_of: object = None,
         include_superseded: object = False,
+        scope: object = "global",
+        session_id: object = None,
+        workspace_id: object = None,
     ) -> Search:
-        """A search in the caller's recall view (``views.recall_view``), checked."""
+        """A search in the caller's recall view (``views.recall_view``), narrowed to its
+        ``scope`` (``views.recall_scope``), checked."""
         view = recall_view(user_id, agent_id)
         text = check_query(query, self.config.max_query_bytes)
         checked = check_limit(limit, maximum=1000)
@@ -225,6 +229,8 @@ class Recall:
             status=status,
             source_subject=source_subject,
         )
+        session, workspace = recall_scope(scope, session_id, workspace_id)
+        flt = replace(flt, session_id=session, workspace_id=workspace)
         when = check_datetime(as_of, "as_of", optional=True)
         wide = check_bool(include_superseded, "include_superseded")
         return Search(view, text, flt, checked, when, wide)
@@ -257,17 +263,31 @@ class Recall:
         budget = cc.max_tokens if max_tokens is None else max_tokens
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
+        return pack(self.relevant(query, user_id, agent_id, limit, select, filters=filters), budget)
+
+    def relevant(
+        self,
+        query: object,
+        user_id: object,
+        agent_id: object,
+        limit: object,
+        select: Callable[[Recalled, int], list[Hit]],
+        *,
+        filters: Mapping[str, object] | None = None,
+    ) -> list[Hit]:
+        """The hits ``context`` packs, best first (recorded as recalled): a caller that
+        packs them into a budget of its own calls this and ``render.pack``."""
         search = self.ask(
             query,
             user_id,
             agent_id,
-            limit or cc.limit,
+            limit or self.config.context.limit,
             quarantined=False,
             **(filters or {}),
         )
         chosen = select(self.run(search), search.limit)
         self._recalled(search, chosen)
-        return pack(chosen, budget)
+        return chosen
 
     def run(self, search: Search) -> Recalled:
         """Every candidate for the search, best first (``hits`` keeps ``search.limit``)."""

@@ -40,6 +40,7 @@ from . import (
     profile,
     quarantine,
     sensitive,
+    session_config,
     usage,
     v2,
 )
@@ -292,6 +293,7 @@ def create_app(
     ):
         app.include_router(module.router)
     app.include_router(history.router)
+    app.include_router(session_config.router)
     _add_panel(app)
     if mcp_endpoint is not None:
         # Starlette serves a non-function endpoint as a raw ASGI app; its stub only

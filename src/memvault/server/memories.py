@@ -91,6 +91,9 @@ def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, 
         source_subject=body.source_subject,
         as_of=body.as_of,
         include_superseded=body.include_superseded,
+        scope=body.scope,
+        session_id=body.session_id,
+        workspace_id=body.workspace_id,
     )
     return {"results": [h.to_dict() for h in hits]}
 

@@ -123,6 +123,11 @@ class SearchRequest(_Body):
     source_subject: Subject = None
     as_of: str | None = Field(None, description="ISO 8601: recall what was current then")
     include_superseded: bool = Field(False, strict=True)
+    scope: Literal["session", "workspace", "global"] = Field(
+        "global", description="session: only session_id's entries; workspace: workspace_id's"
+    )
+    session_id: str | None = None
+    workspace_id: str | None = None
 
 
 class UpdateRequest(_Body):
@@ -275,7 +280,7 @@ class ReloadResponse(BaseModel):
 
 class ConfigField(BaseModel):
     value: Any
-    source: Literal["default", "yaml", "global", "user"]
+    source: Literal["default", "yaml", "global", "user", "session"]
     user_writable: bool
 
 

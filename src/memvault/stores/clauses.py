@@ -39,6 +39,7 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
         ("tier", flt.tier),
         ("agent_id", flt.agent_id),
         ("session_id", flt.session_id),
+        ("workspace_id", flt.workspace_id),
         ("sensitivity", flt.sensitivity),
         ("status", flt.status),
         ("source_subject", flt.source_subject),

@@ -50,6 +50,7 @@ class EntryFilter:
     tier: Tier | None = None
     agent_id: str | None = None  # narrow an owner's view to one agent's private entries
     session_id: str | None = None
+    workspace_id: str | None = None  # a workspace-scoped recall (``views.recall_scope``)
     quarantined: bool | None = None  # True: only held entries; False: only clear ones
     valid_at: datetime | None = None
     sensitivity: Sensitivity | None = None
@@ -71,6 +72,7 @@ class EntryFilter:
             and (self.tier is None or entry.tier == self.tier)
             and (self.agent_id is None or entry.agent_id == self.agent_id)
             and (self.session_id is None or entry.session_id == self.session_id)
+            and (self.workspace_id is None or entry.workspace_id == self.workspace_id)
             and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
             and (self.sensitivity is None or entry.sensitivity == self.sensitivity)
             and (self.status is None or entry.status == self.status)
