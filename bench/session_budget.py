@@ -16,8 +16,8 @@ from pathlib import Path
 
 from memvault import Vault, load_config
 from memvault.agent.config import MemoryConfigStore
+from memvault.agent.session_block import LAYOUT, session_block
 from memvault.render import count_tokens
-from memvault.workspace.inject import LAYOUT, session_block
 from memvault.workspace.presets import PRESET_NAMES
 
 WINDOWS = (2_000, 4_000, 8_000, 32_000, 128_000)

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from memvault import ValidationError, Vault
 from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.config import MemoryConfigStore
+from memvault.agent.session_block import LAYOUT, MemoriesPart, build_block, session_block
 from memvault.fences import CLOSE_TAG, OPEN_TAG
 from memvault.render import count_tokens
 from memvault.workspace.allocator import CUT_MARK
-from memvault.workspace.inject import LAYOUT, MemoriesPart, build_block, session_block
 from memvault.workspace.presets import COMPONENTS, get_preset
 
 CARD = "Goal: ship the billing export\nProgress: CSV writer done\nNext step: add the tests"

@@ -8,7 +8,7 @@ drops the named ones, or all of them, so the user's layer shows through again. S
 and isolation as every route: a user key reaches only its own user's sessions.
 
 ``POST /v1/session/context`` builds the block a session injects before a model call
-(:func:`memvault.workspace.inject.session_block`): the session's preset and scope, the
+(:func:`memvault.agent.session_block.session_block`): the session's preset and scope, the
 USER/MEMORY snapshot of the (user, agent), the recalled memories, and the state card and
 task board texts the caller sends, fitted to the model's window, with the allocator's
 report. ``GET /v1/presets`` lists the presets and their budget contracts.
@@ -22,9 +22,9 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..agent.config import EffectiveConfig
+from ..agent.session_block import session_block
 from ..validation import check_ident
 from ..workspace.allocator import MAX_WINDOW
-from ..workspace.inject import session_block
 from ..workspace.presets import shipped_presets
 from .auth import GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, UNAVAILABLE

@@ -20,14 +20,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..agent.config import MemoryConfigStore
 from ..errors import ValidationError
 from ..model import Hit
 from ..render import count_tokens, pack, packed_size
 from ..vault import Vault
 from ..views import RecallScope
-from .allocator import Allocation, allocate, check_window, fit_text
-from .presets import COMPONENTS, Preset, get_preset
+from ..workspace.allocator import Allocation, allocate, check_window, fit_text
+from ..workspace.presets import COMPONENTS, Preset, get_preset
+from .config import MemoryConfigStore
 
 LAYOUT: tuple[str, ...] = ("state_card", "task_board", "snapshot", "memories")
 """The order of the parts in the block (the allocator's order is the preset's priority)."""
