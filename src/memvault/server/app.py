@@ -42,6 +42,7 @@ from . import (
     sensitive,
     usage,
     v2,
+    workspace,
 )
 from .auth import Who, authenticate
 from .errors import (
@@ -289,6 +290,7 @@ def create_app(
         usage,
         entities,
         profile,
+        workspace,
     ):
         app.include_router(module.router)
     app.include_router(history.router)
