@@ -15,7 +15,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memvault import ConflictError, NotFoundError, Store, ValidationError, Vault, VaultConfig
+from memvault import (
+    ConflictError,
+    NotFoundError,
+    Store,
+    ValidationError,
+    Vault,
+    VaultConfig,
+    load_config,
+)
 from memvault.render import count_tokens
 from memvault.workspace.board import TaskStatus
 from memvault.workspace.cards import MAX_FIELDS, Card, StateCard
@@ -298,3 +306,40 @@ def test_a_board_summary_puts_work_in_progress_first(ws: Vault) -> None:
     ws.add_task(user_id="alice", workspace_id="w1", session_id="s2", title="now", status="doing")
     text = render_board(ws.tasks(user_id="alice", workspace_id="w1"), 200, session_id="s2")
     assert text.splitlines()[1:] == ["[doing] now (this conversation)", "[todo] later"]
+
+
+# -- revisions replay ---------------------------------------------------------------------
+
+_WORDS = st.text(alphabet="abcxyz 中文", min_size=0, max_size=12)
+_PATCH = st.fixed_dictionaries(
+    {},
+    optional={
+        "goal": _WORDS,
+        "progress": _WORDS,
+        "decisions": st.lists(_WORDS, max_size=4),
+        "open_questions": st.lists(_WORDS, max_size=4),
+        "next_step": _WORDS,
+        "fields": st.dictionaries(st.sampled_from(["a", "b", "c"]), st.none() | _WORDS, max_size=3),
+    },
+)
+
+
+@given(patches=st.lists(_PATCH, min_size=1, max_size=8))
+def test_every_revision_is_the_diff_of_the_one_before(patches: list[dict[str, object]]) -> None:
+    """Whatever sequence of upserts: one revision per change, numbered 1..n, each holding
+    the card as saved and exactly the diff from the one before; the card is the last."""
+    from memvault.workspace.cards import diff
+
+    config = load_config(environ={}, embedding={"provider": "none"})
+    with Vault("memory://", config=config, embedder=None) as v:
+        for patch in patches:
+            v.upsert_card(user_id="alice", session_id="s1", **patch)  # type: ignore[arg-type]
+        revisions = v.card_revisions(user_id="alice", session_id="s1")
+        card = v.card(user_id="alice", session_id="s1")
+    assert [r.revision for r in revisions] == list(range(1, len(revisions) + 1))
+    assert card.revision == len(revisions) <= len(patches)
+    before = StateCard()
+    for r in revisions:
+        assert r.changes and r.changes == diff(before, r.content)
+        before = r.content
+    assert before == card.content

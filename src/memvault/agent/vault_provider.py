@@ -106,8 +106,10 @@ class VaultProvider(MemoryProvider):
             self.prefetch_limit = self._limit or memory.prefetch_limit
         self._tools = VaultTools(self.vault, user_id=user_id, agent_id=agent_id)
         workspace = kwargs.get("workspace_id")
+        # Cards and tasks are the user's, not an agent's: they live in the default store,
+        # where the HTTP routes and the panel read them, whichever store the agent has.
         self._workspace = WorkspaceTools(
-            self.vault,
+            self._agents.default if self._agents is not None else self.vault,
             user_id=self.session.user_id,
             session_id=thread_session(thread_id or ""),
             workspace_id=workspace if isinstance(workspace, str) and workspace else None,

@@ -404,8 +404,8 @@ class Cards:
         ``expected_revision``: the revision the caller read (0: it saw no card); a card
         saved since raises ``ConflictError`` and nothing changes. Without it, a lost
         race re-applies the patch to the newer card. A patch that changes nothing saves
-        no revision. ``workspace_id`` links the session to that workspace (refused when
-        it belongs to another).
+        no revision (on a session without a card: no card). ``workspace_id`` links the
+        session to that workspace (refused when it belongs to another).
         """
         user_id = make_scope(user_id).user_id
         session_id = check_ident(session_id, "session_id")
@@ -439,7 +439,9 @@ class Cards:
                 )
             changed = patch.apply(current, replace=replace)
             changes = diff(current, changed)
-            if not changes and stored is not None:
+            if not changes:
+                # Nothing to save (not even a first, empty revision); a workspace given
+                # still links the session.
                 if workspace is not None:
                     links.link(user_id, session_id, workspace)
                 return self._card(stored, user_id, session_id)
