@@ -911,6 +911,7 @@ class Vault:
         )
 
     def task(self, *, user_id: str, task_id: str) -> Task:
+        """One of the user's tasks; ``NotFoundError`` for an id the user has none of."""
         return self._board.get(user_id, task_id)
 
     def add_task(
@@ -956,9 +957,11 @@ class Vault:
         status: TaskStatus | str,
         expected_revision: int | None = None,
     ) -> Task:
+        """Move the task to another column (todo, doing, blocked, done) of its board."""
         return self._board.move(user_id, task_id, status, expected_revision=expected_revision)
 
     def delete_task(self, *, user_id: str, task_id: str) -> bool:
+        """Drop the task; False when the user had none with that id."""
         return self._board.delete(user_id, task_id)
 
     def session_workspace(self, *, user_id: str, session_id: str) -> str | None:
