@@ -47,6 +47,8 @@ ALL_TOOLS = {
     "memory_list",
     "memory_delete",
     "memory_remember",
+    "state_card",
+    "task_board",
     "create_entities",
     "create_relations",
     "add_observations",

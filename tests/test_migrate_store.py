@@ -78,6 +78,12 @@ def fill(store: Store, home: Path) -> None:
     store.put_profile("alice", None, PROFILE.replace("Go", "Go and Rust"), revision=1, now=at)
     store.put_profile("alice", "helper", '{"facts": []}', revision=0, now=at)
     store.put_profile("bob", None, '{"user": {"topOfMind": "Lisbon"}}', revision=0, now=at)
+    v.upsert_card(user_id="alice", session_id="s1", goal="move to Rust", workspace_id="w1")
+    v.upsert_card(user_id="alice", session_id="s1", decisions=["keep Go for ops"], actor="tool")
+    v.add_task(user_id="alice", workspace_id="w1", session_id="s1", title="port the CLI")
+    v.add_task(
+        user_id="bob", workspace_id="home", session_id="b1", title="book 订票", status="done"
+    )
 
 
 def searches(store: Store, home: Path, user: str) -> list[list[str]]:
@@ -99,6 +105,58 @@ def same_vault(source: Store, target: Store, user: str) -> None:
     keys = [(r.at, r.action, r.outcome, r.entry_id) for r in source.audit_log(user)]
     assert [(r.at, r.action, r.outcome, r.entry_id) for r in target.audit_log(user)] == keys
     same_profiles(source, target, user)
+    same_workspace(source, target, user)
+
+
+def same_workspace(source: Store, target: Store, user: str) -> None:
+    """Every card with its whole history (numbers, diffs, actors, times), and the tasks."""
+    cards = source.cards(user)
+    assert [c.session_id for c in target.cards(user)] == [c.session_id for c in cards]
+    for card in cards:
+        history = source.card_revisions(user, card.session_id)
+        assert target.card_revisions(user, card.session_id) == history
+    key = [(t.task_id, t.title, t.status, t.session_id, t.created_at) for t in source.tasks(user)]
+    assert key
+    assert [
+        (t.task_id, t.title, t.status, t.session_id, t.created_at) for t in target.tasks(user)
+    ] == key
+    assert target.session_links(user) == source.session_links(user)
+
+
+def test_a_target_with_another_card_history_is_refused_and_a_prefix_is_finished(
+    tmp_path: Path,
+) -> None:
+    source = open_store(tmp_path / "src.db")
+    target = open_store(tmp_path / "dst.db")
+    fill(source, tmp_path)
+    first = source.card_revisions("alice", "s1")[0]
+    target.put_card(
+        "alice", "s1", '{"goal": "other"}', revision=0, diff="[]", actor="x", now=first.changed_at
+    )
+    with pytest.raises(ConflictError, match=r"another state card history.*nothing was written"):
+        migrate_store(source, target)
+    assert target.user_ids() == [] and target.tasks("alice") == []
+    # A run cut short after the first revision: the next one replays the rest.
+    target.delete_card("alice", "s1")
+    target.put_card(
+        "alice",
+        "s1",
+        first.document,
+        revision=0,
+        diff=first.diff,
+        actor=first.actor,
+        now=first.changed_at,
+    )
+    report = migrate_store(source, target)
+    assert [
+        (u.workspace.cards, u.workspace.revisions, u.workspace.tasks) for u in report.users
+    ] == [
+        (1, 2, 1),
+        (0, 0, 1),
+    ]
+    assert "1 state card, 2 tasks" in report.summary()
+    for user in ("alice", "bob"):
+        same_vault(source, target, user)
 
 
 def same_profiles(source: Store, target: Store, user: str) -> None:
@@ -252,8 +310,8 @@ def test_the_command_copies_verifies_and_says_so_in_one_line(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines() == [
         "migrated 1 user: 14 entries (14 copied, 0 already there), 14 vectors, 1 originals, "
-        f"{_audit_count(tmp_path / 'src.db')} audit records copied, 2 profile documents; "
-        "verified: counts and checksums match"
+        f"{_audit_count(tmp_path / 'src.db')} audit records copied, 2 profile documents, "
+        "1 state card, 1 task; verified: counts and checksums match"
     ]
     again = run(tmp_path, "migrate-store", "--from", src, "--to", dst)
     assert again.returncode == 0, again.stderr

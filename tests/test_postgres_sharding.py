@@ -64,6 +64,11 @@ USER_TABLES = {
     "graph_relations",
     # Profile documents (issue 17): one row per user and agent.
     "profiles",
+    # The workspace (issue 19): state cards and their revisions, tasks, session links.
+    "cards",
+    "card_revisions",
+    "tasks",
+    "workspace_sessions",
 }
 # Tables that are truly global, with why. Nothing else may lack a user key.
 GLOBAL_TABLES = {

@@ -5,11 +5,13 @@ target: entries with every field and the tokens they were indexed with, their ve
 sealed originals, the entries' earlier versions (their history), the reveal challenge,
 the reveal bookkeeping of the user (wrong answers and a lock, so a move never lifts a
 lock), the audit log, the entity graph (each entry's links and relations, its
-entities' names, types and aliases) and the user's profile documents (each one's text
-and time; its revision starts again at 1 on the target). Vectors are copied
-as they are, with the model name they carry; given the target's ``embedder``, only that
-model's vectors are copied and every entry without one is embedded anew with it (the
-other models' vectors stay behind: the target would never compare them). Not copied:
+entities' names, types and aliases), the user's profile documents (each one's text
+and time; its revision starts again at 1 on the target) and their workspace (state
+cards with every revision, tasks, the sessions' workspaces; ``stores.workspace_copy``).
+Vectors are copied as they are, with the model name they carry; given the target's
+``embedder``, only that model's vectors are copied and every entry without one is
+embedded anew with it (the other models' vectors stay behind: the target would never
+compare them). Not copied:
 open reveal grants (a grant ends when the challenge is set anyway; reveal again), and
 users that have audit records or profiles but no entries.
 
@@ -39,9 +41,11 @@ import numpy.typing as npt
 from .embed.base import Embedder
 from .errors import ConflictError, StoreError, ValidationError
 from .model import MemoryEntry
+from .stores import workspace_copy
 from .stores.graph_values import Mention, RelationMention
 from .stores.protocols import EntityGraph, Store
 from .stores.values import AuditRecord, RevealState, VectorItem, View
+from .stores.workspace_copy import WorkspaceCopy
 from .validation import make_scope
 
 #: Called after each committed batch with (entries done, entries in all).
@@ -63,6 +67,7 @@ class UserCopy:
     checksum: str
     embedded: int = 0  # vectors this run made with the target's model
     profiles: int = 0  # profile documents on the source (and, after the check, the target)
+    workspace: WorkspaceCopy = field(default_factory=WorkspaceCopy)  # cards and tasks
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +93,11 @@ class MigrationReport:
         documents = sum(u.profiles for u in self.users)
         profiles = f", {documents} profile document{'s' if documents != 1 else ''}"
         profiles = profiles if documents else ""
+        cards = sum(u.workspace.cards for u in self.users)
+        tasks = sum(u.workspace.tasks for u in self.users)
+        if cards or tasks:
+            profiles += f", {cards} state card{'s' if cards != 1 else ''}, {tasks} task"
+            profiles += "s" if tasks != 1 else ""
         return (
             f"migrated {users} user{'s' if users != 1 else ''}: {self.entries} entries "
             f"({self.copied} copied, {self.entries - self.copied} already there), "
@@ -222,6 +232,7 @@ def _refuse_conflicts(source: Store, target: Store, uid: str, batch: int) -> Non
             "again; nothing was written",
             user_id=uid,
         )
+    workspace_copy.refuse(source, target, uid)
     theirs = _documents(target, uid)
     for agent_id, document in _documents(source, uid).items():
         if agent_id in theirs and theirs[agent_id] != document:
@@ -280,6 +291,7 @@ def _copy_user(
             # (or an earlier record) brought about.
             target.change_reveal(uid, None, lambda _: (state, last))
     profiles = _copy_profiles(source, target, uid)
+    workspace = workspace_copy.copy(source, target, uid)
     count, checksum, originals = _verify(source, target, uid, batch, reembed)
     return UserCopy(
         user_id=uid,
@@ -295,6 +307,7 @@ def _copy_user(
         checksum=checksum,
         embedded=embedded,
         profiles=profiles,
+        workspace=workspace,
     )
 
 
@@ -348,6 +361,11 @@ def _verify(
     if _documents(source, uid) != _documents(target, uid):
         raise StoreError(
             f"after the copy the profile documents of user {uid!r} differ: someone saved "
+            "one on either side during the run; stop the writers and run again"
+        )
+    if not workspace_copy.same(source, target, uid):
+        raise StoreError(
+            f"after the copy the state cards or tasks of user {uid!r} differ: someone saved "
             "one on either side during the run; stop the writers and run again"
         )
     if _lock_state(source, uid) != _lock_state(target, uid):

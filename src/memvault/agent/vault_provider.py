@@ -26,6 +26,7 @@ from ..vault import Vault
 from .provider import MemoryProvider, SessionContext
 from .stores import AgentVaults, memory_off
 from .vault_tools import TOOL_SCHEMAS, VaultTools, fail
+from .workspace_tools import WORKSPACE_TOOL_SCHEMAS, WorkspaceTools
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ class VaultProvider(MemoryProvider):
         prefetch_limit: int | None = None,
         archive_turns: bool = True,
         archive_every: int = 1,
+        workspace_tools: bool = False,
     ) -> None:
         if (prefetch_limit is not None and prefetch_limit < 1) or archive_every < 1:
             raise ValueError("prefetch_limit and archive_every must be at least 1")
@@ -73,6 +75,10 @@ class VaultProvider(MemoryProvider):
         self.archive_every = archive_every
         self.session: SessionContext | None = None
         self._tools: VaultTools | None = None
+        # The state card and task board tools (seed 004), for hosts that opt in; the
+        # conversation is the thread, the workspace the ``workspace_id`` initialize gets.
+        self.workspace_tools = workspace_tools
+        self._workspace: WorkspaceTools | None = None
 
     @property
     def name(self) -> str:
@@ -99,6 +105,15 @@ class VaultProvider(MemoryProvider):
             self.enabled = memory.enabled
             self.prefetch_limit = self._limit or memory.prefetch_limit
         self._tools = VaultTools(self.vault, user_id=user_id, agent_id=agent_id)
+        workspace = kwargs.get("workspace_id")
+        # Cards and tasks are the user's, not an agent's: they live in the default store,
+        # where the HTTP routes and the panel read them, whichever store the agent has.
+        self._workspace = WorkspaceTools(
+            self._agents.default if self._agents is not None else self.vault,
+            user_id=self.session.user_id,
+            session_id=thread_session(thread_id or ""),
+            workspace_id=workspace if isinstance(workspace, str) and workspace else None,
+        )
         if self.vault.embedder is not None:
             # Load the model now: prefetch runs under the manager's timeout every turn.
             try:
@@ -159,13 +174,30 @@ class VaultProvider(MemoryProvider):
             log.warning("vault: turn not archived: %s", exc)
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return [dict(schema) for schema in TOOL_SCHEMAS]
+        extra = WORKSPACE_TOOL_SCHEMAS if self.workspace_tools else []
+        return [dict(schema) for schema in (*TOOL_SCHEMAS, *extra)]
+
+    def on_session_switch(
+        self,
+        new_thread_id: str,
+        *,
+        parent_thread_id: str = "",
+        reset: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """A new or resumed thread (``reset``) is another conversation: the card and
+        board tools follow it. A branch or a compaction keeps the card it started from."""
+        if self._workspace is not None and new_thread_id and reset:
+            self._workspace.session_id = thread_session(new_thread_id)
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
         session = self._require()
         assert self._tools is not None
         if not self.enabled:
             return fail(memory_off(str(session.agent_id)))
+        if self.workspace_tools and tool_name in ("state_card", "task_board"):
+            assert self._workspace is not None
+            return self._workspace.call(tool_name, args)
         return self._tools.call(tool_name, args)
 
 

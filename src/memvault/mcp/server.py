@@ -2,7 +2,7 @@
 
 This is the only module that imports the ``mcp`` SDK (the ``mcp`` extra). It is a thin
 adapter: every tool runs one call on a ``Vault`` or on the builtin USER.md / MEMORY.md
-provider and renders the outcome as text for the model. Fifteen tools, all bound to
+provider and renders the outcome as text for the model. Eighteen tools, all bound to
 one user (and optionally one agent) chosen by whoever starts the server, never by
 the model's arguments:
 
@@ -10,6 +10,8 @@ the model's arguments:
   ``memvault.agent.vault_tools``;
 * ``memory`` — the Hermes-style USER.md / MEMORY.md tool of ``BuiltinFileProvider``;
 * ``memory_list`` / ``memory_delete`` — page through the user's memories, forget one;
+* ``state_card`` / ``task_board`` — a conversation's state card and its workspace's
+  tasks (``memvault.agent.workspace_tools``; here each call names its ``session_id``);
 * the nine tools of the reference MCP "memory" server (``create_entities``,
   ``create_relations``, ``add_observations``, ``delete_entities``,
   ``delete_observations``, ``delete_relations``, ``read_graph``, ``search_nodes``,
@@ -86,6 +88,12 @@ from ..agent.vault_tools import (
     MEMORY_SAVE_SCHEMA,
     VaultTools,
     brief,
+)
+from ..agent.workspace_tools import (
+    STATE_CARD_SCHEMA,
+    TASK_BOARD_SCHEMA,
+    WorkspaceTools,
+    with_session,
 )
 from ..auth_headers import request_scope
 from ..errors import ConfigError, MemvaultError, NotFoundError, ValidationError
@@ -372,6 +380,10 @@ def _tools() -> list[types.Tool]:
         _tool("memory_delete", MEMORY_DELETE_DESCRIPTION, MEMORY_DELETE_SCHEMA, _DESTRUCTIVE),
         _tool("memory_remember", MEMORY_REMEMBER_DESCRIPTION, MEMORY_REMEMBER_SCHEMA, _WRITE),
         *(
+            _tool(s["name"], s["description"], with_session(s)["parameters"], _WRITE)
+            for s in (STATE_CARD_SCHEMA, TASK_BOARD_SCHEMA)
+        ),
+        *(
             _tool(name, GRAPH_DESCRIPTIONS[name], GRAPH_SCHEMAS[name], graph_hints[name])
             for name in GRAPH_SCHEMAS
         ),
@@ -435,6 +447,7 @@ class UserTools:
         self.agent_id = check_optional_ident(agent_id, "agent_id")
         self.vault = vault
         self.vault_tools = VaultTools(vault, user_id=self.user_id, agent_id=self.agent_id)
+        self.workspace_tools = WorkspaceTools(vault, user_id=self.user_id, session_id=None)
         self.graph = KnowledgeGraph(vault, user_id=self.user_id, agent_id=self.agent_id)
         self.files = BuiltinFileProvider()
         self.files.initialize(user_id=self.user_id, agent_id=self.agent_id, base_dir=str(base_dir))
@@ -446,6 +459,8 @@ class UserTools:
             "memory_list": self._list,
             "memory_delete": self._delete,
             "memory_remember": self._remember,
+            "state_card": lambda a: self._workspace("state_card", a),
+            "task_board": lambda a: self._workspace("task_board", a),
             "create_entities": lambda a: ToolOutcome(
                 _dump([e.to_json() for e in self.graph.create_entities(a["entities"])])
             ),
@@ -522,6 +537,10 @@ class UserTools:
         )
         payload = {"success": True, **done.to_dict()}
         return ToolOutcome(json.dumps(payload, ensure_ascii=False))
+
+    def _workspace(self, name: str, args: dict[str, Any]) -> ToolOutcome:
+        session = args.pop("session_id")
+        return _from_adapter(self.workspace_tools.call(name, args, session_id=session))
 
     def _delete_entities(self, args: dict[str, Any]) -> ToolOutcome:
         names, links = self.graph.delete_entities(args["entityNames"])

@@ -43,6 +43,7 @@ from . import (
     session_config,
     usage,
     v2,
+    workspace,
 )
 from .auth import Who, authenticate
 from .errors import (
@@ -290,6 +291,7 @@ def create_app(
         usage,
         entities,
         profile,
+        workspace,
     ):
         app.include_router(module.router)
     app.include_router(history.router)

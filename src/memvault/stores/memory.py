@@ -23,6 +23,7 @@ from ..fields import EMBEDDED
 from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
 from .memory_graph import MemoryGraph
+from .memory_workspace import MemoryWorkspace
 from .phrases import is_phrase, phrase_counter, phrase_weight
 from .profile_checks import check_put, stale_revision
 from .protocols import TermPlanner
@@ -70,7 +71,7 @@ def _own(entry: MemoryEntry) -> MemoryEntry:
     return entry.replace(metadata=copy.deepcopy(entry.metadata))
 
 
-class MemoryStore(MemoryGraph):
+class MemoryStore(MemoryGraph, MemoryWorkspace):
     """A ``Store`` that lives in a Python dict, guarded by a lock."""
 
     def __init__(self) -> None:
@@ -89,6 +90,7 @@ class MemoryStore(MemoryGraph):
         self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
         self._graph_init()
+        self._workspace_init()
 
     def atomic(self) -> AbstractContextManager[None]:
         """A nesting write transaction (``protocols.Transactional``): the lock is held
@@ -123,6 +125,7 @@ class MemoryStore(MemoryGraph):
             dict(self._versions),
             dict(self._profiles),
             self._graph_state(),
+            self._workspace_state(),
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -139,8 +142,10 @@ class MemoryStore(MemoryGraph):
             self._versions,
             self._profiles,
             graph,
+            workspace,
         ) = saved
         self._graph_restore(graph)
+        self._workspace_restore(workspace)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -466,6 +471,7 @@ class MemoryStore(MemoryGraph):
             self._usage = [r for r in self._usage if r.user_id != user_id]
             self._profiles = {k: p for k, p in self._profiles.items() if k[0] != user_id}
             self._graph_drop_user(user_id)
+            self._workspace_drop_user(user_id)
         return ids
 
     # -- profile documents ----------------------------------------------------------

@@ -41,6 +41,7 @@ from .values import (
     View,
 )
 from .versions import StoredVersion
+from .workspace_values import CardRevision, SessionLink, StoredCard, StoredTask
 
 
 @runtime_checkable
@@ -392,6 +393,65 @@ class ProfileStore(Protocol):
     def profiles(self, user_id: str) -> list[StoredProfile]: ...
 
 
+@runtime_checkable
+class WorkspaceStore(Protocol):
+    """State cards, the task board and the sessions' workspaces (``memvault.workspace``).
+
+    ``link_session`` ties a session to a workspace the first time, and returns the
+    workspace the session is tied to — which may be another one: the caller refuses
+    then. ``put_card`` saves a session's card if its stored revision is still
+    ``revision`` (0: none yet) and appends the revision ``revision + 1`` (document,
+    diff, actor, time) to its history in the same transaction; a writer that lost the
+    race gets ``ConflictError`` and nothing changes. ``put_task`` is the same
+    compare-and-set for one task (revision 0: a new task; an existing id conflicts).
+    Lists come oldest first. Erasing a user erases all of it.
+    """
+
+    def link_session(
+        self, user_id: str, session_id: str, workspace_id: str, *, now: datetime
+    ) -> str: ...
+
+    def session_link(self, user_id: str, session_id: str) -> SessionLink | None: ...
+
+    def unlink_session(self, user_id: str, session_id: str) -> bool: ...
+
+    def session_links(self, user_id: str) -> list[SessionLink]: ...
+
+    def get_card(self, user_id: str, session_id: str) -> StoredCard | None: ...
+
+    def put_card(
+        self,
+        user_id: str,
+        session_id: str,
+        document: str,
+        *,
+        revision: int,
+        diff: str,
+        actor: str,
+        now: datetime,
+    ) -> StoredCard: ...
+
+    def card_revisions(self, user_id: str, session_id: str) -> list[CardRevision]: ...
+
+    def delete_card(self, user_id: str, session_id: str) -> bool: ...
+
+    def cards(self, user_id: str) -> list[StoredCard]: ...
+
+    def get_task(self, user_id: str, task_id: str) -> StoredTask | None: ...
+
+    def put_task(self, task: StoredTask, *, revision: int) -> StoredTask: ...
+
+    def delete_task(self, user_id: str, task_id: str) -> bool: ...
+
+    def tasks(
+        self,
+        user_id: str,
+        *,
+        workspace_id: str | None = None,
+        session_id: str | None = None,
+    ) -> list[StoredTask]: ...
+
+
 class Store(
     EntryStore,
     KeywordIndex,
@@ -400,6 +460,7 @@ class Store(
     UsageLedger,
     EntryHistory,
     ProfileStore,
+    WorkspaceStore,
     Transactional,
     Admin,
     Protocol,
@@ -428,4 +489,5 @@ __all__ = [
     "Transactional",
     "UsageLedger",
     "VectorStore",
+    "WorkspaceStore",
 ]

@@ -23,6 +23,7 @@ from .profiles import MySQLProfiles
 from .usage import MySQLUsage
 from .vectors import MySQLVectors
 from .versions import MySQLVersions
+from .workspace import MySQLWorkspace
 
 
 class MySQLStore(
@@ -33,6 +34,7 @@ class MySQLStore(
     MySQLAudit,
     MySQLUsage,
     MySQLProfiles,
+    MySQLWorkspace,
     MySQLGraph,
 ):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""

@@ -9,6 +9,7 @@ from ..clauses import audit_query, audit_record
 from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
+from ..workspace_sql import WORKSPACE_TABLES
 from .connection import MySQLConnection
 from .sql import log_vectors
 
@@ -135,6 +136,7 @@ class MySQLAudit(MySQLConnection):
                 "reveal_grants",
                 "llm_usage",
                 "profiles",
+                *WORKSPACE_TABLES,
                 *GRAPH_TABLES,
             ):
                 cur.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))

@@ -342,6 +342,65 @@ def _profiles(cur: Any, exact: str) -> None:
     )
 
 
+@migration(7, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
+def _workspace(cur: Any, exact: str) -> None:
+    # One CREATE ... IF NOT EXISTS per statement, so a step cut short is finished by
+    # running it again. MEDIUMTEXT holds the largest card a store accepts
+    # (workspace_values.MAX_CARD_DOCUMENT_BYTES); task text fits TEXT's 64 KiB.
+    ident = _ids(exact)
+    text = f"CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL"
+    tail = f"ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS workspace_sessions (
+            user_id {ident} NOT NULL,
+            session_id {ident} NOT NULL,
+            workspace_id {ident} NOT NULL,
+            linked_at {_TIME} NOT NULL,
+            PRIMARY KEY (user_id, session_id)
+        ) {tail}"""
+    )
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS cards (
+            user_id {ident} NOT NULL,
+            session_id {ident} NOT NULL,
+            document MEDIUMTEXT {text},
+            revision INT NOT NULL,
+            actor TEXT {text},
+            updated_at {_TIME} NOT NULL,
+            PRIMARY KEY (user_id, session_id)
+        ) {tail}"""
+    )
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS card_revisions (
+            user_id {ident} NOT NULL,
+            session_id {ident} NOT NULL,
+            revision INT NOT NULL,
+            document MEDIUMTEXT {text},
+            diff MEDIUMTEXT {text},
+            actor TEXT {text},
+            changed_at {_TIME} NOT NULL,
+            PRIMARY KEY (user_id, session_id, revision)
+        ) {tail}"""
+    )
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS tasks (
+            user_id {ident} NOT NULL,
+            task_id {ident} NOT NULL,
+            workspace_id {ident} NOT NULL,
+            session_id {ident} NOT NULL,
+            title TEXT {text},
+            notes TEXT {text},
+            status {_ENUM} NOT NULL,
+            revision INT NOT NULL,
+            created_at {_TIME} NOT NULL,
+            updated_at {_TIME} NOT NULL,
+            PRIMARY KEY (user_id, task_id),
+            KEY tasks_by_workspace (user_id, workspace_id),
+            KEY tasks_by_session (user_id, session_id)
+        ) {tail}"""
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

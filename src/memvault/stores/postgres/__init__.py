@@ -17,6 +17,7 @@ from .profiles import PostgresProfiles
 from .usage import PostgresUsage
 from .vectors import PostgresVectors
 from .versions import PostgresVersions
+from .workspace import PostgresWorkspace
 
 
 class PostgresStore(
@@ -27,6 +28,7 @@ class PostgresStore(
     PostgresAudit,
     PostgresUsage,
     PostgresProfiles,
+    PostgresWorkspace,
     PostgresGraph,
 ):
     """A ``Store`` on one PostgreSQL database."""

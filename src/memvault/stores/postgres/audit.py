@@ -11,6 +11,7 @@ from ..clauses import audit_query, audit_record
 from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
+from ..workspace_sql import WORKSPACE_TABLES
 from .connection import PostgresConnection
 
 
@@ -142,6 +143,7 @@ class PostgresAudit(PostgresConnection):
                 "reveal_grants",
                 "llm_usage",
                 "profiles",
+                *WORKSPACE_TABLES,
                 *GRAPH_TABLES,
             ):
                 conn.execute(f"DELETE FROM {table} WHERE user_id = %s", (user_id,))

@@ -614,6 +614,63 @@ def _profiles(conn: psycopg.Connection[Any]) -> None:
     )
 
 
+@migration(14, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
+def _workspace(conn: psycopg.Connection[Any]) -> None:
+    # Documents and diffs are text, not jsonb, so they read back exactly as saved
+    # (stores.workspace_sql). Every key starts with user_id.
+    _run(
+        conn,
+        f"""
+        CREATE TABLE IF NOT EXISTS workspace_sessions (
+            user_id {_T} NOT NULL,
+            session_id {_T} NOT NULL,
+            workspace_id {_T} NOT NULL,
+            linked_at {_T} NOT NULL,
+            PRIMARY KEY (user_id, session_id)
+        )
+        ;;
+        CREATE TABLE IF NOT EXISTS cards (
+            user_id {_T} NOT NULL,
+            session_id {_T} NOT NULL,
+            document text NOT NULL,
+            revision integer NOT NULL,
+            actor text NOT NULL,
+            updated_at {_T} NOT NULL,
+            PRIMARY KEY (user_id, session_id)
+        )
+        ;;
+        CREATE TABLE IF NOT EXISTS card_revisions (
+            user_id {_T} NOT NULL,
+            session_id {_T} NOT NULL,
+            revision integer NOT NULL,
+            document text NOT NULL,
+            diff text NOT NULL,
+            actor text NOT NULL,
+            changed_at {_T} NOT NULL,
+            PRIMARY KEY (user_id, session_id, revision)
+        )
+        ;;
+        CREATE TABLE IF NOT EXISTS tasks (
+            user_id {_T} NOT NULL,
+            task_id {_T} NOT NULL,
+            workspace_id {_T} NOT NULL,
+            session_id {_T} NOT NULL,
+            title text NOT NULL,
+            notes text NOT NULL,
+            status {_T} NOT NULL,
+            revision integer NOT NULL,
+            created_at {_T} NOT NULL,
+            updated_at {_T} NOT NULL,
+            PRIMARY KEY (user_id, task_id)
+        )
+        ;;
+        CREATE INDEX IF NOT EXISTS tasks_by_workspace ON tasks (user_id, workspace_id)
+        ;;
+        CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks (user_id, session_id)
+        """,
+    )
+
+
 def vector_text(raw: bytes) -> str:
     """float32 bytes as pgvector's text form (each value round-trips exactly)."""
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"

@@ -19,6 +19,7 @@ from .sql import scope_tokens
 from .usage import SQLiteUsage
 from .vectors import SQLiteVectors
 from .versions import SQLiteVersions
+from .workspace import SQLiteWorkspace
 
 
 class SQLiteStore(
@@ -29,6 +30,7 @@ class SQLiteStore(
     SQLiteAudit,
     SQLiteUsage,
     SQLiteProfiles,
+    SQLiteWorkspace,
     SQLiteGraph,
 ):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""

@@ -10,6 +10,7 @@ from ..clauses import audit_query, audit_record
 from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
 from ..values import AuditRecord, RevealChange, RevealState
+from ..workspace_sql import WORKSPACE_TABLES
 from .connection import SQLiteConnection
 
 
@@ -152,6 +153,7 @@ class SQLiteAudit(SQLiteConnection):
                         "reveal_grants",
                         "llm_usage",
                         "profiles",
+                        *WORKSPACE_TABLES,
                         *GRAPH_TABLES,
                     ):
                         conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))

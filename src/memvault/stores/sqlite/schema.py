@@ -574,6 +574,58 @@ def _profiles(conn: sqlite3.Connection) -> None:
     )
 
 
+@migration(18, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
+def _workspace(conn: sqlite3.Connection) -> None:
+    # The documents and diffs are JSON text the workspace package reads (stores.
+    # workspace_sql); times are fixed-width UTC text. Re-runnable, like the step before.
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS workspace_sessions (
+            user_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            linked_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, session_id)
+        );
+        CREATE TABLE IF NOT EXISTS cards (
+            user_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            document TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, session_id)
+        );
+        CREATE TABLE IF NOT EXISTS card_revisions (
+            user_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            document TEXT NOT NULL,
+            diff TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            changed_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, session_id, revision)
+        );
+        CREATE TABLE IF NOT EXISTS tasks (
+            user_id TEXT NOT NULL,
+            task_id TEXT NOT NULL,
+            workspace_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            notes TEXT NOT NULL,
+            status TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user_id, task_id)
+        );
+        CREATE INDEX IF NOT EXISTS tasks_by_workspace ON tasks (user_id, workspace_id);
+        CREATE INDEX IF NOT EXISTS tasks_by_session ON tasks (user_id, session_id);
+        """,
+    )
+
+
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
