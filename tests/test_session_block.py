@@ -219,3 +219,47 @@ def test_the_block_never_exceeds_its_budget(name: str, window: int, parts: dict[
     assert list(block.parts) == [n for n in LAYOUT if n in block.parts]
     for part, text in block.parts.items():
         assert count_tokens(text) <= block.allocation.granted(part)
+
+
+def test_the_sessions_card_and_its_workspaces_board_come_from_the_vault(
+    sqlite_vault: Vault, home_settings: MemoryConfigStore
+) -> None:
+    vault = sqlite_vault
+    home_settings.set_session_overrides("alice", "s1", {"injection.preset": "task"})
+    vault.upsert_card(
+        user_id="alice",
+        session_id="s1",
+        workspace_id="w",
+        goal="ship the billing export",
+        next_step="add the tests",
+    )
+    vault.add_task(user_id="alice", workspace_id="w", session_id="s1", title="write the tests")
+    vault.add_task(user_id="alice", workspace_id="w", session_id="s2", title="review the CSV")
+    vault.add_task(user_id="alice", workspace_id="z", session_id="s9", title="other workspace")
+    vault.add_task(user_id="bob", workspace_id="w", session_id="b1", title="bob's own task")
+
+    def block(session: str) -> dict[str, str]:
+        return session_block(
+            vault, home_settings, "billing", user_id="alice", session_id=session, window=128_000
+        ).parts
+
+    parts = block("s1")  # no workspace_id given: the one the card tied s1 to
+    assert "ship the billing export" in parts["state_card"]
+    assert "add the tests" in parts["state_card"]
+    board = parts["task_board"]
+    assert "write the tests (this conversation)" in board and "review the CSV" in board
+    assert "other workspace" not in board and "bob" not in board
+    # a session with no card and no workspace gets neither part
+    empty = block("s-new")
+    assert "state_card" not in empty and "task_board" not in empty
+    # the caller's own text still wins
+    given_text = session_block(
+        vault,
+        home_settings,
+        "billing",
+        user_id="alice",
+        session_id="s1",
+        window=128_000,
+        components={"state_card": CARD},
+    ).parts["state_card"]
+    assert given_text.startswith("Goal: ship the billing export\nProgress")

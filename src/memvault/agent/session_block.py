@@ -26,7 +26,10 @@ from ..render import count_tokens, pack, packed_size
 from ..vault import Vault
 from ..views import RecallScope
 from ..workspace.allocator import Allocation, allocate, check_window, fit_text
+from ..workspace.board import Task
+from ..workspace.cards import Card
 from ..workspace.presets import COMPONENTS, Preset, get_preset
+from ..workspace.render import render_board, render_card
 from .config import MemoryConfigStore
 
 LAYOUT: tuple[str, ...] = ("state_card", "task_board", "snapshot", "memories")
@@ -67,6 +70,39 @@ class MemoriesPart:
 
     def render(self, tokens: int) -> str:
         return pack(self.hits, tokens) if tokens > 0 else ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardPart:
+    """The session's state card (``workspace.render.render_card``), goal and next step
+    first when the grant is short."""
+
+    card: Card
+
+    def wanted(self) -> int:
+        return count_tokens(render_card(self.card, _WHOLE))
+
+    def render(self, tokens: int) -> str:
+        return render_card(self.card, tokens) if tokens > 0 else ""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPart:
+    """The workspace's task board, tasks in progress first, this session's marked."""
+
+    tasks: Sequence[Task]
+    session_id: str | None = None
+
+    def wanted(self) -> int:
+        return count_tokens(render_board(self.tasks, _WHOLE, session_id=self.session_id))
+
+    def render(self, tokens: int) -> str:
+        if tokens <= 0:
+            return ""
+        return render_board(self.tasks, tokens, session_id=self.session_id)
+
+
+_WHOLE = 1_000_000  # a budget no card or board reaches: "render all of it"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +186,9 @@ def session_block(
     defaults); ``injection.enabled = false`` (or ``enabled = false``) injects nothing,
     and ``injection.include_builtin = false`` leaves the snapshot out. ``snapshot`` is the
     USER/MEMORY text frozen at session start (``BuiltinFileProvider.system_prompt_block``);
-    ``components`` adds the parts built elsewhere (``state_card``, ``task_board``).
+    The session's state card and its workspace's task board (``workspace_id``, else the
+    workspace the session is tied to) come from the vault unless ``components`` gives
+    them (or other parts built elsewhere).
     Memories are recalled only when the preset gives them room.
     """
     check_window(window)
@@ -162,6 +200,16 @@ def session_block(
     parts: dict[str, object] = dict(components or {})
     if snapshot is not None and injection.include_builtin:
         parts["snapshot"] = snapshot
+    if "state_card" not in parts and preset.includes("state_card"):
+        card = vault.card(user_id=user_id, session_id=session_id)
+        if card.revision > 0:
+            parts["state_card"] = CardPart(card)
+    if "task_board" not in parts and preset.includes("task_board"):
+        workspace = workspace_id or vault.session_workspace(user_id=user_id, session_id=session_id)
+        if workspace is not None:
+            tasks = vault.tasks(user_id=user_id, workspace_id=workspace)
+            if tasks:
+                parts["task_board"] = BoardPart(tasks, session_id)
     if (
         "memories" not in parts
         and preset.includes("memories")
@@ -183,6 +231,8 @@ def session_block(
 
 __all__ = [
     "LAYOUT",
+    "BoardPart",
+    "CardPart",
     "MemoriesPart",
     "Part",
     "SessionBlock",

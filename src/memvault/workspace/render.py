@@ -49,6 +49,9 @@ def _fit(header: str, lines: Sequence[str], priority: Sequence[int], max_tokens:
     """The header and the lines that fit ``max_tokens``, taken by ``priority`` (indexes
     into ``lines``, most important first) and shown in their own order, with a note of
     how many were left out; '' when not even the header and one line fit."""
+    whole = _compose(header, lines, range(len(lines)))
+    if count_tokens(whole) <= max_tokens:
+        return whole  # (checked first: the note of a partial view can cost more than a line)
     kept: list[int] = []
     for i in priority:
         if count_tokens(_compose(header, lines, [*kept, i])) <= max_tokens:
