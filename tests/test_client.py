@@ -245,6 +245,16 @@ def test_http_errors_raise_the_library_classes(live: Live) -> None:
     assert live.snapshot() == before
 
 
+def test_an_admin_route_with_a_user_key_is_forbidden(live: Live) -> None:
+    """No client method calls an admin route; a raw call through the same exchange shows
+    the 403 comes back as ``ForbiddenError``."""
+    from memvault import ForbiddenError
+    from memvault.client.exchange import Call
+
+    with Client(live.url, api_key=live.alice) as c, pytest.raises(ForbiddenError, match="admin"):
+        c._run(Call("GET", "/v1/keys", lambda r, _: r.json(), user_in="none"))
+
+
 def test_the_admin_must_name_a_user(live: Live) -> None:
     with Client(live.url, api_key=live.admin) as c, pytest.raises(ValidationError, match="user_id"):
         c.count()

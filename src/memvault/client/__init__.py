@@ -12,8 +12,10 @@ gives them (seed 000, section 0.5: ``get_memory``, ``add_memory_entry``,
 ``ExternalHit``; the v2 answers as the models of ``memvault.client.models``) and raise
 the library's errors: the class the server raised, with its message.
 
-httpx is a core dependency, so this package needs no extra; it is not re-exported
-from ``memvault`` so that ``import memvault`` stays what it was.
+httpx is a core dependency (``import memvault`` loads it already, for the LLM and
+embedding clients), so this package needs no extra. It is deliberately not re-exported
+from ``memvault``: the package root is the library's surface, and a client of a remote
+server is one import away (``from memvault.client import Client``).
 """
 
 from __future__ import annotations
