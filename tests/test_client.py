@@ -344,3 +344,60 @@ def test_the_error_table_inverts_the_servers() -> None:
     for status, cls in BY_STATUS.items():
         if status != 400:  # the gateway answers a malformed body with 422
             assert status_for(cls("x")) == status, cls
+
+
+MIRRORED = [
+    "add",
+    "add_many",
+    "get",
+    "update",
+    "delete",
+    "list",
+    "count",
+    "search",
+    "explain",
+    "context",
+    "export",
+    "import_",
+    "remember",
+    "history",
+    "undo",
+    "decide",
+    "profile",
+    "save_profile",
+    "erase_user",
+]
+
+
+@pytest.mark.parametrize("name", MIRRORED)
+def test_the_client_methods_mirror_the_vaults(name: str) -> None:
+    """Each argument a client method takes is the ``Vault`` method's, with its default
+    (``user_id`` may be left to the client; ``agent_id`` of ``add_many`` and ``import_``
+    picks the store, as the routes do). The HTTP API takes fewer fields than the library
+    (no ``id``, ``source``, ``expires_at``), never others."""
+    import inspect
+
+    from memvault import Vault
+
+    ours = inspect.signature(getattr(Client, name)).parameters
+    theirs = inspect.signature(getattr(Vault, name)).parameters
+    for param in list(ours.values())[1:]:
+        if param.name in ("user_id",) or (
+            param.name == "agent_id" and name in ("add_many", "import_")
+        ):
+            continue
+        assert param.name in theirs, f"{name}({param.name}=) is not an argument of Vault.{name}"
+        assert param.default == theirs[param.name].default, f"{name}({param.name}=)"
+
+
+def test_a_batch_is_all_or_nothing(live: Live) -> None:
+    with Client(live.url, api_key=live.admin, user_id="frank") as c:
+        with pytest.raises(ValidationError, match=r"records\.1\.kind"):
+            c.add_many([{"content": "fine"}, {"content": "bad", "kind": "nonsense"}])
+        with pytest.raises(ValidationError, match="new memories only"):
+            c.add_many([{"content": "new", "supersedes": "0" * 32}])
+        with pytest.raises(ValidationError, match="one batch per agent"):
+            c.add_many([{"content": "x", "agent_id": "helper"}])
+        assert c.count() == 0
+        stored = c.add_many([{"content": "mine", "agent_id": "helper"}], agent_id="helper")
+        assert stored[0].agent_id == "helper" and c.count(agent_id="helper") == 1

@@ -597,18 +597,18 @@ def profile(*, user_id: str | None = None, agent_id: str | None = None) -> Call[
 
 
 def save_profile(
-    document: Profile | Mapping[str, Any],
+    profile: Profile | Mapping[str, Any],
     *,
     user_id: str | None = None,
     agent_id: str | None = None,
 ) -> Call[Profile]:
     """Replace the profile whole; returns it as saved."""
-    if isinstance(document, Profile):
-        sent = document.model_dump(mode="json", by_alias=True)
-    elif isinstance(document, Mapping):
-        sent = dict(document)
+    if isinstance(profile, Profile):
+        sent = profile.model_dump(mode="json", by_alias=True)
+    elif isinstance(profile, Mapping):
+        sent = dict(profile)
     else:
-        raise ValidationError("document must be a Profile or its JSON object", field="profile")
+        raise ValidationError("profile must be a Profile or its JSON object", field="profile")
 
     def saved(r: httpx.Response, _: str | None) -> Profile:
         return parse_profile(r.json(), origin="the server's profile")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from types import TracebackType
@@ -76,6 +77,19 @@ def _request(
     return request, user if call.user_in != "none" else None
 
 
+def _signature(build: Callable[..., Any]) -> inspect.Signature:
+    """``build``'s signature as a method's: ``self`` first, returning what the call
+    decodes to (``Call[MemoryEntry]`` shows as ``MemoryEntry``), for ``help()`` and IDEs."""
+    signature = inspect.signature(build)
+    returned = signature.return_annotation
+    if isinstance(returned, str) and returned.startswith("Call[") and returned.endswith("]"):
+        returned = returned[len("Call[") : -1]
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    return signature.replace(
+        parameters=[this, *signature.parameters.values()], return_annotation=returned
+    )
+
+
 def _sync(
     build: Callable[P, Call[T]], name: str | None = None
 ) -> Callable[Concatenate[Client, P], T]:
@@ -85,6 +99,7 @@ def _sync(
 
     if name is not None:
         method.__name__ = method.__qualname__ = name
+    method.__signature__ = _signature(build)  # type: ignore[attr-defined]
     return method
 
 
@@ -97,6 +112,7 @@ def _async(
 
     if name is not None:
         method.__name__ = method.__qualname__ = name
+    method.__signature__ = _signature(build)  # type: ignore[attr-defined]
     return method
 
 
