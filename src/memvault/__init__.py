@@ -13,12 +13,14 @@ from .agent.vault_provider import VaultProvider
 from .config import VaultConfig, load_config
 from .errors import (
     AmbiguousMatchError,
+    AuthError,
     AuthorizationError,
     CharLimitError,
     ConfigError,
     ConflictError,
     EmbeddingError,
     FileDriftError,
+    ForbiddenError,
     ImportFormatError,
     LLMBudgetError,
     LLMError,
@@ -26,6 +28,7 @@ from .errors import (
     MemvaultError,
     MigrationError,
     NotFoundError,
+    PayloadTooLargeError,
     RevealLockedError,
     SecurityError,
     StoreError,
@@ -58,6 +61,7 @@ from .vault import Vault
 
 __all__ = [
     "AmbiguousMatchError",
+    "AuthError",
     "AuthorizationError",
     "BuiltinFileProvider",
     "CandidateTrace",
@@ -73,6 +77,7 @@ __all__ = [
     "Fact",
     "FactsProvider",
     "FileDriftError",
+    "ForbiddenError",
     "Hit",
     "ImportFormatError",
     "Kind",
@@ -89,6 +94,7 @@ __all__ = [
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
+    "PayloadTooLargeError",
     "Profile",
     "Remembered",
     "RevealLockedError",

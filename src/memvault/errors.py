@@ -19,6 +19,9 @@ subclasses say what went wrong, and each message says what to do about it::
     │   └── RevealLockedError    too many wrong answers: reveal is locked for the entry
     ├── ConfigError              a setting is invalid
     ├── UnsupportedOperationError  the configured provider does not offer this operation
+    ├── AuthError                the HTTP request carries no valid API key        (401)
+    ├── ForbiddenError           the key may not use this HTTP route (admin only) (403)
+    ├── PayloadTooLargeError     the HTTP request body is over the size limit      (413)
     └── UpstreamError            a service memvault relies on but does not run failed
         ├── LLMError             the chat model endpoint failed or answered in an unknown shape
         │   └── LLMBudgetError   a daily token budget is used up: the call was not made
@@ -31,8 +34,12 @@ no retry will change that; the gateway answers it with 501.
 
 ``UpstreamError`` is the branch for LLMs and other external providers (the embedding
 model, local or behind an API, is one), so a caller can tell "their side failed, retry
-or reconfigure" from a problem with the request or the store. The HTTP gateway adds its
-own leaves (``memvault.server.errors``).
+or reconfigure" from a problem with the request or the store.
+
+``AuthError``, ``ForbiddenError`` and ``PayloadTooLargeError`` are the HTTP gateway's own
+refusals. They live here, not in ``memvault.server``, so that the HTTP client
+(``memvault.client``) raises the very classes the server maps to 401, 403 and 413
+without importing the web framework.
 
 The name ``MemoryError`` is deliberately not used: it would shadow the builtin.
 """
@@ -162,6 +169,24 @@ class UnsupportedOperationError(MemvaultError):
     code = "unsupported_operation"
 
 
+class AuthError(MemvaultError):
+    """The HTTP request carries no valid API key (none, malformed, unknown or revoked)."""
+
+    code = "unauthorized"
+
+
+class ForbiddenError(MemvaultError):
+    """The API key is valid but may not use this route (it needs an admin key)."""
+
+    code = "forbidden"
+
+
+class PayloadTooLargeError(MemvaultError):
+    """The HTTP request body is larger than the server accepts; send less per request."""
+
+    code = "payload_too_large"
+
+
 class UpstreamError(MemvaultError):
     """An external provider (chat model, embedder, memory service) failed or is missing."""
 
@@ -194,12 +219,14 @@ class EmbeddingError(UpstreamError):
 
 __all__ = [
     "AmbiguousMatchError",
+    "AuthError",
     "AuthorizationError",
     "CharLimitError",
     "ConfigError",
     "ConflictError",
     "EmbeddingError",
     "FileDriftError",
+    "ForbiddenError",
     "ImportFormatError",
     "LLMBudgetError",
     "LLMError",
@@ -207,6 +234,7 @@ __all__ = [
     "MemvaultError",
     "MigrationError",
     "NotFoundError",
+    "PayloadTooLargeError",
     "RevealLockedError",
     "SecurityError",
     "StoreError",

@@ -1,10 +1,11 @@
 """The FastAPI application: wiring only.
 
 Routers: ``health`` (``/healthz``, ``/readyz``), ``memories`` (``/v1/memories``,
-``/v1/users``), ``v2`` (``/api/memory/v2``), ``admin`` (``/v1/keys``); the MCP
-endpoint at ``/mcp``. ``errors.install_handlers`` maps the error tree to status
-codes. Authentication is on when a ``KeyStore`` is given; without one the server
-acts as a local admin and ``check_bind`` keeps it on loopback.
+``/v1/users``), ``recall`` (``/v1/memories/context``, ``/explain``, ``/batch``), ``v2``
+(``/api/memory/v2``), ``admin`` (``/v1/keys``); the MCP endpoint at ``/mcp``.
+``errors.install_handlers`` maps the error tree to status codes. Authentication is on
+when a ``KeyStore`` is given; without one the server acts as a local admin and
+``check_bind`` keeps it on loopback.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from . import (
     memories,
     profile,
     quarantine,
+    recall,
     sensitive,
     session_config,
     usage,
@@ -291,6 +293,7 @@ def create_app(
         usage,
         entities,
         profile,
+        recall,
         workspace,
     ):
         app.include_router(module.router)

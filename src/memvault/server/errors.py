@@ -3,12 +3,10 @@
 Every error response is ``{"error": {"code", "message"}}``. Messages never carry a
 filesystem path: ``public_message`` cuts each absolute path down to its last name
 (``keys.json``), and the full message of a server-side failure is logged instead.
-The gateway adds three errors of its own, all ``MemvaultError`` subclasses::
-
-    MemvaultError
-    ├── AuthError            no key, or a wrong or revoked one      401
-    ├── ForbiddenError       a user key on an admin-only route       403
-    └── PayloadTooLargeError the body is over the size limit         413
+The gateway's own refusals (``AuthError`` 401: no key, or a wrong or revoked one;
+``ForbiddenError`` 403: a user key on an admin-only route; ``PayloadTooLargeError`` 413:
+the body is over the size limit) are defined in ``memvault.errors``, so the HTTP client
+raises the same classes; they are re-exported here.
 """
 
 from __future__ import annotations
@@ -24,15 +22,18 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import (
+    AuthError,
     AuthorizationError,
     ConfigError,
     ConflictError,
     EmbeddingError,
+    ForbiddenError,
     LLMBudgetError,
     LLMError,
     LLMUnavailableError,
     MemvaultError,
     NotFoundError,
+    PayloadTooLargeError,
     StoreError,
     UnsupportedOperationError,
     UpstreamError,
@@ -48,24 +49,6 @@ logger = logging.getLogger("memvault.server")
 _PATH = re.compile(
     r"""(?<![\w:/.~-])(?:[A-Za-z]:\\|~?/)[^\s'"()<>,;/\\]+[/\\][^\s'"()<>,;]*[^\s'"()<>,;.:]"""
 )
-
-
-class AuthError(MemvaultError):
-    """The request carries no valid API key."""
-
-    code = "unauthorized"
-
-
-class ForbiddenError(MemvaultError):
-    """The key is valid but may not use this route (admin only)."""
-
-    code = "forbidden"
-
-
-class PayloadTooLargeError(MemvaultError):
-    """The request body is larger than the server accepts."""
-
-    code = "payload_too_large"
 
 
 # Most specific first: the first matching class decides.
