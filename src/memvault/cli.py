@@ -213,7 +213,7 @@ def add(
             description=description,
             metadata=_metadata(metadata),
             mem_class=mem_class,
-            source="api",
+            source="cli",
             source_subject=subject,
             supersedes=supersedes,
         )

@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 CONFLICT_ACTION = "conflict"  # the audit log's action of a recorded conflict
 #: Writes that come from a model, not a person: they may not adopt over an adopted decision.
-MACHINE_SOURCES = frozenset({Source.TOOL, Source.EXTRACTION, Source.TURN})
+MACHINE_SOURCES = frozenset({Source.TOOL, Source.EXTRACTION, Source.TURN, Source.MCP})
 MAX_SCANNED = 5000  # adopted decisions compared per write (a user has tens, not thousands)
 MAX_ASKED = 5  # the closest candidates put to the LLM
 CONFLICT_OPERATION = "decision_conflicts"  # the token ledger's name for these calls

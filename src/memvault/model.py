@@ -71,7 +71,9 @@ class DecisionStatus(StrEnum):
 
 
 class Source(StrEnum):
-    """Which door a memory came in through."""
+    """Which door a memory came in through: the library (``api``), the CLI, the HTTP API,
+    the panel, the MCP server, a model's tool call, extraction from a conversation, an
+    archived turn, or a migration (``ui`` is what early versions wrote for the panel)."""
 
     TOOL = "tool"
     EXTRACTION = "extraction"
@@ -79,6 +81,10 @@ class Source(StrEnum):
     UI = "ui"
     API = "api"
     MIGRATION = "migration"
+    CLI = "cli"
+    HTTP = "http"
+    PANEL = "panel"
+    MCP = "mcp"
 
 
 #: The metadata key of a decision that lists the adopted decisions it conflicts with

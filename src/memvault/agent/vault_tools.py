@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import MemvaultError, NotFoundError, SecurityError
+from ..deciding import MACHINE_SOURCES
+from ..errors import ConfigError, MemvaultError, NotFoundError, SecurityError
 from ..lifecycle.decisions import USER_ONLY, legal_moves
-from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry
+from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry, Source
 from ..security.quarantine import injectable, placeholder
 from ..validation import SUBJECT_USER
 from ..vault import Vault
@@ -199,12 +200,24 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
 
 
 class VaultTools:
-    """The two tools bound to one user (and agent) of a vault."""
+    """The two tools bound to one user (and agent) of a vault. ``source`` is what the
+    memories they save record: ``tool`` (a model's tool call), ``mcp`` behind the MCP
+    server; both count as the model's writes, not the person's."""
 
-    def __init__(self, vault: Vault, *, user_id: str, agent_id: str | None = None) -> None:
+    def __init__(
+        self,
+        vault: Vault,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        source: Source = Source.TOOL,
+    ) -> None:
+        if source not in MACHINE_SOURCES:
+            raise ConfigError(f"source must be one of the model's doors, not {source!r}")
         self.vault = vault
         self.user_id = user_id
         self.agent_id = agent_id
+        self.source = source
 
     def call(self, name: str, raw_args: Any) -> str:
         args = parse_arguments(raw_args)
@@ -249,7 +262,7 @@ class VaultTools:
                 description=args.get("description"),
                 session_id=args.get("session_id"),
                 metadata={k: args[k] for k in TURN_ARGS if k in args} or None,
-                source="tool",
+                source=self.source,
                 source_subject=args.get("subject") or SUBJECT_USER,
             )
             return _ok(action="created", memory=brief(entry))
@@ -325,7 +338,7 @@ class VaultTools:
                 kind="project",
                 name=args.get("name"),
                 status=status or DecisionStatus.PROPOSED,
-                source="tool",
+                source=self.source,
             )
             return _ok(action="proposed", decision=self._decision(entry))
         if action not in ("move", "history"):

@@ -222,7 +222,7 @@ class KnowledgeGraph:
             "kind": "user",
             "category": GRAPH_CATEGORY,
             "agent_id": self.agent_id,
-            "source": "tool",
+            "source": "mcp",
         }
 
     def create_entities(self, items: Sequence[Mapping[str, Any]]) -> list[Entity]:

@@ -98,6 +98,7 @@ from ..agent.workspace_tools import (
 from ..auth_headers import request_scope
 from ..errors import ConfigError, MemvaultError, NotFoundError, ValidationError
 from ..lru import DEFAULT_MAXSIZE, LRUCache
+from ..model import Source
 from ..validation import check_ident, check_optional_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph
@@ -446,7 +447,9 @@ class UserTools:
         self.user_id = check_ident(user_id, "user_id")
         self.agent_id = check_optional_ident(agent_id, "agent_id")
         self.vault = vault
-        self.vault_tools = VaultTools(vault, user_id=self.user_id, agent_id=self.agent_id)
+        self.vault_tools = VaultTools(
+            vault, user_id=self.user_id, agent_id=self.agent_id, source=Source.MCP
+        )
         self.workspace_tools = WorkspaceTools(vault, user_id=self.user_id, session_id=None)
         self.graph = KnowledgeGraph(vault, user_id=self.user_id, agent_id=self.agent_id)
         self.files = BuiltinFileProvider()

@@ -15,6 +15,7 @@ from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..errors import NotFoundError, ValidationError
+from ..model import Source
 from ..validation import check_ident
 from .errors import AuthError, ForbiddenError
 from .keys import LOCAL_ADMIN, Principal
@@ -76,7 +77,18 @@ def act_as(who: Principal, requested: str | None) -> str:
     return who.user_id
 
 
+CLIENT_HEADER = "X-Memvault-Client"
+"""Names the client of a request; the panel sends ``panel``, so its writes say so."""
+
+
+def surface(request: Request) -> Source:
+    """The ``source`` a write through this request records: ``panel`` for the panel,
+    ``http`` for everything else that calls the API."""
+    return Source.PANEL if request.headers.get(CLIENT_HEADER) == "panel" else Source.HTTP
+
+
 Who = Annotated[Principal, Depends(principal)]
+SurfaceDep = Annotated[Source, Depends(surface)]
 Admin = Annotated[Principal, Depends(require_admin)]
 GatewayDep = Annotated[Gateway, Depends(gateway)]
 UserQuery = Annotated[
@@ -87,9 +99,11 @@ AgentQuery = Annotated[str | None, Query(description="an agent id (that agent's 
 
 
 __all__ = [
+    "CLIENT_HEADER",
     "Admin",
     "AgentQuery",
     "GatewayDep",
+    "SurfaceDep",
     "UserQuery",
     "Who",
     "act_as",
@@ -98,4 +112,5 @@ __all__ = [
     "gateway",
     "principal",
     "require_admin",
+    "surface",
 ]

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import ValidationError
 from ..lifecycle.decisions import legal_moves
 from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
-from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
+from .auth import AgentQuery, GatewayDep, SurfaceDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
     MAX_PAGE,
@@ -37,7 +37,7 @@ NDJSON = "application/x-ndjson"
 
 
 @router.post("/v1/memories", status_code=201, response_model=Entry)
-def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+def add_memory(body: AddRequest, who: Who, gw: GatewayDep, source: SurfaceDep) -> dict[str, Any]:
     entry = gw.vault_for(body.agent_id).add(
         body.content,
         user_id=act_as(who, body.user_id),
@@ -52,7 +52,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
         category=body.category,
         importance=body.importance,
         status=body.status,
-        source="api",
+        source=source,
         source_subject=body.source_subject,
         supersedes=body.supersedes,
     )

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from ..errors import ValidationError
 from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
-from .auth import GatewayDep, Who, act_as
+from .auth import GatewayDep, SurfaceDep, Who, act_as
 from .errors import COMMON_ERRORS, NOT_FOUND
 from .schemas import MAX_SEARCH, AddRequest, Entry, SearchRequest, Subject, _Body
 
@@ -113,7 +113,7 @@ def explain(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
 
 
 @router.post("/v1/memories/batch", status_code=201, response_model=BatchResponse)
-def add_batch(body: BatchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+def add_batch(body: BatchRequest, who: Who, gw: GatewayDep, source: SurfaceDep) -> dict[str, Any]:
     """Store every record in one transaction, or none of them when one is invalid."""
     user = act_as(who, body.user_id)
     records: list[dict[str, Any]] = []
@@ -140,7 +140,7 @@ def add_batch(body: BatchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
             )
         fields = record.model_dump(exclude_unset=True, exclude={"user_id"})
         fields["agent_id"] = body.agent_id
-        fields["source"] = "api"
+        fields["source"] = source
         records.append(fields)
     entries = gw.vault_for(body.agent_id).add_many(records, user_id=user)
     return {"items": [e.to_dict() for e in entries]}

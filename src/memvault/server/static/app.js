@@ -74,7 +74,8 @@ async function api(method, path, { query = {}, body, userIn = "query" } = {}) {
     if (userIn === "body") body = { ...body, user_id: state.userId };
     else params.set("user_id", state.userId);
   }
-  const headers = { Authorization: `Bearer ${state.key}` };
+  // X-Memvault-Client: what the panel writes is recorded with source "panel".
+  const headers = { Authorization: `Bearer ${state.key}`, "X-Memvault-Client": "panel" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const qs = params.toString();
   const res = await fetch(qs ? `${path}?${qs}` : path, {

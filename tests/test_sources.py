@@ -1,0 +1,75 @@
+"""Each surface records the door a memory came in through (issue 20 §5): ``cli``, ``http``,
+``panel``, ``mcp``, ``tool``; the library's own default stays ``api``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memvault import Source, Vault, VaultConfig, load_config
+from memvault.agent.vault_tools import VaultTools
+from memvault.deciding import MACHINE_SOURCES
+from memvault.errors import ConfigError
+from memvault.mcp import UserTools
+from memvault.server.auth import CLIENT_HEADER
+
+from .gateway_server import live_gateway
+from .test_cli import run
+
+
+def test_the_cli_records_cli(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    added = run(home, "add", "--user", "alice", "Alice bakes sourdough", "--json")
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["source"] == "cli"
+
+
+def test_http_records_http_and_the_panel_records_panel(config: VaultConfig) -> None:
+    with live_gateway(config) as live, live.client(live.alice) as alice:
+        plain = alice.post("/v1/memories", json={"content": "Alice keeps a ledger"})
+        assert plain.status_code in (200, 201), plain.text
+        assert plain.json()["source"] == "http"
+        panel = alice.post(
+            "/v1/memories",
+            json={"content": "Alice sorted this in the panel"},
+            headers={CLIENT_HEADER: "panel"},
+        )
+        assert panel.json()["source"] == "panel"
+        batch = alice.post("/v1/memories/batch", json={"records": [{"content": "one of many"}]})
+        assert batch.status_code in (200, 201), batch.text
+        assert [i["source"] for i in batch.json()["items"]] == ["http"]
+
+
+def test_mcp_and_tools_record_their_door(tmp_path: Path) -> None:
+    config = load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
+    with Vault(config=config) as vault:
+        mcp = UserTools(vault, user_id="alice", base_dir=tmp_path)
+        saved = mcp.call(
+            "memory_save",
+            {"action": "create", "name": "tea", "type": "user", "content": "Likes tea"},
+        )
+        assert not saved.is_error, saved.text
+        graph = mcp.call(
+            "create_entities",
+            {"entities": [{"name": "Miso", "entityType": "cat", "observations": ["naps"]}]},
+        )
+        assert not graph.is_error, graph.text
+        tool = VaultTools(vault, user_id="bob")
+        out = json.loads(
+            tool.call(
+                "memory_save",
+                {"action": "create", "name": "x", "type": "user", "content": "Bob rows"},
+            )
+        )
+        assert out["success"] is True
+        alice = {e.name: e.source for e in vault.list(user_id="alice")}
+        assert alice == {"tea": Source.MCP, "Miso": Source.MCP}
+        assert [e.source for e in vault.list(user_id="bob")] == [Source.TOOL]
+        # a memory from the library itself keeps the default
+        assert vault.add("plain", user_id="carol").source == Source.API
+        # tools are the model's doors: a person's door is refused
+        with pytest.raises(ConfigError, match="model's doors"):
+            VaultTools(vault, user_id="bob", source=Source.CLI)
+    assert Source.MCP in MACHINE_SOURCES and Source.PANEL not in MACHINE_SOURCES
