@@ -49,6 +49,26 @@ lets an admin key name the user, as the default (``auth_headers.request_scope``)
 loopback addresses (``server.app.check_bind``), and the endpoint always refuses
 non-local Host and Origin headers (DNS-rebinding protection).
 
+Resources and prompts, scoped to the same user (and agent) as the tools: the SDK-free
+parts are :mod:`.resources` (the URIs — ``memvault://files/USER.md`` and ``MEMORY.md``,
+``memvault://memories/{id}``, ``memvault://graph``, ``memvault://entities[/{name}]`` —,
+listing them a page at a time, reading them, and which a tool call changed) and
+:mod:`.prompts` (``summarize_me``, ``review_quarantine``, ``prepare_context``, memory text
+fenced as data). A bad URI, cursor, prompt name or argument is an MCP error
+(``INVALID_PARAMS``) whose message says what to send; another user's memory id gets the
+same error as an id nobody has.
+
+Change notifications: a server built by ``build_server`` (stdio, in-memory streams) holds
+connections, so after each tool call it says what changed. Handshake-era clients
+(``initialize``, e.g. ``ClientSession``) subscribe per connection with
+``resources/subscribe``; each connection that has spoken gets
+``notifications/resources/list_changed`` when the listing moved (count or newest id) and
+``notifications/resources/updated`` for its subscribed URIs the call changed (the URIs the
+tool's answer names, and watched memories whose stamp moved). 2026-07-28 clients (the
+SDK's ``Client``) get the same events on ``subscriptions/listen`` streams. The stateless
+HTTP endpoint registers neither: no request outlives its POST, so its capabilities offer
+no ``subscribe`` / ``listChanged`` and ``resources/subscribe`` is "method not found".
+
 The knowledge-graph mapping (``KnowledgeGraph``, SDK-free) is in :mod:`.graph`, next
 to the only tools that use it.
 """
