@@ -28,6 +28,7 @@ from mcp.shared.memory import create_client_server_memory_streams
 from mcp.shared.subscriptions import ResourcesListChanged, ResourceUpdated
 
 from memvault import Vault, VaultConfig
+from memvault.errors import ValidationError
 from memvault.fences import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG
 from memvault.mcp import build_server
 from memvault.mcp.prompts import PROMPT_NAMES
@@ -483,3 +484,33 @@ async def test_resources_and_prompts_over_http(http_server: tuple[str, Vault]) -
             missing = await read_error(session, f"memvault://memories/{'0' * 32}")
             assert taken.message.replace(mine, "X") == missing.message.replace("0" * 32, "X")
             assert (await read(session, "memvault://files/USER.md"))[0] == ""
+
+
+# -- the SDK-free parts -----------------------------------------------------------------
+
+
+def test_which_resources_a_tool_call_changed() -> None:
+    from memvault.mcp.resources import NO_CHANGE, Change, check_uri, tool_change
+
+    graphs = {"memvault://graph", "memvault://entities"}
+    saved = json.dumps({"success": True, "action": "created", "memory": {"id": "a1"}})
+    assert tool_change("memory_save", {"action": "create"}, saved, False) == Change(
+        False, frozenset({*graphs, "memvault://memories/a1"})
+    )
+    deleted = json.dumps({"success": True, "action": "deleted", "id": "b2"})
+    assert tool_change("memory_delete", {"id": "b2"}, deleted, False).uris >= {
+        "memvault://memories/b2"
+    }
+    assert tool_change("memory", {"target": "memory"}, "{}", False).uris == {
+        "memvault://files/MEMORY.md"
+    }
+    history = json.dumps({"success": True, "decision": {"id": "c3"}, "moves": []})
+    assert tool_change("memory_decision", {"action": "history", "id": "c3"}, history, False) == (
+        NO_CHANGE
+    )
+    assert tool_change("memory_save", {"action": "create"}, saved, True) == NO_CHANGE
+    assert tool_change("read_graph", {}, "{}", False) == NO_CHANGE
+    assert not NO_CHANGE and Change(True) and (NO_CHANGE | Change(True)).list_changed
+    assert check_uri("memvault://entities/Acme%20Corp") == "memvault://entities/Acme%20Corp"
+    with pytest.raises(ValidationError, match="unknown resource kind"):
+        check_uri("memvault://graph/more")

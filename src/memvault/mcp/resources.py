@@ -33,6 +33,7 @@ from urllib.parse import quote, unquote
 
 from ..agent.builtin import BuiltinFileProvider
 from ..agent.files import ENTRY_DELIMITER
+from ..agent.provider import WriteTarget
 from ..entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
@@ -53,7 +54,7 @@ JSON = "application/json"
 MARKDOWN = "text/markdown"
 
 #: The builtin files by resource name, with their ``memory`` tool target.
-FILES: dict[str, str] = {"USER.md": "user", "MEMORY.md": "memory"}
+FILES: dict[str, WriteTarget] = {"USER.md": "user", "MEMORY.md": "memory"}
 FILE_URIS: dict[str, str] = {target: FILES_PREFIX + name for name, target in FILES.items()}
 
 #: Memories listed per ``resources/list`` page (the fixed resources come on the first).
@@ -282,7 +283,7 @@ class UserResources:
         check_uri(uri)
         if uri.startswith(FILES_PREFIX):
             target = FILES[uri[len(FILES_PREFIX) :]]
-            text = ENTRY_DELIMITER.join(self.files.display_entries(target))  # type: ignore[arg-type]
+            text = ENTRY_DELIMITER.join(self.files.display_entries(target))
             return ResourceText(uri, MARKDOWN, text)
         if uri == GRAPH_URI:
             return ResourceText(uri, JSON, _dump(self.graph.read_graph().to_json()))
