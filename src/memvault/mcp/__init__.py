@@ -2,9 +2,11 @@
 
 ``server`` holds the tools, the transports and the server itself; ``graph`` is the
 reference MCP knowledge graph (entities and relations kept as vault entries), which only
-these tools use. This package re-exports what the single ``memvault.mcp`` module did, so
-``from memvault.mcp import build_server`` keeps working; the identity headers and
-``request_scope`` live in ``memvault.auth_headers``, shared with the gateway.
+these tools use; ``resources`` and ``prompts`` are the SDK-free halves of the MCP
+resources (with what a tool call changed) and prompts. This package re-exports what
+the single ``memvault.mcp`` module did, so ``from memvault.mcp import build_server``
+keeps working; the identity headers and ``request_scope`` live in
+``memvault.auth_headers``, shared with the gateway.
 """
 
 from __future__ import annotations
