@@ -176,6 +176,8 @@ async def test_every_resource_kind(config: VaultConfig) -> None:
             assert {t.uri_template for t in templates} == {
                 "memvault://memories/{id}",
                 "memvault://entities/{name}",
+                "memvault://cards/{session_id}",
+                "memvault://boards/{workspace_id}",
             }
 
             assert await read(session, "memvault://files/USER.md") == ("Tea", "text/markdown")
@@ -514,3 +516,48 @@ def test_which_resources_a_tool_call_changed() -> None:
     assert check_uri("memvault://entities/Acme%20Corp") == "memvault://entities/Acme%20Corp"
     with pytest.raises(ValidationError, match="unknown resource kind"):
         check_uri("memvault://graph/more")
+
+
+async def test_state_cards_and_boards_are_resources(config: VaultConfig) -> None:
+    with Vault(config=config) as vault:
+        vault.upsert_card(user_id="alice", session_id="s1", workspace_id="w1", goal="Plan")
+        inbox = Inbox()
+        async with (
+            connect(vault, "alice", config.home, inbox) as session,
+            connect(vault, "bob", config.home) as bob,
+        ):
+            templates = await session.list_resource_templates()
+            forms = {t.uri_template for t in templates.resource_templates}
+            assert {"memvault://cards/{session_id}", "memvault://boards/{workspace_id}"} <= forms
+
+            await session.subscribe_resource("memvault://cards/s1")
+            await session.subscribe_resource("memvault://boards/w1")
+            await tool(
+                session,
+                "state_card",
+                {"action": "update", "session_id": "s1", "next_step": "write the outline"},
+            )
+            await inbox.wait_for(("updated", "memvault://cards/s1"))
+            text, mime = await read(session, "memvault://cards/s1")
+            card = json.loads(text)
+            assert mime == "application/json"
+            assert (card["goal"], card["next_step"], card["revision"]) == (
+                "Plan",
+                "write the outline",
+                2,
+            )
+
+            await tool(
+                session, "task_board", {"action": "create", "session_id": "s1", "title": "Outline"}
+            )
+            await inbox.wait_for(("updated", "memvault://boards/w1"))
+            board = json.loads((await read(session, "memvault://boards/w1"))[0])
+            assert [t["title"] for t in board["tasks"]] == ["Outline"]
+
+            # bob: alice's card and board read like ones that do not exist
+            for uri in ("memvault://cards/s1", "memvault://boards/w1"):
+                mine = await read_error(bob, uri)
+                nothing = await read_error(bob, uri.replace("1", "9"))
+                assert str(mine) == str(nothing).replace("9", "1")
+            bad = await read_error(session, "memvault://cards/../x")
+            assert "not a session id" in str(bad)

@@ -34,6 +34,7 @@ from urllib.parse import quote, unquote
 from ..agent.builtin import BuiltinFileProvider
 from ..agent.files import ENTRY_DELIMITER
 from ..agent.provider import WriteTarget
+from ..agent.workspace_tools import card_view, task_view
 from ..entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
@@ -47,8 +48,14 @@ MEMORY_PREFIX = "memvault://memories/"
 GRAPH_URI = "memvault://graph"
 ENTITIES_URI = "memvault://entities"
 ENTITY_PREFIX = "memvault://entities/"
+CARD_PREFIX = "memvault://cards/"
+BOARD_PREFIX = "memvault://boards/"
 MEMORY_TEMPLATE = "memvault://memories/{id}"
 ENTITY_TEMPLATE = "memvault://entities/{name}"
+CARD_TEMPLATE = "memvault://cards/{session_id}"
+#: Stands in a ``Change`` for "some board changed" until the workspace is known.
+TASKS_CHANGED = "memvault://boards/"
+BOARD_TEMPLATE = "memvault://boards/{workspace_id}"
 
 JSON = "application/json"
 MARKDOWN = "text/markdown"
@@ -65,7 +72,8 @@ _MAX_CURSOR = 10_000_000
 
 _FORMS = (
     "memvault://files/USER.md, memvault://files/MEMORY.md, memvault://memories/{id}, "
-    "memvault://graph, memvault://entities or memvault://entities/{name}"
+    "memvault://graph, memvault://entities, memvault://entities/{name}, "
+    "memvault://cards/{session_id} or memvault://boards/{workspace_id}"
 )
 
 # Tools that only read: they never change a resource.
@@ -160,7 +168,22 @@ def check_uri(uri: object) -> str:
         if not unquote(uri[len(ENTITY_PREFIX) :]).strip():
             raise _malformed(uri, "no entity name")
         return uri
+    for prefix, what in ((CARD_PREFIX, "session id"), (BOARD_PREFIX, "workspace id")):
+        if uri.startswith(prefix):
+            try:
+                check_ident(uri[len(prefix) :], what.replace(" ", "_"))
+            except ValidationError:
+                raise _malformed(uri, f"not a {what}") from None
+            return uri
     raise _malformed(uri, "unknown resource kind")
+
+
+def card_uri(session_id: str) -> str:
+    return CARD_PREFIX + session_id
+
+
+def board_uri(workspace_id: str) -> str:
+    return BOARD_PREFIX + workspace_id
 
 
 def _dump(value: Any) -> str:
@@ -246,6 +269,21 @@ class UserResources:
                 "its relations and the ids of the memories naming it.",
                 JSON,
             ),
+            ResourceInfo(
+                CARD_TEMPLATE,
+                "state card",
+                "A conversation's state card",
+                "The current state of one conversation (goal, progress, decisions, open "
+                "questions, next step) at its latest revision.",
+                JSON,
+            ),
+            ResourceInfo(
+                BOARD_TEMPLATE,
+                "task board",
+                "A workspace's task board",
+                "The tasks of one workspace with their status and conversation.",
+                JSON,
+            ),
         ]
 
     def page(self, cursor: str | None, size: int = PAGE_SIZE) -> ResourcePage:
@@ -294,6 +332,18 @@ class UserResources:
             if entry is None:
                 raise _not_found(uri)
             return ResourceText(uri, JSON, _dump(entry.to_dict()))
+        if uri.startswith(CARD_PREFIX):
+            card = self.vault.card(user_id=self.user_id, session_id=uri[len(CARD_PREFIX) :])
+            if card.revision == 0:
+                raise _not_found(uri)  # never saved, or another user's: the same answer
+            return ResourceText(uri, JSON, _dump(card_view(card)))
+        if uri.startswith(BOARD_PREFIX):
+            workspace = uri[len(BOARD_PREFIX) :]
+            tasks = self.vault.tasks(user_id=self.user_id, workspace_id=workspace)
+            if not tasks:
+                raise _not_found(uri)
+            body = {"workspace_id": workspace, "tasks": [task_view(t) for t in tasks]}
+            return ResourceText(uri, JSON, _dump(body))
         name = unquote(uri[len(ENTITY_PREFIX) :])
         try:
             detail = self.vault.entity(name, user_id=self.user_id, agent_id=self.agent_id)
@@ -381,6 +431,13 @@ def _after(
     failed: bool,
 ) -> Change:
     change = tool_change(snapshot.tool, arguments, answer_text, failed)
+    session = arguments.get("session_id")
+    if snapshot.tool == "task_board" and change and isinstance(session, str):
+        # the board of the workspace the conversation belongs to
+        workspace = resources.vault.session_workspace(user_id=resources.user_id, session_id=session)
+        if workspace is not None:
+            change = change | Change(False, frozenset({board_uri(workspace)}))
+    change = Change(change.list_changed, frozenset(u for u in change.uris if u != TASKS_CHANGED))
     if snapshot.listing is None:
         return change
     listed = resources.list_stamp() != snapshot.listing
@@ -400,6 +457,17 @@ def _ids(answer: Mapping[str, Any]) -> set[str]:
     return ids
 
 
+def _workspace_change(name: str, arguments: Mapping[str, Any]) -> Change:
+    """A card tool's update changed its conversation's card; a board tool's create or update
+    changed its workspace's board (resolved by the caller, which can ask the vault)."""
+    if arguments.get("action") not in ("update", "create"):
+        return NO_CHANGE
+    session = arguments.get("session_id")
+    if name == "state_card" and isinstance(session, str):
+        return Change(False, frozenset({card_uri(session)}))
+    return Change(False, frozenset({TASKS_CHANGED}))
+
+
 def tool_change(name: str, arguments: Mapping[str, Any], answer_text: str, failed: bool) -> Change:
     """The resources a finished tool call changed, as far as its name and answer tell.
 
@@ -413,6 +481,8 @@ def tool_change(name: str, arguments: Mapping[str, Any], answer_text: str, faile
     if name == "memory":
         uri = FILE_URIS.get(str(arguments.get("target")))
         return Change(False, frozenset({uri})) if uri else NO_CHANGE
+    if name in ("state_card", "task_board"):
+        return _workspace_change(name, arguments)
     try:
         answer = json.loads(answer_text)
     except ValueError:
@@ -428,6 +498,8 @@ def tool_change(name: str, arguments: Mapping[str, Any], answer_text: str, faile
 
 
 __all__ = [
+    "BOARD_TEMPLATE",
+    "CARD_TEMPLATE",
     "ENTITIES_URI",
     "ENTITY_TEMPLATE",
     "FILE_URIS",
@@ -441,6 +513,8 @@ __all__ = [
     "ResourceText",
     "Snapshot",
     "UserResources",
+    "board_uri",
+    "card_uri",
     "check_uri",
     "entity_uri",
     "memory_uri",

@@ -53,7 +53,8 @@ non-local Host and Origin headers (DNS-rebinding protection).
 
 Resources and prompts, scoped to the same user (and agent) as the tools: the SDK-free
 parts are :mod:`.resources` (the URIs — ``memvault://files/USER.md`` and ``MEMORY.md``,
-``memvault://memories/{id}``, ``memvault://graph``, ``memvault://entities[/{name}]`` —,
+``memvault://memories/{id}``, ``memvault://graph``, ``memvault://entities[/{name}]``,
+``memvault://cards/{session_id}``, ``memvault://boards/{workspace_id}`` —,
 listing them a page at a time, reading them, and which a tool call changed) and
 :mod:`.prompts` (``summarize_me``, ``review_quarantine``, ``prepare_context``, memory text
 fenced as data). A bad URI, cursor, prompt name or argument is an MCP error
