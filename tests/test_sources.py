@@ -73,3 +73,31 @@ def test_mcp_and_tools_record_their_door(tmp_path: Path) -> None:
         with pytest.raises(ConfigError, match="model's doors"):
             VaultTools(vault, user_id="bob", source=Source.CLI)
     assert Source.MCP in MACHINE_SOURCES and Source.PANEL not in MACHINE_SOURCES
+
+
+def test_memory_save_asks_each_action_only_for_what_it_needs(tmp_path: Path) -> None:
+    config = load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
+    with Vault(config=config) as vault:
+        mcp = UserTools(vault, user_id="alice", base_dir=tmp_path)
+
+        def save(**args: object) -> dict[str, object]:
+            outcome = mcp.call("memory_save", args)
+            answer: dict[str, object] = json.loads(outcome.text)
+            return answer
+
+        created = save(action="create", content="Alice rows on Sundays")
+        assert created["success"] is True, created
+        memory = created["memory"]
+        assert isinstance(memory, dict)
+        assert vault.get(memory["id"], user_id="alice").kind.value == "user"  # the default
+        updated = save(action="update", id=memory["id"], content="Alice rows on Saturdays")
+        assert updated["success"] is True, updated
+        assert save(action="delete", id=memory["id"]) == {
+            "success": True,
+            "action": "deleted",
+            "id": memory["id"],
+        }
+        missing = save(action="create")
+        assert missing["success"] is False and "content" in str(missing["error"])
+        no_id = save(action="delete")
+        assert no_id["success"] is False and "'id'" in str(no_id["error"])

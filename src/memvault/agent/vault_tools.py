@@ -31,7 +31,9 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
     "description": (
         "Create, update or delete a long-term memory. Saved memories are recalled "
         "automatically in later conversations. Update an existing memory (by id) "
-        "instead of creating a near-duplicate."
+        "instead of creating a near-duplicate. create needs content (name, type and "
+        "description are optional; type defaults to user); update needs id and the fields "
+        "to change; delete needs only id."
     ),
     "parameters": {
         "type": "object",
@@ -70,7 +72,7 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
                 "'assistant' (you), or the name of another person",
             },
         },
-        "required": ["action", "name", "type"],
+        "required": ["action"],
         "additionalProperties": False,
     },
 }
