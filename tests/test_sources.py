@@ -101,3 +101,43 @@ def test_memory_save_asks_each_action_only_for_what_it_needs(tmp_path: Path) -> 
         assert missing["success"] is False and "content" in str(missing["error"])
         no_id = save(action="delete")
         assert no_id["success"] is False and "'id'" in str(no_id["error"])
+
+
+# -- remedies in the words of the surface (issue 20 §5) ----------------------------------
+
+
+def test_the_cli_names_its_flags_in_remedies(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    added = json.loads(
+        run(home, "add", "--user", "alice", "card 4111 1111 1111 1111", "--json").stdout
+    )
+    exported = run(home, "export", "--user", "alice")
+    assert exported.returncode == 0, exported.stderr
+    clash = run(home, "import", "-", "--user", "alice", stdin=exported.stdout)
+    assert clash.returncode != 0
+    assert "--skip-existing" in clash.stderr and "on_conflict" not in clash.stderr
+    secret = run(home, "reveal", added["id"], "--user", "alice", stdin="anything\n")
+    assert "memvault set-secret" in secret.stderr and "set_reveal_secret" not in secret.stderr
+    assert run(home, "set-secret", "--user", "alice", stdin="open sesame\n").returncode == 0
+    again = run(home, "set-secret", "--user", "alice", stdin="another one\n")
+    assert "--current" in again.stderr and "current=" not in again.stderr
+
+
+def test_http_names_its_fields_and_the_library_its_parameters(config: VaultConfig) -> None:
+    with live_gateway(config) as live, live.client(live.alice) as alice:
+        alice.post("/v1/memories", json={"content": "Alice keeps a ledger"})
+        exported = alice.get("/v1/memories/export")
+        assert exported.status_code == 200, exported.text
+        clash = alice.post(
+            "/v1/memories/import",
+            content=exported.content,
+            headers={"Content-Type": "application/x-ndjson"},
+        )
+        assert clash.status_code == 409
+        message = clash.json()["error"]["message"]
+        assert "on_conflict=skip" in message and "on_conflict='skip'" not in message
+    with Vault(config=config) as vault:
+        entry = vault.add("card 4111 1111 1111 1111", user_id="carol")
+        with pytest.raises(Exception, match="call set_reveal_secret first") as caught:
+            vault.authorize_reveal(entry.id, user_id="carol", secret="whatever")
+        assert getattr(caught.value, "remedy", None) == "reveal.set_secret"

@@ -1406,6 +1406,15 @@ _FLAGS = {
 }
 
 
+#: What to do about an error, in the CLI's words (see ``errors.LIBRARY_REMEDIES``).
+_REMEDIES = {
+    "import.skip_existing": "add --skip-existing to import only the new ids",
+    "reveal.set_secret": "set one first with `memvault set-secret --user ID` (stdin holds it)",
+    "reveal.current_secret": "to change it add --current (stdin: the current secret, then the "
+    "new one), or --reset as an administrator",
+}
+
+
 def _fail(message: str, code: int) -> int:
     """Print one line of error on stderr; return the exit code."""
     text = " ".join(str(message).split()) or "failed"
@@ -1440,13 +1449,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ValidationError, NotFoundError, ConflictError, AuthorizationError) as exc:
         field = str(exc.context.get("field"))
         flag = _FLAGS.get(field)
-        message = exc.message
+        message = exc.say(_REMEDIES)
         if flag and message.startswith(field + ": "):  # the library's name for it -> the flag
             message = message[len(field) + 2 :]
         prefix = f"{flag}: " if flag and not message.startswith(flag) else ""
         return _fail(prefix + message, 2)
     except MemvaultError as exc:
-        return _fail(exc.message, 1)
+        return _fail(exc.say(_REMEDIES), 1)
     except Exception as exc:  # a bug: still one line, and the exit code says failure
         return _fail(f"unexpected {type(exc).__name__}: {exc} (a bug; please report it)", 1)
     return result if isinstance(result, int) else 0

@@ -48,20 +48,42 @@ from __future__ import annotations
 
 from typing import Any
 
+#: What to do about an error, in the library's words, by remedy id. A surface that names
+#: the same act differently (a CLI flag, an HTTP field) passes its own table to
+#: ``MemvaultError.say``.
+LIBRARY_REMEDIES: dict[str, str] = {
+    "import.skip_existing": "use on_conflict='skip' to import only the new ids",
+    "reveal.set_secret": "call set_reveal_secret first",
+    "reveal.current_secret": "changing it needs current= (the secret now set), or an "
+    "administrator's reset_reveal_secret",
+}
+
 
 class MemvaultError(Exception):
     """Base class of every memvault error.
 
     ``code`` is a stable machine-readable identifier (used by the HTTP layer);
-    ``context`` carries the entry id, user and field involved where known.
+    ``context`` carries the entry id, user and field involved where known. ``remedy``
+    names what to do (a key of ``LIBRARY_REMEDIES``); ``message`` says it in the
+    library's words, ``say(remedies)`` in a surface's.
     """
 
     code = "memvault_error"
 
-    def __init__(self, message: str, **context: Any) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, remedy: str | None = None, **context: Any) -> None:
+        self.problem = message
+        self.remedy = remedy
+        self.message = self.say(LIBRARY_REMEDIES)
+        super().__init__(self.message)
         self.context = {k: v for k, v in context.items() if v is not None}
+
+    def say(self, remedies: dict[str, str]) -> str:
+        """The message with the remedy in the words of ``remedies`` (a surface's table;
+        one it lacks falls back to the library's)."""
+        if self.remedy is None:
+            return self.problem
+        words = remedies.get(self.remedy) or LIBRARY_REMEDIES.get(self.remedy)
+        return f"{self.problem}: {words}" if words else self.problem
 
     def __str__(self) -> str:
         return self.message

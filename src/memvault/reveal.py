@@ -75,8 +75,8 @@ class RevealService:
             if current is None:
                 self.audit(uid, None, actor, "set_secret", "refused: no current secret")
                 raise AuthorizationError(
-                    "a reveal secret is already set for this user: changing it needs the "
-                    "current secret (or an administrator's reset)",
+                    "a reveal secret is already set for this user",
+                    remedy="reveal.current_secret",
                     user_id=uid,
                     field="current",
                 )
@@ -217,7 +217,7 @@ class RevealService:
         stored = self.store.reveal_secret(uid)
         if stored is None:
             raise ValidationError(
-                "no reveal secret is set for this user: call set_reveal_secret first"
+                "no reveal secret is set for this user", remedy="reveal.set_secret"
             )
         ok = isinstance(secret, str) and check_secret(secret, *stored)
         state = self._answer(uid, entry_id, actor, "authorize", ok, format_time(entry.updated_at))

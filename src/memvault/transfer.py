@@ -87,7 +87,8 @@ class Transfer:
             if clash:
                 raise ConflictError(
                     f"{len(clash)} imported ids already exist for {scope.user_id!r} "
-                    f"(first: {clash[0]!r}): use on_conflict='skip'; nothing was imported"
+                    f"(first: {clash[0]!r}) and nothing was imported",
+                    remedy="import.skip_existing",
                 )
         return self.writer.insert(built)
 

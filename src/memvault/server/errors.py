@@ -120,6 +120,14 @@ def public_message(message: str, private: tuple[str, ...] = ()) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+#: What to do about an error, in the HTTP API's words (see ``errors.LIBRARY_REMEDIES``).
+HTTP_REMEDIES = {
+    "import.skip_existing": "send on_conflict=skip to import only the new ids",
+    "reveal.set_secret": "set one first with PUT /v1/sensitive/secret",
+    "reveal.current_secret": "to change it send current_secret, or reset it with an admin key",
+}
+
+
 def error_response(
     status: int, code: str, message: str, private: tuple[str, ...] = ()
 ) -> JSONResponse:
@@ -135,9 +143,10 @@ def memvault_error_response(exc: MemvaultError, private: tuple[str, ...] = ()) -
     """The answer to ``exc``; a server-side failure (5xx) is logged in full first, as
     its message may name files that the answer leaves out."""
     status = status_for(exc)
+    message = exc.say(HTTP_REMEDIES)
     if status >= 500:
-        logger.warning("%s (%s): %s", exc.code, status, exc.message)
-    return error_response(status, exc.code, exc.message, private)
+        logger.warning("%s (%s): %s", exc.code, status, message)
+    return error_response(status, exc.code, message, private)
 
 
 def private_dirs(app: Any) -> tuple[str, ...]:
