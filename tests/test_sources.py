@@ -141,3 +141,14 @@ def test_http_names_its_fields_and_the_library_its_parameters(config: VaultConfi
         with pytest.raises(Exception, match="call set_reveal_secret first") as caught:
             vault.authorize_reveal(entry.id, user_id="carol", secret="whatever")
         assert getattr(caught.value, "remedy", None) == "reveal.set_secret"
+
+
+def test_cli_help_has_no_type_noise(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for command in ([], ["add"], ["search"], ["keys", "create"], ["serve"]):
+        shown = run(home, *command, "--help")
+        assert shown.returncode == 0, shown.stderr
+        assert "<bool>" not in shown.stdout and "<str>" not in shown.stdout, command
+        assert "--help" in shown.stdout
+    add = run(home, "add", "--help").stdout
+    assert "USER" in add and "CONTENT" in add

@@ -1435,10 +1435,45 @@ def _usage_error(exc: Exception) -> int:
     return _fail(message + hint, code if isinstance(code, int) else 2)
 
 
+def _plain_help(command: Any) -> Any:
+    """Help without typer's type labels: a flag (``--help`` too) shows no ``<bool>``, an
+    option's value is named (``--user USER``), an argument shows its name alone. Choices
+    keep their list of values."""
+    for param in getattr(command, "params", ()):
+        if param.name is None:
+            continue
+        if getattr(param, "param_type_name", "") == "argument":
+            param.metavar = param.metavar or param.name.upper()
+            param.display_type_rich = lambda ctx: None  # the name says it: no <str>
+            continue
+        if param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False) or getattr(param, "count", False):
+            param.metavar = ""
+            continue
+        descriptor = getattr(param, "type_descriptor", None)
+        if not getattr(descriptor, "is_choice", False):
+            param.metavar = param.name.upper()
+    make_help = getattr(command, "get_help_option", None)
+    if make_help is not None:
+
+        def help_option(ctx: Any, make: Any = make_help) -> Any:
+            option = make(ctx)
+            if option is not None:
+                option.metavar = ""
+            return option
+
+        command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        _plain_help(sub)
+    return command
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the app; turn every error into an exit code and one line on stderr."""
     try:
-        result = app(args=argv, prog_name="memvault", standalone_mode=False)
+        command = _plain_help(typer.main.get_command(app))
+        result = command.main(args=argv, prog_name="memvault", standalone_mode=False)
     except SystemExit as exc:  # a command exited on purpose
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
