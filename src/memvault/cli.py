@@ -1320,6 +1320,14 @@ def migrate_v1(
         raise typer.Exit(1)
 
 
+@app.command("config-reference")
+def config_reference() -> None:
+    """Print every setting with its default and meaning (Markdown; docs/CONFIG.md)."""
+    from .agent.reference import render_reference
+
+    typer.echo(render_reference(), nl=False)
+
+
 @app.command()
 def doctor(
     ctx: typer.Context,

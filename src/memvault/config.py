@@ -490,9 +490,19 @@ class VaultConfig(BaseModel):
         description="the store as a URL (sqlite:///abs/path.db, memory://); overrides db_path. "
         "MEMVAULT_DB takes either a path or a URL",
     )
-    max_content_bytes: int = Field(64 * 1024, ge=16, le=16 * 1024 * 1024)
-    max_metadata_bytes: int = Field(64 * 1024, ge=16, le=16 * 1024 * 1024)
-    max_query_bytes: int = Field(64 * 1024, ge=16, le=16 * 1024 * 1024)
+    max_content_bytes: int = Field(
+        64 * 1024,
+        ge=16,
+        le=16 * 1024 * 1024,
+        description="largest memory text, in UTF-8 bytes (MEMVAULT_MAX_CONTENT_BYTES); a "
+        "longer one is refused, never cut",
+    )
+    max_metadata_bytes: int = Field(
+        64 * 1024, ge=16, le=16 * 1024 * 1024, description="largest metadata, as JSON bytes"
+    )
+    max_query_bytes: int = Field(
+        64 * 1024, ge=16, le=16 * 1024 * 1024, description="largest search query, in bytes"
+    )
     busy_timeout_ms: int = Field(10_000, ge=0, description="how long a writer waits for a lock")
     synchronous: Literal["FULL", "NORMAL"] = Field(
         "FULL", description="SQLite fsync policy; FULL never loses a committed write"
