@@ -152,3 +152,55 @@ def test_cli_help_has_no_type_noise(tmp_path: Path) -> None:
         assert "--help" in shown.stdout
     add = run(home, "add", "--help").stdout
     assert "USER" in add and "CONTENT" in add
+
+
+def _on_a_terminal(home: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """Run the CLI with stderr on a pseudo-terminal (where progress bars show)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": "none"}
+    env.update(COLUMNS="100", TERM="xterm")
+    done = subprocess.run(
+        [sys.executable, "-m", "memvault", *args],
+        input=stdin,
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    return done.returncode, done.stdout, seen.decode("utf-8", "replace")
+
+
+def test_long_cli_jobs_show_a_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for n in range(3):
+        assert run(home, "add", "--user", "alice", f"memory number {n}").returncode == 0
+    out = tmp_path / "alice.jsonl"
+    code, _, shown = _on_a_terminal(home, "export", "--user", "alice", "--output", str(out))
+    assert code == 0 and "exporting" in shown
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+    code, stdout, shown = _on_a_terminal(
+        tmp_path / "other", "import", "-", "--user", "bob", stdin=out.read_text(encoding="utf-8")
+    )
+    assert code == 0 and "importing" in shown and stdout.strip() == "imported 3 memories"
+    code, stdout, shown = _on_a_terminal(home, "maintain", "--dry-run")
+    assert code == 0 and "maintaining" in shown and stdout.startswith("would move")
+    # off a terminal (a pipe): no bar at all, the output stays clean
+    piped = run(home, "export", "--user", "alice", "--output", str(tmp_path / "again.jsonl"))
+    assert piped.returncode == 0 and "exporting" not in piped.stderr

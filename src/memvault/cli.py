@@ -12,8 +12,9 @@ import json
 import platform
 import shutil
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -398,13 +399,19 @@ def export(
 ) -> None:
     """Write all of a user's memories as JSON lines (with --agent: what that agent sees,
     from its own store when it has one)."""
+    from rich.console import Console
+
     with _state(ctx).vault(agent=agent) as vault:
         records = vault.export(user_id=user, agent_id=agent)
-        lines = (json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        lines: Iterator[str] = (json.dumps(r, ensure_ascii=False) + "\n" for r in records)
         if output is None:
             for line in lines:
                 sys.stdout.write(line)
             return
+        total = vault.count(user_id=user, agent_id=agent, include_superseded=True)
+        bar = _progress(Console(stderr=True))
+        task = bar.add_task("exporting", total=total)
+        lines = _counted(lines, lambda: bar.advance(task))
         # Temp file + rename: an interrupted export never leaves a truncated file behind.
         target = output.expanduser()
         if not target.parent.is_dir():
@@ -414,7 +421,7 @@ def export(
             )
         count = 0
         try:
-            with replacing(target, mode=0o600) as fh:
+            with bar, replacing(target, mode=0o600) as fh:
                 for line in lines:
                     fh.write(line)
                     count += 1
@@ -448,9 +455,18 @@ def import_(
             raise ValidationError(f"cannot read {source}: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise ValidationError(f"{source} is not UTF-8 text: pass a JSONL export") from None
-    with _state(ctx).vault(model="yes", agent=agent) as vault:
+    from rich.console import Console
+
+    with (
+        _state(ctx).vault(model="yes", agent=agent) as vault,
+        _progress(Console(stderr=True)) as bar,
+    ):
+        # The bar follows the records as the import reads them (checking and embedding
+        # each); nothing is written until the last one passed.
+        task = bar.add_task("importing", total=sum(1 for line in lines if line.strip()))
+        read = _counted(lines, lambda: bar.advance(task), counts=lambda line: bool(line.strip()))
         entries = vault.import_(
-            lines, user_id=user, on_conflict="skip" if skip_existing else "error"
+            read, user_id=user, on_conflict="skip" if skip_existing else "error"
         )
     typer.echo(f"imported {len(entries)} memories")
 
@@ -1044,11 +1060,23 @@ def maintain(
     Idempotent, never deletes; `memvault serve` runs it on a schedule
     (lifecycle.schedule_minutes). Covers the default store and every agent's own store.
     """
+    from rich.console import Console
+
     from .agent.stores import AgentVaults
 
     config = _state(ctx).config()
-    with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as every:
-        report = every.maintain(now=now, dry_run=dry_run, user_id=user)
+    with (
+        Vault(config=config, embedder=None) as vault,
+        AgentVaults(vault) as every,
+        _progress(Console(stderr=True)) as bar,
+    ):
+        task = bar.add_task("maintaining stores", total=None)
+        report = every.maintain(
+            now=now,
+            dry_run=dry_run,
+            user_id=user,
+            progress=lambda n, total: bar.update(task, completed=n, total=total),
+        )
     if as_json:
         _echo_json(report.to_dict())
         return
@@ -1367,9 +1395,22 @@ def doctor(
         typer.echo(f"advice: {advice.reason}")
 
 
+T = TypeVar("T")
+
+
+def _counted(
+    items: Iterable[T], tick: Callable[[], None], counts: Callable[[T], bool] | None = None
+) -> Iterator[T]:
+    """``items`` as they are consumed, calling ``tick`` after each (that ``counts``)."""
+    for item in items:
+        yield item
+        if counts is None or counts(item):
+            tick()
+
+
 def _progress(console: Any) -> Any:
-    """The progress bar of long commands (reindex, migrate-store): on stderr, gone when
-    done, and silent when stderr is not a terminal."""
+    """The progress bar of long commands (import, export, reindex, maintain, migrate-store,
+    migrate-v1): on stderr, gone when done, and silent when stderr is not a terminal."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     return Progress(

@@ -348,10 +348,17 @@ class AgentVaults:
         now: datetime | str | None = None,
         dry_run: bool = False,
         user_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> MaintenanceReport:
         """``Vault.maintain`` in every store, as one report (``users`` and ``scanned``
-        summed over the stores; a user with memories in two stores counts twice)."""
-        reports = [v.maintain(now=now, dry_run=dry_run, user_id=user_id) for v in self.vaults()]
+        summed over the stores; a user with memories in two stores counts twice).
+        ``progress(done, total)`` is told after each store."""
+        vaults = list(self.vaults())
+        reports = []
+        for done, vault in enumerate(vaults, start=1):
+            reports.append(vault.maintain(now=now, dry_run=dry_run, user_id=user_id))
+            if progress is not None:
+                progress(done, len(vaults))
         first = reports[0]
         return MaintenanceReport(
             now=first.now,
