@@ -18,7 +18,7 @@ HINDSIGHT_STAMP   := $(HINDSIGHT_VENV)/.installed-$(HINDSIGHT_VERSION)
 # onnxruntime and a C engine: nothing here installs torch.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,mysql,postgres,hindsight,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,anthropic,openai-agents,mysql,postgres,hindsight,test]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -274,7 +274,7 @@ class SensitiveConfig(BaseModel):
         None, description="key file, created with mode 0600 on first use; default <home>/secret.key"
     )
     plain_metadata: tuple[str, ...] = Field(
-        ("langgraph.namespace", "langgraph.key"),
+        ("langgraph.namespace", "langgraph.key", "anthropic_memory.path"),
         description="dotted metadata paths that address an entry and are kept as written "
         "(still threat-scanned), e.g. the LangGraph store's namespace and key",
     )

@@ -14,7 +14,7 @@ Read by (``READERS``; ``tests/test_fields.py`` keeps the list true):
 * ``validation``: ``check_field``, the one rule per field, and the length limits;
 * ``write``: the draft's defaults, the patchable fields, the protected (redacted) fields;
 * ``transfer``: the fields an import record may carry;
-* ``integrations.langgraph``: the title's length limit.
+* ``integrations.langgraph`` and ``integrations.anthropic_memory``: the title's length limit.
 
 Typed mirrors stay written out, so a type checker sees every field: ``MemoryEntry``,
 ``write.Draft`` and ``write.Patch``, ``Vault.add`` / ``Vault.update`` and the HTTP bodies of
@@ -502,6 +502,7 @@ HTTP_UPDATE: Final[tuple[str, ...]] = tuple(f.name for f in FIELDS if f.http_upd
 
 #: The modules that read this table (kept true by ``tests/test_fields.py``).
 READERS: Final[tuple[str, ...]] = (
+    "memvault.integrations.anthropic_memory",
     "memvault.integrations.langgraph",
     "memvault.stores.memory",
     "memvault.stores.mysql.entries",
