@@ -204,3 +204,21 @@ def test_long_cli_jobs_show_a_progress_bar_on_a_terminal(tmp_path: Path) -> None
     # off a terminal (a pipe): no bar at all, the output stays clean
     piped = run(home, "export", "--user", "alice", "--output", str(tmp_path / "again.jsonl"))
     assert piped.returncode == 0 and "exporting" not in piped.stderr
+
+
+def test_http_search_explain_and_context_share_the_scope_filters(config: VaultConfig) -> None:
+    with live_gateway(config) as live, live.client(live.alice) as alice:
+        for text, session in (
+            ("billing export runs nightly", "s1"),
+            ("billing once used XML", "s2"),
+        ):
+            made = alice.post("/v1/memories", json={"content": text, "session_id": session})
+            assert made.status_code in (200, 201), made.text
+        body = {"query": "billing", "scope": "session", "session_id": "s1"}
+        found = alice.post("/v1/memories/search", json=body).json()["results"]
+        assert [h["entry"]["content"] for h in found] == ["billing export runs nightly"]
+        block = alice.post("/v1/memories/context", json=body).json()["context"]
+        assert "nightly" in block and "XML" not in block
+        explained = alice.post("/v1/memories/explain", json=body)
+        assert explained.status_code == 200, explained.text
+        assert "XML" not in explained.text and "nightly" in explained.text

@@ -78,22 +78,7 @@ def remember(body: RememberRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
 @router.post("/v1/memories/search", response_model=SearchResponse, responses=NOT_FOUND)
 def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
     hits = gw.vault_for(body.agent_id).search(
-        body.query,
-        user_id=act_as(who, body.user_id),
-        agent_id=body.agent_id,
-        limit=body.limit,
-        kind=body.kind,
-        mem_class=body.mem_class,
-        domain=body.domain,
-        tier=body.tier,
-        sensitivity=body.sensitivity,
-        status=body.status,
-        source_subject=body.source_subject,
-        as_of=body.as_of,
-        include_superseded=body.include_superseded,
-        scope=body.scope,
-        session_id=body.session_id,
-        workspace_id=body.workspace_id,
+        body.query, user_id=act_as(who, body.user_id), limit=body.limit, **body.filters()
     )
     return {"results": [h.to_dict() for h in hits]}
 

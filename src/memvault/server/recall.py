@@ -15,31 +15,18 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from ..errors import ValidationError
-from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
 from .auth import GatewayDep, SurfaceDep, Who, act_as
 from .errors import COMMON_ERRORS, NOT_FOUND
-from .schemas import MAX_SEARCH, AddRequest, Entry, SearchRequest, Subject, _Body
+from .schemas import MAX_SEARCH, AddRequest, Entry, RecallFilters, SearchRequest, _Body
 
 router = APIRouter(tags=["memories"], responses={**COMMON_ERRORS, **NOT_FOUND})
 
 MAX_BATCH = 1000
 
 
-class ContextRequest(_Body):
-    query: str
-    user_id: str | None = None
-    agent_id: str | None = None
+class ContextRequest(RecallFilters):
     max_tokens: int | None = Field(None, ge=1, le=1_000_000, strict=True)
     limit: int | None = Field(None, ge=1, le=MAX_SEARCH, strict=True)
-    kind: Kind | None = None
-    mem_class: MemClass | None = None
-    domain: Domain | None = None
-    tier: Tier | None = None
-    sensitivity: Sensitivity | None = None
-    status: DecisionStatus | None = None
-    source_subject: Subject = None
-    as_of: str | None = Field(None, description="ISO 8601: recall what was current then")
-    include_superseded: bool = Field(False, strict=True)
 
 
 class ContextResponse(BaseModel):
@@ -67,18 +54,9 @@ def context(body: ContextRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
     block = gw.vault_for(body.agent_id).context(
         body.query,
         user_id=act_as(who, body.user_id),
-        agent_id=body.agent_id,
         max_tokens=body.max_tokens,
         limit=body.limit,
-        kind=body.kind,
-        mem_class=body.mem_class,
-        domain=body.domain,
-        tier=body.tier,
-        sensitivity=body.sensitivity,
-        status=body.status,
-        source_subject=body.source_subject,
-        as_of=body.as_of,
-        include_superseded=body.include_superseded,
+        **body.filters(),
     )
     return {"context": block}
 
@@ -87,19 +65,7 @@ def context(body: ContextRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
 def explain(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
     """Why each candidate of this search ranked where it did (``Vault.explain``)."""
     explanation = gw.vault_for(body.agent_id).explain(
-        body.query,
-        user_id=act_as(who, body.user_id),
-        agent_id=body.agent_id,
-        limit=body.limit,
-        kind=body.kind,
-        mem_class=body.mem_class,
-        domain=body.domain,
-        tier=body.tier,
-        sensitivity=body.sensitivity,
-        status=body.status,
-        source_subject=body.source_subject,
-        as_of=body.as_of,
-        include_superseded=body.include_superseded,
+        body.query, user_id=act_as(who, body.user_id), limit=body.limit, **body.filters()
     )
     out = explanation.to_dict()
     gate = explanation.gate

@@ -109,11 +109,12 @@ class RememberResponse(BaseModel):
     learned: dict[str, Any] | None = None
 
 
-class SearchRequest(_Body):
+class RecallFilters(_Body):
+    """What search, explain and context share: the query, who asks, and the filters."""
+
     query: str
     user_id: str | None = None
     agent_id: str | None = None
-    limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
     kind: Kind | None = None
     mem_class: MemClass | None = None
     domain: Domain | None = None
@@ -128,6 +129,14 @@ class SearchRequest(_Body):
     )
     session_id: str | None = None
     workspace_id: str | None = None
+
+    def filters(self) -> dict[str, Any]:
+        """The filters as ``Vault.search`` / ``explain`` / ``context`` keywords."""
+        return self.model_dump(include=set(RecallFilters.model_fields) - {"query", "user_id"})
+
+
+class SearchRequest(RecallFilters):
+    limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
 
 
 class UpdateRequest(_Body):
