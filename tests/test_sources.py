@@ -222,3 +222,21 @@ def test_http_search_explain_and_context_share_the_scope_filters(config: VaultCo
         explained = alice.post("/v1/memories/explain", json=body)
         assert explained.status_code == 200, explained.text
         assert "XML" not in explained.text and "nightly" in explained.text
+
+
+def test_seed_004_route_names_are_the_same_routes(config: VaultConfig) -> None:
+    with live_gateway(config) as live:
+        with live.client(live.alice) as alice:
+            added = alice.post("/v1/memories/add", json={"content": "Alice mills her own flour"})
+            assert added.status_code == 201, added.text
+            assert added.json()["source"] == "http"
+            recalled = alice.post("/v1/v2/recall", json={"query": "flour"}).json()["results"]
+            assert [h["entry"]["id"] for h in recalled] == [added.json()["id"]]
+            # the lifecycle run is an administrator's, as /v1/maintenance/run is
+            assert alice.post("/v1/v2/lifecycle/run", json={"dry_run": True}).status_code == 403
+            # bob's key cannot reach alice's memories through the alias either
+        with live.client(live.bob) as bob:
+            assert bob.post("/v1/v2/recall", json={"query": "flour"}).json()["results"] == []
+        with live.client(live.admin) as admin:
+            run = admin.post("/v1/v2/lifecycle/run", json={"dry_run": True})
+            assert run.status_code == 200 and run.json()["dry_run"] is True

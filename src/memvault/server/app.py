@@ -33,6 +33,7 @@ from ..vault import Vault
 from . import (
     admin,
     agents,
+    compat,
     entities,
     health,
     history,
@@ -295,6 +296,7 @@ def create_app(
         profile,
         recall,
         workspace,
+        compat,
     ):
         app.include_router(module.router)
     app.include_router(history.router)
