@@ -102,7 +102,8 @@ def test_cli(tmp_path: Path) -> None:
         "Alice lives in Munich",
     ]
     text = cli("history", first["id"], "--user", "alice")
-    assert "added by api" in text and "supersede by api" in text and ".. now" in text
+    # the CLI is the door they came in through (issue 20: source names the surface)
+    assert "added by cli" in text and "supersede by cli" in text and ".. now" in text
     assert "Berlin" in cli("undo", new_id, "--user", "alice")
     assert "Berlin" in cli("search", "lives", "--user", "alice")
 
