@@ -164,3 +164,26 @@ async def _mcp(vault: Vault, home: Path) -> None:
 def test_the_mcp_server_has_both_tools(vault: Vault, config: VaultConfig) -> None:
     anyio.run(_mcp, vault, config.home)
     assert len(vault.tasks(user_id="alice", workspace_id="w1")) == 2
+
+
+def test_the_card_sits_on_top_of_the_prefetched_block(vault: Vault, tmp_path: Path) -> None:
+    vault.add("the billing export writes CSV files", user_id="alice")
+    p = provider(vault, tmp_path, workspace_id="w1")
+    before = p.prefetch("billing export")
+    assert "CSV" in before and "State card" not in before  # no card yet: recall only
+    saved = call(p, "state_card", {"action": "update", "goal": "Ship the billing export"})
+    assert saved["success"] is True, saved
+    block = p.prefetch("billing export")
+    assert block.index("Ship the billing export") < block.index("CSV")  # the card first
+    # another thread has its own (empty) card; bob never sees alice's
+    assert "Ship the billing" not in p.prefetch("billing export", thread_id="t2")
+    bob = VaultProvider(vault, workspace_tools=True)
+    bob.initialize(user_id="bob", thread_id="t1", base_dir=str(tmp_path))
+    assert "Ship the billing" not in bob.prefetch("billing export")
+    # hosts that did not opt in, or turned the card off, get recall only
+    plain = VaultProvider(vault)
+    plain.initialize(user_id="alice", thread_id="t1", base_dir=str(tmp_path))
+    assert "Ship the billing" not in plain.prefetch("billing export")
+    off = VaultProvider(vault, workspace_tools=True, card_tokens=0)
+    off.initialize(user_id="alice", thread_id="t1", base_dir=str(tmp_path))
+    assert "Ship the billing" not in off.prefetch("billing export")

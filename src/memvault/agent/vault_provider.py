@@ -63,9 +63,12 @@ class VaultProvider(MemoryProvider):
         archive_turns: bool = True,
         archive_every: int = 1,
         workspace_tools: bool = False,
+        card_tokens: int = 300,
     ) -> None:
         if (prefetch_limit is not None and prefetch_limit < 1) or archive_every < 1:
             raise ValueError("prefetch_limit and archive_every must be at least 1")
+        if isinstance(card_tokens, bool) or not isinstance(card_tokens, int) or card_tokens < 0:
+            raise ValueError("card_tokens must be a whole number of at least 0")
         self._agents = vault if isinstance(vault, AgentVaults) else None
         self.vault = vault.default if isinstance(vault, AgentVaults) else vault
         self._limit = prefetch_limit
@@ -78,6 +81,7 @@ class VaultProvider(MemoryProvider):
         # The state card and task board tools (seed 004), for hosts that opt in; the
         # conversation is the thread, the workspace the ``workspace_id`` initialize gets.
         self.workspace_tools = workspace_tools
+        self.card_tokens = card_tokens
         self._workspace: WorkspaceTools | None = None
 
     @property
@@ -133,8 +137,24 @@ class VaultProvider(MemoryProvider):
         session = self._require()
         if not self.enabled or not query or not query.strip():
             return ""
-        return self.vault.context(
+        recalled = self.vault.context(
             query, user_id=session.user_id, agent_id=session.agent_id, limit=self.prefetch_limit
+        )
+        card = self._card_text(thread_id)
+        return "\n\n".join(part for part in (card, recalled) if part)
+
+    def _card_text(self, thread_id: str) -> str:
+        """The conversation's state card, on top of the block (seed 004), when the host
+        opted into the workspace tools and the card has been written."""
+        if not self.workspace_tools or self._workspace is None or self.card_tokens == 0:
+            return ""
+        session_id = thread_session(thread_id) if thread_id else self._workspace.session_id
+        if not session_id:
+            return ""
+        store = self._agents.default if self._agents is not None else self.vault
+        assert self.session is not None
+        return store.card_text(
+            user_id=self.session.user_id, session_id=session_id, max_tokens=self.card_tokens
         )
 
     def sync_turn(
