@@ -1,0 +1,204 @@
+// What every screen of the panel shares: the signed-in state, DOM helpers, the API call
+// with its errors, notices, and the screen registry app.js routes between.
+// User content is only ever set with textContent or form values, never parsed as HTML.
+
+export const KEY = "memvault.key";
+export const USER = "memvault.user";
+
+export const state = { key: null, admin: false, userId: null, screen: null };
+
+export const $ = (sel) => document.querySelector(sel);
+
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (name === "text") node.textContent = value;
+    else if (name === "class") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else if (value !== undefined && value !== null && value !== false) {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+// SVG elements need their namespace; attributes are set, never markup.
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (value !== undefined && value !== null) node.setAttribute(name, String(value));
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+// "2026-11-30T00:43:02.97+00:00" -> "2026-11-30 00:43:02 UTC" (as the server stores it)
+export function when(iso) {
+  return iso ? `${iso.slice(0, 19).replace("T", " ")} UTC` : "never";
+}
+
+export function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// -- notices ---------------------------------------------------------------------------
+
+export function notify(message, kind = "error") {
+  const box = $("#notice");
+  box.textContent = message;
+  box.className = `notice ${kind}`;
+  box.hidden = false;
+}
+
+export function clearNotice() {
+  $("#notice").hidden = true;
+}
+
+export function showError(err) {
+  if (err instanceof ApiError) notify(`${err.message} (${err.code}, HTTP ${err.status})`);
+  else notify(`Could not reach the server: ${err.message}`);
+}
+
+// -- the API ---------------------------------------------------------------------------
+
+// userIn: where an admin's "act as" user goes — "query", "body" or "none" (admin routes).
+// raw: return the Response (for downloads) instead of parsed JSON.
+export async function api(method, path, { query = {}, body, userIn = "query", raw = false,
+  text } = {}) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== "") params.set(name, value);
+  }
+  if (state.admin && state.userId && userIn !== "none") {
+    if (userIn === "body") body = { ...body, user_id: state.userId };
+    else params.set("user_id", state.userId);
+  }
+  // X-Memvault-Client: what the panel writes is recorded with source "panel".
+  const headers = { Authorization: `Bearer ${state.key}`, "X-Memvault-Client": "panel" };
+  let payload;
+  if (text !== undefined) {
+    headers["Content-Type"] = "application/x-ndjson";
+    payload = text;
+  } else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  const qs = params.toString();
+  const res = await fetch(qs ? `${path}?${qs}` : path, { method, headers, body: payload });
+  if (res.ok && raw) return res;
+  if (res.status === 204) return null;
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && data.error ? data.error : {};
+    throw new ApiError(res.status, detail.code || `http_${res.status}`,
+      detail.message || res.statusText || "request failed");
+  }
+  return data;
+}
+
+let onUnauthorized = () => {};
+
+export function setUnauthorizedHandler(handler) {
+  onUnauthorized = handler;
+}
+
+// Run an action with the notice cleared first and errors shown; a 401 signs out.
+export async function guarded(action) {
+  clearNotice();
+  try {
+    return await action();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      onUnauthorized();
+      notify(`Signed out: ${err.message}`);
+    } else {
+      showError(err);
+    }
+    return undefined;
+  }
+}
+
+export function loading(container) {
+  const tag = container.tagName === "UL" || container.tagName === "OL" ? "li" : "p";
+  container.replaceChildren(el(tag, { class: "loading", text: "Loading…" }));
+}
+
+// Two clicks for anything destructive, no native confirm() dialog: the first click arms the
+// button (its text becomes `armedText`), the second runs `action`.
+export function armed(button, armedText, action) {
+  const idle = button.textContent;
+  button.addEventListener("click", async () => {
+    if (!button.classList.contains("armed")) {
+      button.classList.add("armed");
+      button.textContent = armedText;
+      return;
+    }
+    button.disabled = true;
+    const ok = await action();
+    button.disabled = false;
+    if (!ok) {
+      button.classList.remove("armed");
+      button.textContent = idle;
+    }
+  });
+  return button;
+}
+
+export function usageBar(usage, label) {
+  const percent = Math.min(100, Math.round((usage.chars / Math.max(usage.limit, 1)) * 100));
+  const level = percent >= 90 ? "high" : percent >= 70 ? "mid" : "low";
+  const fill = el("div", { class: `fill ${level}` });
+  fill.style.width = `${percent}%`;
+  return el("div", { class: "usage" },
+    el("div", {
+      class: "track", role: "progressbar", "aria-label": `${label} usage`,
+      "aria-valuemin": 0, "aria-valuemax": usage.limit, "aria-valuenow": usage.chars,
+    }, fill),
+    el("span", { class: "meta", text:
+      `${usage.chars} / ${usage.limit} characters (${percent}%) · ${plural(usage.count, "entry",
+        "entries")}` }));
+}
+
+// -- screens ---------------------------------------------------------------------------
+//
+// A screen module calls registerScreen({ name, label, load, ... }) when imported:
+//   name     the hash (#name) and the section id (screen-name)
+//   label    the navigation link's text
+//   build()  optional: returns the <section> when index.html has none for it
+//   wire()   optional: attach listeners once, at start
+//   load()   fill the screen each time it is shown
+//   reset()  optional: forget per-user state (search boxes, pages) on sign-out or "Act as"
+//   admin    only for admin keys;  perUser: false when it needs no user to act for
+// The order of registration is the order of the navigation.
+
+export const screens = new Map();
+
+export function registerScreen(spec) {
+  if (screens.has(spec.name)) throw new Error(`screen ${spec.name} registered twice`);
+  screens.set(spec.name, { admin: false, perUser: true, ...spec });
+}
+
+export function section(name, title, ...children) {
+  return el("section", { id: `screen-${name}`, class: "screen", hidden: true },
+    el("h2", { text: title }), ...children);
+}

@@ -1,0 +1,95 @@
+"""What every panel test module shares: the real Chromium (Debian's, never downloaded),
+a real authenticated gateway on loopback, a tab that fails the test if the panel fetches
+anything from elsewhere, sign-in and screenshots.
+
+A module pulls the fixtures in by name::
+
+    from .panel_kit import browser, live, page  # noqa: F401 (pytest fixtures)
+
+Screenshots go to a temporary folder unless ``MEMVAULT_SCREENSHOTS`` names one; the
+committed images are refreshed with ``MEMVAULT_SCREENSHOTS=docs/screenshots``, so an
+ordinary test run never dirties the work tree.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from memvault import VaultConfig
+
+from .gateway_server import Live, live_gateway
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(
+    os.environ.get("MEMVAULT_SCREENSHOTS") or tempfile.mkdtemp(prefix="memvault-shots-")
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (`make test` does: "
+            "apt-get install chromium); the panel tests never download a browser"
+        )
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def live(config: VaultConfig) -> Iterator[Live]:
+    with live_gateway(config) as gw:
+        yield gw
+
+
+@pytest.fixture
+def page(browser: Browser, live: Live) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    outside: list[str] = []
+    errors: list[str] = []
+    tab.on(
+        "request",
+        lambda r: None if r.url.startswith((live.url, "data:", "blob:")) else outside.append(r.url),
+    )
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert outside == [], f"the panel fetched something outside the server: {outside}"
+    assert errors == [], f"the panel threw: {errors}"
+
+
+def sign_in(page: Page, live: Live, key: str) -> None:
+    page.goto(f"{live.url}/panel")
+    page.get_by_label("API key").fill(key)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def open_screen(page: Page, label: str, heading: str | None = None) -> None:
+    """Click the navigation link ``label`` and wait for the screen's heading."""
+    page.locator("#nav").get_by_role("link", name=label, exact=True).click()
+    expect(page.locator(".screen:not([hidden]) h2")).to_have_text(heading or label)
+
+
+def shot(page: Page, name: str) -> None:
+    """Save the whole page as ``name`` (a .png) with the notice hidden."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#notice").evaluate("box => { box.hidden = true; }")
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
