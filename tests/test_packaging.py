@@ -87,3 +87,15 @@ def test_the_notice_names_every_file_that_is_not_ours() -> None:
         if path.name in ours or rel in written_here or static:
             continue
         assert rel in notice, f"{rel} ships in the package: name it in NOTICE"
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_every_panel_file(wheel: zipfile.ZipFile) -> None:
+    """The panel is ES modules in sub-folders: a missing one breaks every screen after it."""
+    names = set(wheel.namelist())
+    static = ROOT / "src/memvault/server/static"
+    files = [p for p in static.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert any(p.parent.name == "screens" for p in files)
+    missing = [str(p.relative_to(ROOT / "src")) for p in files]
+    missing = [name for name in missing if name not in names]
+    assert missing == [], f"not in the wheel: {missing}"
