@@ -176,3 +176,19 @@ def test_history_and_undo_from_the_memories_screen(page: Page, live: Live) -> No
     row.get_by_role("button", name="History").click()
     expect(row.locator(".history li.version")).to_have_count(3)
     expect(row.locator(".history li.version").first).to_contain_text("undone")
+
+    # An admin acting as alice sees the same history, and a decision's moves.
+    decision = live.vault.add(PG, user_id="alice", status="pending")
+    page.get_by_role("button", name="Sign out").click()
+    sign_in(page, live, live.admin)
+    page.get_by_label("User id").fill("alice")
+    page.get_by_role("button", name="Act as").click()
+    expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
+    row.get_by_role("button", name="History").click()
+    expect(row.locator(".history li.version")).to_have_count(3)
+    open_screen(page, "Decisions")
+    pending = page.locator(f'#decisions-list li.entry[data-id="{decision.id}"]')
+    pending.get_by_label("Move to").select_option("adopted")
+    pending.get_by_role("button", name="Move").click()
+    expect(pending.locator(".badge.state")).to_have_text("adopted")
+    assert live.vault.get(decision.id, user_id="alice").status is DecisionStatus.ADOPTED
