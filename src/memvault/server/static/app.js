@@ -8,6 +8,8 @@ import {
 } from "./core.js";
 // Import order is navigation order.
 import "./screens/memories.js";
+import "./screens/archive.js";
+import "./screens/decisions.js";
 import "./screens/files.js";
 import "./screens/config.js";
 import "./screens/status.js";

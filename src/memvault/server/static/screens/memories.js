@@ -1,5 +1,6 @@
 // Memories: add, search, filter, page, edit, delete, review held ones, reveal redacted ones.
 import { $, api, el, guarded, loading, notify, plural, registerScreen, when } from "../core.js";
+import { historyButton } from "../history.js";
 
 const PAGE = 20;
 const view = { offset: 0, query: "" };
@@ -88,7 +89,7 @@ function memoryItem(entry, score) {
   const actions = el("div", { class: "row actions" });
   const edit = el("button", { type: "button", class: "quiet", text: "Edit" });
   const del = el("button", { type: "button", class: "danger", text: "Delete" });
-  actions.append(edit, del);
+  actions.append(edit, del, historyButton(entry, () => loadMemories()));
   if (held) actions.append(...reviewButtons(entry, item, score));
   if (entry.sensitivity && entry.sensitivity !== "normal") {
     actions.append(revealButton(entry, item));

@@ -1,0 +1,118 @@
+// Archive: the memories maintenance moved down the tiers (cold, then archive), one tier at a
+// time and paged, each with "Restore" (back to active) and its history.
+import { $, api, el, guarded, loading, notify, plural, registerScreen, section, when }
+  from "../core.js";
+import { historyButton } from "../history.js";
+
+const PAGE = 20;
+const TIERS = ["cold", "archive"]; // model.Tier below active
+const view = { offset: 0 };
+
+function build() {
+  const tiers = el("select", { id: "archive-tier", "aria-label": "Tier" },
+    ...TIERS.map((tier) => el("option", { value: tier, text: tier })));
+  return section("archive", "Archive",
+    el("p", { class: "hint", text: "A memory nobody wrote, changed or recalled for its "
+      + "class's window goes cold, and after a long idle time into the archive. Recall still "
+      + "finds these, after the active ones. Restore puts one back in the active tier; the "
+      + "change is kept in its history, so Undo takes it back." }),
+    el("div", { class: "row archive-filter" }, el("label", {}, "Tier", tiers)),
+    el("p", { id: "archive-summary", class: "summary" }),
+    el("ul", { id: "archive-list", class: "entries" }),
+    el("div", { class: "row pager" },
+      el("button", { type: "button", id: "archive-prev", class: "quiet", text: "← Previous" }),
+      el("span", { id: "archive-page" }),
+      el("button", { type: "button", id: "archive-next", class: "quiet", text: "Next →" })));
+}
+
+function agentOf(entry) {
+  return entry.agent_id ? { agent_id: entry.agent_id } : {};
+}
+
+async function load() {
+  const list = $("#archive-list");
+  const tier = $("#archive-tier").value;
+  loading(list);
+  $("#archive-summary").textContent = "";
+  const data = await guarded(() => api("GET", "/v1/memories",
+    { query: { tier, limit: PAGE, offset: view.offset } }));
+  if (!data) {
+    list.replaceChildren();
+    setPager(null);
+    return;
+  }
+  if (!data.items.length && view.offset > 0 && data.total > 0) {
+    view.offset = Math.floor((data.total - 1) / PAGE) * PAGE; // the page emptied: the last one
+    await load();
+    return;
+  }
+  $("#archive-summary").textContent = `${plural(data.total, "memory", "memories")} in ${tier}`;
+  list.replaceChildren(...(data.items.length ? data.items.map(archiveItem)
+    : [el("li", { class: "empty", text: `No memory is in the ${tier} tier.` })]));
+  setPager(data);
+}
+
+function setPager(page) {
+  const prev = $("#archive-prev");
+  const next = $("#archive-next");
+  const shown = Boolean(page && page.total > PAGE);
+  prev.hidden = next.hidden = !shown;
+  $("#archive-page").textContent = shown
+    ? `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}` : "";
+  if (!shown) return;
+  prev.disabled = page.offset === 0;
+  next.disabled = page.offset + page.items.length >= page.total;
+}
+
+function archiveItem(entry) {
+  const meta = [
+    entry.kind,
+    entry.mem_class,
+    `tier ${entry.tier}`,
+    entry.agent_id && `agent ${entry.agent_id}`,
+    `updated ${when(entry.updated_at)}`,
+    `last recalled ${when(entry.last_accessed_at)}`,
+  ].filter(Boolean);
+  const restore = el("button", { type: "button", text: "Restore",
+    title: "move it back to the active tier" });
+  restore.addEventListener("click", async () => {
+    restore.disabled = true;
+    const done = await guarded(() => api("PATCH", `/v1/memories/${encodeURIComponent(entry.id)}`,
+      { body: { tier: "active", ...agentOf(entry) }, userIn: "body" }));
+    restore.disabled = false;
+    if (!done) return;
+    await load();
+    notify("Restored to the active tier: History shows the change, and Undo takes it back.",
+      "ok");
+  });
+  return el("li", { class: "entry", dataset: { id: entry.id } },
+    el("span", { class: `badge tier-${entry.tier}`, text: entry.tier }),
+    el("p", { class: "content", text: entry.content }),
+    el("p", { class: "meta" }, meta.join(" · "), " · ", el("code", { text: entry.id })),
+    el("div", { class: "row actions" }, restore, historyButton(entry, load)));
+}
+
+function wire() {
+  $("#archive-tier").addEventListener("change", () => {
+    view.offset = 0;
+    load();
+  });
+  $("#archive-prev").addEventListener("click", () => {
+    view.offset = Math.max(0, view.offset - PAGE);
+    load();
+  });
+  $("#archive-next").addEventListener("click", () => {
+    view.offset += PAGE;
+    load();
+  });
+}
+
+function reset() {
+  view.offset = 0;
+  $("#archive-tier").value = TIERS[0];
+  $("#archive-list").replaceChildren();
+  $("#archive-summary").textContent = "";
+  setPager(null);
+}
+
+registerScreen({ name: "archive", label: "Archive", build, wire, load, reset });
