@@ -53,6 +53,7 @@ def test_nodes_are_the_entities_and_edges_their_relations_weighted(vault: Vault)
     assert edges[frozenset(("Project Helios", "ClickHouse"))] == ("mentioned_with", 1)
     assert frozenset(("Melanie", "ClickHouse")) not in edges
     assert len(edges) == len(graph["edges"]) == 6  # one edge per pair, either direction
+    assert all(e["source"] < e["target"] for e in graph["edges"])  # undirected: name order
     ids = {n["id"] for n in graph["nodes"]}
     assert all(e["source_id"] in ids and e["target_id"] in ids for e in graph["edges"])
     assert graph["center"] is None and graph["truncated"] is False

@@ -52,7 +52,7 @@ class GraphNode:
 @dataclass(frozen=True, slots=True)
 class GraphEdge:
     """A relation between two nodes; ``weight`` is how many entries state it.
-    ``mentioned_with`` has no direction: its ends are in a fixed order."""
+    ``mentioned_with`` has no direction: its ends are in name order."""
 
     source_id: str
     source: str
@@ -132,8 +132,8 @@ def _edges(relations: Sequence[Relation], keep: set[str]) -> list[GraphEdge]:
             continue
         names[r.source_id], names[r.target_id] = r.source, r.target
         ends = (r.source_id, r.target_id)
-        if r.type == MENTIONED_WITH:
-            ends = (min(ends), max(ends))
+        if r.type == MENTIONED_WITH and (r.target, r.target_id) < (r.source, r.source_id):
+            ends = (r.target_id, r.source_id)
         entries.setdefault((*ends, r.type), set()).add(r.entry_id)
     edges = [
         GraphEdge(s, names[s], t, names[t], kind, len(ids)) for (s, t, kind), ids in entries.items()
