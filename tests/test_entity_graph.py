@@ -216,3 +216,19 @@ def test_entity_detail_with_its_memories(live: Live) -> None:
         assert alice.get("/v1/entities/berlin", params={"include": "all"}).status_code == 422
         hidden = bob.get("/v1/entities/berlin", params={"include": "memories"})
         assert hidden.status_code == 404 and STORY[0] not in hidden.text
+
+
+def test_an_entity_named_graph_is_reached_in_another_case(live: Live) -> None:
+    live.vault.add(
+        "Notes on the dependency graph.",
+        user_id="alice",
+        name="graph",
+        metadata={"graph": "entity", "entity_type": "tool"},
+    )
+    with live.client(live.alice) as alice:
+        drawing = alice.get("/v1/entities/graph").json()
+        assert "graph" in {n["name"] for n in drawing["nodes"]}
+        one = alice.get("/v1/entities/GRAPH", params={"include": "memories"})
+        assert one.status_code == 200, one.text
+        assert one.json()["name"] == "graph" and one.json()["type"] == "tool"
+        assert one.json()["memories"][0]["content"] == "Notes on the dependency graph."

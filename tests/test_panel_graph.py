@@ -18,10 +18,10 @@ STORY = (
 )
 
 
-def _tell(live: Live) -> None:
-    for text in STORY:
-        live.vault.add(text, user_id="alice")
+def _tell(live: Live) -> list[str]:
+    ids = [live.vault.add(text, user_id="alice").id for text in STORY]
     live.vault.add("Bob's Project Zeus.", user_id="bob")
+    return ids
 
 
 def _node(page: Page, name: str) -> Locator:
@@ -127,7 +127,7 @@ def test_zoom_and_pan_change_the_view_box(page: Page, live: Live) -> None:
 
 
 def test_focus_and_find_redraw_around_a_node(page: Page, live: Live) -> None:
-    _tell(live)
+    ids = _tell(live)
     sign_in(page, live, live.alice)
     _open_graph(page)
     expect(page.locator("#graph-canvas circle")).to_have_count(5)
@@ -152,6 +152,16 @@ def test_focus_and_find_redraw_around_a_node(page: Page, live: Live) -> None:
     page.get_by_role("button", name="All entities").click()
     expect(page.locator("#graph-canvas circle")).to_have_count(5)
     expect(page.locator("#graph-summary")).to_have_text("5 entities, 6 relations")
+
+    # Focusing on an entity gone meanwhile says so and keeps the graph drawn.
+    _node(page, "Melanie").click()
+    expect(detail.locator(".entries .content")).to_have_text([STORY[1]])
+    live.vault.delete(ids[1], user_id="alice")
+    detail.get_by_role("button", name="Focus").click()
+    expect(page.locator("#notice")).to_contain_text("no entity named 'Melanie'")
+    expect(page.locator("#graph-canvas circle")).to_have_count(5)
+    expect(page.locator("#graph-summary")).to_have_text("5 entities, 6 relations")
+    expect(page.get_by_role("button", name="All entities")).to_be_hidden()
 
 
 def test_bob_and_an_admin_see_only_the_graph_of_whom_they_act_for(page: Page, live: Live) -> None:

@@ -82,7 +82,7 @@ async function load() {
   const data = await guarded(() => api("GET", "/v1/entities/graph", { query }));
   if (mine !== view.loads) return false;
   if (!data) {
-    ui.summary.textContent = "";
+    ui.summary.textContent = view.data ? summary(view.data) : "";
     return false;
   }
   view.data = data;
@@ -375,10 +375,13 @@ function memoryList(detail) {
 }
 
 async function focusOn(name) {
+  const before = view.center;
   view.center = name;
   if (await load()) {
     const first = view.data.nodes[0];
     if (first) select(first.id);
+  } else if (view.center === name) {
+    view.center = before; // it could not be drawn (gone meanwhile?): keep the graph shown
   }
 }
 
