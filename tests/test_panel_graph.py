@@ -34,6 +34,13 @@ def _box(page: Page) -> list[float]:
     return [float(v) for v in raw.split()]
 
 
+def _spot(node: Locator) -> tuple[float, float]:
+    """Where a node is drawn (its translate())."""
+    moved = node.get_attribute("transform") or ""
+    x, y = moved.removeprefix("translate(").removesuffix(")").split()
+    return float(x), float(y)
+
+
 def _open_graph(page: Page) -> None:
     _open(page, "Entities")
 
@@ -124,6 +131,31 @@ def test_zoom_and_pan_change_the_view_box(page: Page, live: Live) -> None:
     assert panned[2:] == fitted[2:]
     # A drag is not a click: nothing got selected.
     expect(page.locator("#graph-canvas .node.selected")).to_have_count(0)
+
+    # A click on the background lets go of the selected node.
+    page.get_by_role("button", name="Fit").click()
+    _node(page, "Melanie").click()
+    expect(page.locator("#graph-canvas .node.selected")).to_have_count(1)
+    page.mouse.click(*start)
+    expect(page.locator("#graph-canvas .node.selected")).to_have_count(0)
+    expect(page.locator("#graph-detail")).to_have_text(
+        "Select a node to see its names, relations and memories."
+    )
+
+    # Panned far away, a node reached with the keyboard is brought back into view.
+    for _ in range(3):
+        page.mouse.move(area["x"] + 5, area["y"] + 5)
+        page.mouse.down()
+        page.mouse.move(area["x"] + area["width"] - 5, area["y"] + area["height"] - 5, steps=4)
+        page.mouse.up()
+    expect(page.locator("#graph-canvas .node.selected")).to_have_count(0)
+    caroline = _node(page, "Caroline")
+    x, y = _spot(caroline)
+    left, top, width, height = _box(page)
+    assert not (left <= x <= left + width and top <= y <= top + height)
+    caroline.focus()
+    left, top, width, height = _box(page)
+    assert left <= x <= left + width and top <= y <= top + height
 
 
 def test_focus_and_find_redraw_around_a_node(page: Page, live: Live) -> None:

@@ -3,20 +3,18 @@
 // names, relations and the memories naming it; Focus redraws the graph around it.
 import { api, el, guarded, notify, plural, registerScreen, section, svg, when } from "../core.js";
 import { layout } from "./graph_layout.js";
+import { ViewBox } from "./graph_viewbox.js";
 
 const LIMIT = 150;
 const DEPTH = 2;
-const ZOOM = 1.25;
-const MARGIN = 40;
 const TYPES = new Set(["person", "project", "tool", "place", "organisation"]);
 
 const view = {
   center: null, // the name the graph is drawn around, or null: the most named entities
   data: null,
   selected: null, // a node id
-  box: { x: -300, y: -200, w: 600, h: 400 },
+  box: null, // the ViewBox: pan and zoom
   placed: new Map(), // id -> { node, x, y, r, group }
-  drag: null,
   loads: 0, // the newest load wins when several overlap
 };
 let ui = null;
@@ -125,6 +123,10 @@ function draw(data) {
   fit();
 }
 
+function fit() {
+  view.box.fit([...view.placed.values()]);
+}
+
 function summary(data) {
   const counts = `${plural(data.nodes.length, "entity", "entities")}, ${plural(
     data.edges.length, "relation", "relations")}`;
@@ -167,8 +169,7 @@ function nodeGroup(node, x, y, r, isCenter) {
   svg("text", { y: (r + 13).toFixed(1), "text-anchor": "middle", text: label }));
   group.addEventListener("click", () => select(node.id));
   group.addEventListener("focus", () => {
-    const { x: left, y: top, w, h } = view.box;
-    if (x < left || x > left + w || y < top || y > top + h) reveal(node.id); // keyboard: bring it in
+    if (!view.box.shows(x, y)) view.box.centreOn(x, y); // keyboard: bring it into view
   });
   group.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
@@ -177,89 +178,6 @@ function nodeGroup(node, x, y, r, isCenter) {
     }
   });
   return group;
-}
-
-// -- the viewBox: fit, zoom, pan -------------------------------------------------------------
-
-function applyBox() {
-  const { x, y, w, h } = view.box;
-  ui.canvas.setAttribute("viewBox", [x, y, w, h].map((v) => v.toFixed(1)).join(" "));
-}
-
-function fit() {
-  const spots = [...view.placed.values()];
-  if (!spots.length) {
-    view.box = { x: -300, y: -200, w: 600, h: 400 };
-    applyBox();
-    return;
-  }
-  const left = Math.min(...spots.map((s) => s.x - s.r)) - MARGIN;
-  const right = Math.max(...spots.map((s) => s.x + s.r)) + MARGIN;
-  const top = Math.min(...spots.map((s) => s.y - s.r)) - MARGIN;
-  const bottom = Math.max(...spots.map((s) => s.y + s.r + 16)) + MARGIN;
-  const w = Math.max(480, right - left); // a small graph is not blown up
-  const h = Math.max(360, bottom - top);
-  view.box = { x: (left + right - w) / 2, y: (top + bottom - h) / 2, w, h };
-  applyBox();
-}
-
-// Zoom by `factor` (< 1: closer) keeping the drawing point (cx, cy) where it is.
-function zoom(factor, cx = view.box.x + view.box.w / 2, cy = view.box.y + view.box.h / 2) {
-  const { x, y, w } = view.box;
-  const scaled = Math.min(Math.max(w * factor, 60), 40000) / w;
-  view.box = { x: cx - (cx - x) * scaled, y: cy - (cy - y) * scaled, w: w * scaled,
-    h: view.box.h * scaled };
-  applyBox();
-}
-
-function drawingPoint(event) {
-  const matrix = ui.canvas.getScreenCTM();
-  if (!matrix) return null;
-  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-  return point;
-}
-
-function wirePanAndZoom() {
-  ui.zoomIn.addEventListener("click", () => zoom(1 / ZOOM));
-  ui.zoomOut.addEventListener("click", () => zoom(ZOOM));
-  ui.fit.addEventListener("click", fit);
-  ui.canvas.addEventListener("wheel", (event) => {
-    event.preventDefault();
-    const at = drawingPoint(event);
-    const factor = event.deltaY > 0 ? ZOOM : 1 / ZOOM;
-    if (at) zoom(factor, at.x, at.y);
-    else zoom(factor);
-  }, { passive: false });
-  ui.canvas.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0 || event.target.closest(".node")) return;
-    const matrix = ui.canvas.getScreenCTM();
-    view.drag = { id: event.pointerId, x: event.clientX, y: event.clientY,
-      box: { ...view.box }, scale: matrix ? matrix.a : 1, moved: false };
-    ui.canvas.setPointerCapture(event.pointerId);
-    ui.canvas.classList.add("panning");
-  });
-  ui.canvas.addEventListener("pointermove", (event) => {
-    const drag = view.drag;
-    if (!drag || drag.id !== event.pointerId) return;
-    const dx = event.clientX - drag.x;
-    const dy = event.clientY - drag.y;
-    if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-    view.box = { ...drag.box, x: drag.box.x - dx / drag.scale, y: drag.box.y - dy / drag.scale };
-    applyBox();
-  });
-  const stop = (event) => {
-    const drag = view.drag;
-    if (!drag || drag.id !== event.pointerId) return;
-    view.drag = null;
-    ui.canvas.classList.remove("panning");
-    if (!drag.moved && event.type === "pointerup" && view.selected) {
-      view.selected = null; // a click on the background lets go of the selection
-      highlight();
-      idleDetail();
-    }
-  };
-  ui.canvas.addEventListener("pointerup", stop);
-  ui.canvas.addEventListener("pointercancel", stop);
 }
 
 // -- selection and the side panel ------------------------------------------------------
@@ -282,9 +200,7 @@ function highlight() {
 // Bring a node into the middle of the view, at the current zoom.
 function reveal(id) {
   const spot = view.placed.get(id);
-  if (!spot) return;
-  view.box = { ...view.box, x: spot.x - view.box.w / 2, y: spot.y - view.box.h / 2 };
-  applyBox();
+  if (spot) view.box.centreOn(spot.x, spot.y);
 }
 
 // /v1/entities/graph is the drawing itself: an entity called "graph" is asked for in
@@ -416,20 +332,33 @@ async function find(event) {
 
 // -- the screen --------------------------------------------------------------------------
 
+function letGo() {
+  if (view.selected === null) return; // a click on the background lets go of the selection
+  view.selected = null;
+  highlight();
+  idleDetail();
+}
+
 function wire() {
+  view.box = new ViewBox(ui.canvas, { isNode: (target) => Boolean(target.closest(".node")),
+    onBackgroundClick: letGo });
+  ui.zoomIn.addEventListener("click", () => view.box.zoomIn());
+  ui.zoomOut.addEventListener("click", () => view.box.zoomOut());
+  ui.fit.addEventListener("click", fit);
   ui.find.addEventListener("submit", find);
   ui.all.addEventListener("click", () => {
     view.center = null;
     load();
   });
-  wirePanAndZoom();
 }
 
 // Another user's graph must not linger when an admin switches who they act for.
 function reset() {
   view.loads += 1;
-  Object.assign(view, { center: null, data: null, selected: null, drag: null });
+  Object.assign(view, { center: null, data: null, selected: null });
+  view.box.cancelDrag();
   view.placed.clear();
+  view.box.fit([]);
   ui.edges.replaceChildren();
   ui.nodes.replaceChildren();
   ui.names.replaceChildren();
