@@ -282,6 +282,7 @@ function memoryList(detail) {
     el("li", { class: "entry", dataset: { id: entry.id } },
       el("p", { class: "content", text: entry.content }),
       el("p", { class: "meta" }, [entry.kind, entry.agent_id && `agent ${entry.agent_id}`,
+        entry.quarantine && "held for review",
         `updated ${when(entry.updated_at)}`].filter(Boolean).join(" · "), " · ",
       el("code", { text: entry.id })))));
   const shown = detail.entry_ids.length > memories.length
