@@ -28,6 +28,7 @@ from .entities import EntityDetail, EntityService
 from .errors import ValidationError
 from .graph import Extractor
 from .graph.links import Linker
+from .graph.view import EntityGraphView, entity_graph
 from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.compress import Compaction, Compressor
@@ -1046,6 +1047,33 @@ class Vault:
         relations move over)."""
         with self.store.atomic():
             return self._entities.merge(keep, drop, user_id)
+
+    def entity_graph(
+        self,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        limit: int = 200,
+        center: str | None = None,
+        depth: int = 2,
+    ) -> EntityGraphView:
+        """The caller's entities as nodes and their relations as weighted edges, for
+        drawing the graph: the ``limit`` most named, or the neighbourhood of ``center``
+        up to ``depth`` relations away (``NotFoundError`` when no entry of the caller
+        names it)."""
+        view = owner_view(user_id, agent_id)
+        return entity_graph(self._entities.graph, view, limit=limit, center=center, depth=depth)
+
+    def entity_memories(
+        self, name: str, *, user_id: str, agent_id: str | None = None, limit: int = 20
+    ) -> list[MemoryEntry]:
+        """The caller's entries naming the entity, newest first: what the panel shows
+        beside a node, in one read instead of one per entry."""
+        detail = self.entity(name, user_id=user_id, agent_id=agent_id, limit=limit)
+        found = {
+            e.id: e for e in self.store.get_many(owner_view(user_id, agent_id), detail.entry_ids)
+        }
+        return [found[i] for i in detail.entry_ids if i in found]
 
     def embedding_advice(self, *, user_id: str | None = None, sample: int = 500) -> EmbedderAdvice:
         """Whether another local model suits the stored text better (``memvault doctor``):

@@ -8,6 +8,7 @@ import {
 } from "./core.js";
 // Import order is navigation order.
 import "./screens/memories.js";
+import "./screens/graph.js";
 import "./screens/archive.js";
 import "./screens/decisions.js";
 import "./screens/files.js";
