@@ -7,6 +7,7 @@ import {
   showError, state,
 } from "./core.js";
 // Import order is navigation order.
+import "./screens/overview.js";
 import "./screens/memories.js";
 import "./screens/files.js";
 import "./screens/config.js";
@@ -14,7 +15,7 @@ import "./screens/status.js";
 import "./screens/audit.js";
 import "./screens/keys.js";
 
-const DEFAULT_SCREEN = "memories";
+const DEFAULT_SCREEN = "overview";
 
 // -- sign in ---------------------------------------------------------------------------
 
