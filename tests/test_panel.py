@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .gateway_server import Live
 from .panel_kit import CHROMIUM, CHROMIUM_ARGS, browser, live, page  # noqa: F401 (pytest fixtures)
+from .panel_kit import open_screen as _open_screen
 from .panel_kit import shot as _shot
 from .panel_kit import sign_in as _sign_in
 
@@ -43,6 +44,7 @@ def test_memories_add_search_edit_delete_and_a_blocked_write(page: Page, live: L
 
     _sign_in(page, live, live.alice)
     expect(page.locator("#who-label")).to_have_text("signed in as alice")
+    _open_screen(page, "Memories")
     expect(page.locator("#memories-list")).to_contain_text("No memories yet")
 
     _add(page, "Alice writes Go services and prefers short answers")
@@ -178,6 +180,7 @@ def test_admin_key_acts_for_the_named_user_on_a_narrow_screen(browser: Browser, 
         page.get_by_label("User id").fill("bob")
         page.get_by_role("button", name="Act as").click()
         expect(page.locator("#who-label")).to_have_text("admin, acting as bob")
+        _open_screen(page, "Memories")
         expect(page.locator("#page-label")).to_have_text("1–20 of 22")
         page.get_by_role("button", name="Next").click()
         expect(page.locator("#page-label")).to_have_text("21–22 of 22")
@@ -201,6 +204,7 @@ def test_reveal_a_redacted_memory_in_the_panel(page: Page, live: Live) -> None:
     with live.client(live.alice) as alice:
         assert alice.put("/v1/sensitive/secret", json={"secret": "open sesame"}).status_code == 204
     _sign_in(page, live, live.alice)
+    _open_screen(page, "Memories")
     _add(page, f"my card is {card}")
     item = page.locator("li.entry", has_text="[bank_card#1]")
     expect(item).to_be_visible()
@@ -249,6 +253,6 @@ def test_user_keys_see_no_key_management(page: Page, live: Live) -> None:
     _sign_in(page, live, live.alice)
     expect(page.locator("#who-label")).to_have_text("signed in as alice")
     expect(page.get_by_role("link", name="Keys")).to_be_hidden()
-    page.goto(f"{live.url}/panel#keys")  # typed by hand: still the memories screen
-    expect(page.get_by_role("heading", name="Memories")).to_be_visible()
+    page.goto(f"{live.url}/panel#keys")  # typed by hand: still the first screen
+    expect(page.get_by_role("heading", name="Overview")).to_be_visible()
     expect(page.get_by_role("heading", name="API keys")).to_be_hidden()

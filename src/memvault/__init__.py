@@ -57,6 +57,7 @@ from .retrieval.explain import CandidateTrace, Explanation
 from .retrieval.recall import ChannelScore
 from .security.scrubber import StreamingContextScrubber
 from .stores import MemoryStore, SQLiteStore, Store
+from .stores.stats import DayCount, Stats
 from .vault import Vault
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "CharLimitError",
     "ConfigError",
     "ConflictError",
+    "DayCount",
     "DecisionStatus",
     "Domain",
     "EmbeddingError",
@@ -103,6 +105,7 @@ __all__ = [
     "SecurityError",
     "Sensitivity",
     "Source",
+    "Stats",
     "Store",
     "StoreError",
     "StoreUnavailableError",

@@ -67,7 +67,8 @@ from .security.protect import Protector
 from .stores import open_store
 from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
-from .stores.values import AuditRecord, EntryFilter, View
+from .stores.stats import Stats, make_stats, window_start
+from .stores.values import NO_FILTER, AuditRecord, EntryFilter, View
 from .transfer import Transfer
 from .validation import (
     check_bool,
@@ -520,6 +521,33 @@ class Vault:
             return self.store.count(view, flt)
         return len(
             self._history.as_of(view.user_id, list(self.store.iter_entries(view, flt)), when)
+        )
+
+    def stats(self, *, user_id: str, agent_id: str | None = None, days: int = 30) -> Stats:
+        """The caller's entries at a glance, for an overview: current ones counted by
+        kind, class, tier and domain (every value, zeros too), how many are held for
+        review, how many still wait for a vector of this vault's embedder, and what was
+        written or changed on each of the last ``days`` UTC days (today included).
+
+        Every number is one aggregate query in the store; the view is the owner's, as
+        for ``count``."""
+        view = owner_view(user_id, agent_id)
+        span = check_limit(days, "days", maximum=366)
+        now = self._clock()
+        model = None if self.embedder is None else self.embedder.name
+        current = validity_filter(NO_FILTER, now=now, as_of=None, include_superseded=False)
+        tally = self.store.tally(view, current)
+        activity = self.store.daily_activity(view, window_start(now, span))
+        pending = 0 if model is None else self.store.count_unembedded(view, model)
+        return make_stats(
+            user_id=view.user_id,
+            agent_id=view.agent_id,
+            now=now,
+            days=span,
+            tally=tally,
+            activity=activity,
+            embedder=model,
+            pending=pending,
         )
 
     def _valid(self, flt: Any, as_of: datetime | None, include_superseded: object) -> Any:

@@ -23,6 +23,7 @@ from ..fields import EMBEDDED
 from ..model import MemoryEntry
 from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
 from .memory_graph import MemoryGraph
+from .memory_stats import MemoryStats
 from .memory_workspace import MemoryWorkspace
 from .phrases import is_phrase, phrase_counter, phrase_weight
 from .profile_checks import check_put, stale_revision
@@ -71,7 +72,7 @@ def _own(entry: MemoryEntry) -> MemoryEntry:
     return entry.replace(metadata=copy.deepcopy(entry.metadata))
 
 
-class MemoryStore(MemoryGraph, MemoryWorkspace):
+class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
     """A ``Store`` that lives in a Python dict, guarded by a lock."""
 
     def __init__(self) -> None:

@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..model import MemoryEntry
 from .graph_values import Entity, Mention, Relation, RelationMention
+from .stats import DayCount, TallyRow
 from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
@@ -119,6 +120,25 @@ class EntryStore(Protocol):
         """Delete every trace of a user in one transaction: entries (with their vectors,
         originals and grants), reveal secret and state, and audit records; the full-text
         index is compacted so no token of theirs stays readable. Returns the entry ids."""
+
+
+@runtime_checkable
+class EntryStats(Protocol):
+    """Aggregates of a view's entries (``stores.stats``): what the overview shows, each
+    counted inside the store in one query, never by reading the entries out."""
+
+    def tally(self, view: View, flt: EntryFilter = NO_FILTER) -> list[TallyRow]:
+        """The entries of ``view`` matching ``flt`` counted by (kind, mem_class, tier,
+        domain, held in quarantine): one row per combination present, in no set order."""
+
+    def daily_activity(self, view: View, since: datetime) -> list[DayCount]:
+        """Per UTC day from ``since`` on, oldest first, days with nothing left out: the
+        entries of ``view`` created that day, and those whose ``updated_at`` (when later
+        than their creation) falls on it. Every stored entry counts, superseded or not."""
+
+    def count_unembedded(self, view: View, model: str) -> int:
+        """How many entries of ``view`` have no vector of ``model``: what a reindex of
+        them would embed."""
 
 
 class TermPlanner(Protocol):
@@ -454,6 +474,7 @@ class WorkspaceStore(Protocol):
 
 class Store(
     EntryStore,
+    EntryStats,
     KeywordIndex,
     VectorStore,
     RevealStore,
@@ -478,6 +499,7 @@ __all__ = [
     "Admin",
     "EntityGraph",
     "EntryHistory",
+    "EntryStats",
     "EntryStore",
     "GraphStore",
     "KeywordIndex",

@@ -7,6 +7,7 @@ import {
   showError, state,
 } from "./core.js";
 // Import order is navigation order.
+import "./screens/overview.js";
 import "./screens/memories.js";
 import "./screens/graph.js";
 import "./screens/archive.js";
@@ -17,7 +18,7 @@ import "./screens/status.js";
 import "./screens/audit.js";
 import "./screens/keys.js";
 
-const DEFAULT_SCREEN = "memories";
+const DEFAULT_SCREEN = "overview";
 
 // -- sign in ---------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from .entries import MySQLEntries
 from .graph import MySQLGraph
 from .keyword import MySQLKeywordIndex
 from .profiles import MySQLProfiles
+from .stats import MySQLStats
 from .usage import MySQLUsage
 from .vectors import MySQLVectors
 from .versions import MySQLVersions
@@ -28,6 +29,7 @@ from .workspace import MySQLWorkspace
 
 class MySQLStore(
     MySQLEntries,
+    MySQLStats,
     MySQLKeywordIndex,
     MySQLVectors,
     MySQLVersions,

@@ -14,6 +14,7 @@ from .entries import PostgresEntries
 from .graph import PostgresGraph
 from .keyword import PostgresKeywordIndex
 from .profiles import PostgresProfiles
+from .stats import PostgresStats
 from .usage import PostgresUsage
 from .vectors import PostgresVectors
 from .versions import PostgresVersions
@@ -22,6 +23,7 @@ from .workspace import PostgresWorkspace
 
 class PostgresStore(
     PostgresEntries,
+    PostgresStats,
     PostgresKeywordIndex,
     PostgresVectors,
     PostgresVersions,

@@ -16,6 +16,7 @@ from .graph import SQLiteGraph
 from .keyword import SQLiteKeywordIndex
 from .profiles import SQLiteProfiles
 from .sql import scope_tokens
+from .stats import SQLiteStats
 from .usage import SQLiteUsage
 from .vectors import SQLiteVectors
 from .versions import SQLiteVersions
@@ -24,6 +25,7 @@ from .workspace import SQLiteWorkspace
 
 class SQLiteStore(
     SQLiteEntries,
+    SQLiteStats,
     SQLiteKeywordIndex,
     SQLiteVectors,
     SQLiteVersions,
