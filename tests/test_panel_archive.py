@@ -146,6 +146,7 @@ def test_decisions_show_state_moves_and_conflicts(page: Page, live: Live) -> Non
 def test_history_and_undo_from_the_memories_screen(page: Page, live: Live) -> None:
     entry = live.vault.add("Alice writes Go services", user_id="alice")
     sign_in(page, live, live.alice)
+    open_screen(page, "Memories")
     row = page.locator(f'#memories-list li.entry[data-id="{entry.id}"]')
     row.get_by_role("button", name="History").click()
     expect(row.locator(".history li.version")).to_have_count(1)
@@ -184,6 +185,7 @@ def test_history_and_undo_from_the_memories_screen(page: Page, live: Live) -> No
     page.get_by_label("User id").fill("alice")
     page.get_by_role("button", name="Act as").click()
     expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
+    open_screen(page, "Memories")
     row.get_by_role("button", name="History").click()
     expect(row.locator(".history li.version")).to_have_count(3)
     open_screen(page, "Decisions")
