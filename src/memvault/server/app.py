@@ -1,8 +1,9 @@
 """The FastAPI application: wiring only.
 
 Routers: ``health`` (``/healthz``, ``/readyz``), ``memories`` (``/v1/memories``,
-``/v1/users``), ``recall`` (``/v1/memories/context``, ``/explain``, ``/batch``), ``v2``
-(``/api/memory/v2``), ``admin`` (``/v1/keys``); the MCP endpoint at ``/mcp``.
+``/v1/users/{user_id}``), ``recall`` (``/v1/memories/context``, ``/explain``, ``/batch``),
+``v2`` (``/api/memory/v2``), ``admin`` (``/v1/keys``), ``users`` (``GET /v1/users``); the
+MCP endpoint at ``/mcp``.
 ``errors.install_handlers`` maps the error tree to status codes. Authentication is on
 when a ``KeyStore`` is given; without one the server acts as a local admin and
 ``check_bind`` keeps it on loopback.
@@ -45,6 +46,7 @@ from . import (
     sensitive,
     session_config,
     usage,
+    users,
     v2,
     workspace,
 )
@@ -292,6 +294,7 @@ def create_app(
         sensitive,
         quarantine,
         usage,
+        users,
         entities,
         profile,
         recall,
