@@ -84,7 +84,10 @@ def test_maintenance_dry_run_writes_nothing_and_run_moves_what_it_listed(
     expect(run_now).to_be_disabled()
 
     # Only the acting user: nothing of alice's is left to move.
+    page.get_by_role("button", name="Dry run").click()
+    expect(run_now).to_be_enabled()
     page.locator("#maint-scope").select_option("alice")
+    expect(run_now).to_be_disabled()  # that dry run covered every user, not this scope
     page.get_by_role("button", name="Dry run").click()
     expect(page.locator("#maint-summary")).to_contain_text("over user alice")
     expect(page.locator("#maint-report")).to_contain_text("No entry is due to move.")
@@ -93,7 +96,9 @@ def test_maintenance_dry_run_writes_nothing_and_run_moves_what_it_listed(
 # -- Agents --------------------------------------------------------------------------------
 
 
-def test_agent_settings_persist_and_the_layers_show_who_wins(page: Page, live: Live) -> None:
+def test_agent_settings_persist_and_the_layers_show_who_wins(
+    page: Page, live: Live, tmp_path: Path
+) -> None:
     with live.client(live.alice) as alice:
         patched = alice.patch("/api/memory/v2/config", json={"injection.max_tokens": 900})
         assert patched.status_code == 200, patched.text
@@ -157,6 +162,24 @@ def test_agent_settings_persist_and_the_layers_show_who_wins(page: Page, live: L
     expect(row).to_contain_text("4")
     with live.client(live.admin) as admin:
         assert admin.get("/v1/agents/writer").json()["prefetch_limit"] == 4
+
+    # Its own store: a relative path is refused with the server's reason, an absolute
+    # one is kept, and a later edit that leaves the store alone does not send it again.
+    row.get_by_role("button", name="Edit").click()
+    page.locator("#agent-store-kind").select_option("own")
+    page.get_by_label("Store URL or absolute SQLite path").fill("writer.db")
+    page.get_by_role("button", name="Save agent").click()
+    expect(page.locator("#notice")).to_contain_text("absolute SQLite path")
+    own = str(tmp_path / "writer.db")
+    page.get_by_label("Store URL or absolute SQLite path").fill(own)
+    page.get_by_role("button", name="Save agent").click()
+    expect(row).to_contain_text(own)
+    page.get_by_label("Prefetch count").fill("6")
+    page.get_by_role("button", name="Save agent").click()
+    expect(row).to_contain_text("6")
+    with live.client(live.admin) as admin:
+        saved = admin.get("/v1/agents/writer").json()
+        assert (saved["store"], saved["prefetch_limit"]) == (own, 6)
 
     reset = row.get_by_role("button", name="Reset")
     reset.click()
