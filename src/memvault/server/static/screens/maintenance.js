@@ -55,7 +55,8 @@ async function run(dryRun) {
   if (dryRun) {
     setChecked(scope);
     notify(report.moved || report.compressed
-      ? "Dry run done: nothing was written. Run now makes these changes."
+      ? "Dry run done: nothing was written. Run now makes these changes (and whatever " +
+        "else is due by then)."
       : "Dry run done: nothing would change.", "info");
   } else {
     setChecked(null);
@@ -76,7 +77,8 @@ function renderReport(report, scope) {
   const counts = Object.entries(report.counts);
   if (counts.length) {
     parts.push(el("div", { class: "table-wrap" }, el("table", { id: "maint-counts" },
-      el("thead", {}, el("tr", {}, el("th", { text: "Transition" }), el("th", { text: "Entries" }))),
+      el("thead", {}, el("tr", {},
+        el("th", { text: "Transition" }), el("th", { text: "Entries" }))),
       el("tbody", {}, ...counts.map(([move, count]) => el("tr", {},
         el("td", { text: move.replace("->", " → ") }), el("td", { text: String(count) })))))));
   }
