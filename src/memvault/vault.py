@@ -68,7 +68,7 @@ from .stores import open_store
 from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
 from .stores.stats import Stats, make_stats, window_start
-from .stores.values import NO_FILTER, AuditRecord, EntryFilter, View
+from .stores.values import NO_FILTER, AuditRecord, EntryFilter, UserMemories, View
 from .transfer import Transfer
 from .validation import (
     check_bool,
@@ -755,6 +755,19 @@ class Vault:
         """Import exported records (dicts, or JSONL lines) into ``user_id``'s memory, all
         or nothing, keeping ids and times; see ``Transfer.import_``."""
         return self._transfer.import_(records, user_id=user_id, on_conflict=on_conflict)
+
+    def users(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        """Who has memories here and how many, a page at a time, sorted by user id: the
+        admin's view of the vault (what to export, erase or act as). Operators only:
+        never hand it to a user's request."""
+        return self.store.user_counts(
+            limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
+        )
+
+    def user_total(self) -> int:
+        """How many users have at least one memory here (the length of every page of
+        ``users`` together)."""
+        return len(self.store.user_ids())
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user (one audit record of it stays); returns the entry count.

@@ -94,6 +94,26 @@ def test_user_ids_names_every_user_with_an_entry_once(store: Store) -> None:
     assert store.user_ids() == sorted(["alice", "Zed"])
 
 
+def test_user_counts_pages_users_in_user_ids_order_with_their_counts(store: Store) -> None:
+    assert store.user_counts() == []
+    put(store, entry("e1", "one"), entry("e2", "two", agent_id="a1"), entry("e3", "three"))
+    put(store, entry("e1", "bob's", user="bob"), entry("z", "zed's", user="Zed"))
+    put(store, entry("u", "unicode", user="\u00e9mile"))
+    everyone = store.user_counts(limit=10)
+    assert [u.user_id for u in everyone] == store.user_ids()
+    assert {u.user_id: u.memories for u in everyone} == {
+        "Zed": 1,
+        "alice": 3,
+        "bob": 1,
+        "\u00e9mile": 1,
+    }
+    assert store.user_counts(limit=2) == everyone[:2]
+    assert store.user_counts(limit=2, offset=2) == everyone[2:]
+    assert store.user_counts(limit=5, offset=4) == []
+    store.delete(View("bob", all_agents=True), ["e1"])
+    assert "bob" not in [u.user_id for u in store.user_counts()]
+
+
 def test_get_of_unknown_id_is_none(store: Store) -> None:
     put(store, entry("e1", "x"))
     assert store.get(OWNER, "nope") is None

@@ -40,7 +40,8 @@ from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
 from ..errors import ConfigError, NotFoundError, ValidationError
 from ..lifecycle import MaintenanceReport
 from ..stores.factory import check_location, shown_location, sqlite_file
-from ..validation import check_ident, shown
+from ..stores.values import UserMemories, page_of_users
+from ..validation import check_ident, check_limit, check_offset, shown
 from ..vault import Vault
 
 AGENTS_FILE = "agents.json"
@@ -368,6 +369,26 @@ class AgentVaults:
             moves=tuple(m for r in reports for m in r.moves),
             compressions=tuple(c for r in reports for c in r.compressions),
         )
+
+    def users(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        """``Vault.users`` over every store: a user's count is summed over the stores
+        holding their memories. Each store gives its first ``offset + limit`` users,
+        which hold every user of the merged page (a user's place in one store is never
+        after its place among all)."""
+        limit, offset = check_limit(limit, maximum=1000), check_offset(offset)
+        vaults = list(self.vaults())
+        if len(vaults) == 1:
+            return vaults[0].users(limit=limit, offset=offset)
+        counts = (
+            (row.user_id, row.memories)
+            for vault in vaults
+            for row in vault.store.user_counts(limit=offset + limit, offset=0)
+        )
+        return page_of_users(counts, limit=limit, offset=offset)
+
+    def user_total(self) -> int:
+        """How many distinct users have memories in any of the stores."""
+        return len({user for vault in self.vaults() for user in vault.store.user_ids()})
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """``Vault.erase_user`` in every store; returns the entries deleted in all."""

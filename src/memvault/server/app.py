@@ -1,8 +1,9 @@
 """The FastAPI application: wiring only.
 
 Routers: ``health`` (``/healthz``, ``/readyz``), ``memories`` (``/v1/memories``,
-``/v1/users``), ``recall`` (``/v1/memories/context``, ``/explain``, ``/batch``), ``v2``
-(``/api/memory/v2``), ``admin`` (``/v1/keys``); the MCP endpoint at ``/mcp``.
+``/v1/users/{user_id}``), ``recall`` (``/v1/memories/context``, ``/explain``, ``/batch``),
+``v2`` (``/api/memory/v2``), ``admin`` (``/v1/keys``), ``users`` (``GET /v1/users``); the
+MCP endpoint at ``/mcp``.
 ``errors.install_handlers`` maps the error tree to status codes. Authentication is on
 when a ``KeyStore`` is given; without one the server acts as a local admin and
 ``check_bind`` keeps it on loopback.
@@ -46,6 +47,7 @@ from . import (
     session_config,
     stats,
     usage,
+    users,
     v2,
     workspace,
 )
@@ -294,6 +296,7 @@ def create_app(
         quarantine,
         usage,
         stats,
+        users,
         entities,
         profile,
         recall,

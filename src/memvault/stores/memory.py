@@ -42,9 +42,11 @@ from .values import (
     StoredVectors,
     UsageRecord,
     UsageRow,
+    UserMemories,
     VectorChanges,
     VectorItem,
     View,
+    page_of_users,
     sum_usage,
 )
 from .versions import StoredVersion
@@ -332,6 +334,11 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
         with self._lock:
             self._check_open()
             return sorted({uid for uid, _ in self._rows})
+
+    def user_counts(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        with self._lock:
+            self._check_open()
+            return page_of_users(((uid, 1) for uid, _ in self._rows), limit=limit, offset=offset)
 
     def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
         with self._lock:

@@ -37,6 +37,7 @@ from .values import (
     TermGroup,
     UsageRecord,
     UsageRow,
+    UserMemories,
     VectorChanges,
     VectorItem,
     View,
@@ -115,6 +116,10 @@ class EntryStore(Protocol):
 
     def user_ids(self) -> list[str]:
         """Every user that has at least one entry, sorted: what copying a whole store walks."""
+
+    def user_counts(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        """One page of ``user_ids()`` with each user's entry count (every agent's), in
+        the same order: what an admin's list of users shows."""
 
     def erase_user(self, user_id: str) -> list[str]:
         """Delete every trace of a user in one transaction: entries (with their vectors,

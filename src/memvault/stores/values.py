@@ -255,3 +255,22 @@ class RevealState:
 
 
 RevealChange = Callable[[RevealState], tuple[RevealState, AuditRecord]]
+
+
+@dataclass(frozen=True, slots=True)
+class UserMemories:
+    """One user of a store and how many entries they have there (every agent's)."""
+
+    user_id: str
+    memories: int
+
+
+def page_of_users(
+    counts: Iterable[tuple[str, int]], *, limit: int, offset: int
+) -> list[UserMemories]:
+    """Counts summed per user, sorted by id as the stores sort it (code points), one page."""
+    sums: dict[str, int] = {}
+    for user_id, count in counts:
+        sums[user_id] = sums.get(user_id, 0) + count
+    ordered = sorted(sums.items())[offset : offset + limit]
+    return [UserMemories(user_id, count) for user_id, count in ordered]

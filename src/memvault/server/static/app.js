@@ -16,6 +16,10 @@ import "./screens/files.js";
 import "./screens/config.js";
 import "./screens/status.js";
 import "./screens/audit.js";
+import "./screens/maintenance.js";
+import "./screens/agents.js";
+import "./screens/users.js";
+import "./screens/account.js";
 import "./screens/keys.js";
 
 const DEFAULT_SCREEN = "overview";

@@ -15,7 +15,7 @@ from ...model import MemoryEntry
 from ..bm25 import doc_length
 from ..clauses import touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
-from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
+from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, UserMemories, View
 from .connection import MySQLConnection
 from .sql import (
     INSERT_SQL,
@@ -217,6 +217,17 @@ class MySQLEntries(MySQLConnection):
             cur.execute("SELECT DISTINCT user_id FROM memories")
             rows = cur.fetchall()
         return sorted(r[0] for r in rows)
+
+    def user_counts(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        # user_id has a binary collation: it sorts by code point, as the other backends do.
+        with self._read() as cur:
+            cur.execute(
+                "SELECT user_id, count(*) FROM memories GROUP BY user_id "
+                "ORDER BY user_id LIMIT %s OFFSET %s",
+                (limit, offset),
+            )
+            rows = cur.fetchall()
+        return [UserMemories(r[0], int(r[1])) for r in rows]
 
     def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
         out: dict[str, SearchDoc] = {}

@@ -13,7 +13,7 @@ from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry
 from ..clauses import touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, row_to_entry
-from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
+from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, UserMemories, View
 from .connection import PostgresConnection
 from .sql import COPY_SQL, PAGE, SELECT, UPDATE_SQL, chunks, filter_sql, view_sql, write_row
 
@@ -133,6 +133,16 @@ class PostgresEntries(PostgresConnection):
         with self._read() as conn:
             rows = conn.execute("SELECT DISTINCT user_id FROM memories").fetchall()
         return sorted(r[0] for r in rows)
+
+    def user_counts(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        # user_id is COLLATE "C": it sorts by code point, as the other backends do.
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT user_id, count(*) FROM memories GROUP BY user_id "
+                "ORDER BY user_id LIMIT %s OFFSET %s",
+                (limit, offset),
+            ).fetchall()
+        return [UserMemories(r[0], int(r[1])) for r in rows]
 
     def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
         out: dict[str, SearchDoc] = {}

@@ -11,7 +11,7 @@ from ...errors import ConflictError, NotFoundError, StoreError
 from ...model import MemoryEntry
 from ..clauses import touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
-from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
+from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, UserMemories, View
 from .connection import SQLiteConnection
 from .sql import (
     INSERT_SQL,
@@ -200,6 +200,15 @@ class SQLiteEntries(SQLiteConnection):
         with self._read() as conn:
             rows = conn.execute("SELECT DISTINCT user_id FROM memories").fetchall()
         return sorted(r[0] for r in rows)
+
+    def user_counts(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT user_id, count(*) FROM memories GROUP BY user_id "
+                "ORDER BY user_id LIMIT ? OFFSET ?",
+                (limit, offset),
+            ).fetchall()
+        return [UserMemories(r[0], int(r[1])) for r in rows]
 
     def search_docs(self, user_id: str, entry_ids: Sequence[str]) -> dict[str, SearchDoc]:
         out: dict[str, SearchDoc] = {}
