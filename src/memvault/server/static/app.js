@@ -10,6 +10,7 @@ import {
 import "./screens/memories.js";
 import "./screens/files.js";
 import "./screens/config.js";
+import "./screens/workspace.js";
 import "./screens/status.js";
 import "./screens/audit.js";
 import "./screens/keys.js";
