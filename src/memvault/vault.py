@@ -86,6 +86,7 @@ from .views import RecallScope, entry_filter, owner_view, read_entry
 from .workspace.board import Board, Task, TaskStatus
 from .workspace.cards import Card, CardPatch, Cards, Revision
 from .workspace.render import render_card
+from .workspace.sessions import WorkspaceSession, workspace_sessions
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
 _UNSET: Any = object()
@@ -1055,6 +1056,13 @@ class Vault:
     def session_workspace(self, *, user_id: str, session_id: str) -> str | None:
         """The workspace a card or task tied the session to (None: not tied yet)."""
         return self._board.workspace_of(user_id, session_id)
+
+    def workspace_sessions(
+        self, *, user_id: str, workspace_id: str | None = None
+    ) -> list[WorkspaceSession]:
+        """The user's sessions with a state card or a task (of one workspace, when
+        given), so a surface can list them to pick from rather than ask for an id."""
+        return workspace_sessions(self.store, user_id, workspace_id=workspace_id)
 
     # -- the entity graph (``entities``) ---------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The workspace routes of seed 004: state cards (``/v1/cards``) and the task board under
 the seed's v2 business API (``/v1/v2/tasks``).
 
-``POST /v1/cards/upsert`` changes the parts of a session's card it is given and keeps
+``GET /v1/cards`` lists the user's sessions with a card or a task (and their
+workspaces); ``POST /v1/cards/upsert`` changes the parts of a session's card it is given and keeps
 the result as the next revision (``expected_revision``: refuse with 409 if the card
 moved on); ``GET /v1/cards/{session_id}`` and ``.../revisions`` read it and its history.
 Tasks: list (by workspace, session, status), create, read, change (``PATCH``: rename,
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..workspace.board import MAX_NOTES_CHARS, MAX_TITLE_CHARS, Task, TaskStatus
 from ..workspace.cards import MAX_FIELDS, MAX_LIST_ITEMS, Card, Change, Revision
+from ..workspace.sessions import WorkspaceSession
 from .auth import GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .keys import Principal
@@ -109,6 +111,19 @@ class RevisionList(BaseModel):
     revisions: list[RevisionOut]
 
 
+class SessionOut(BaseModel):
+    session_id: str
+    workspace_id: str | None = Field(description="null: a card not tied to a workspace")
+    card_revision: int = Field(description="0: no state card")
+    tasks: int
+    updated_at: datetime | None
+
+
+class SessionList(BaseModel):
+    count: int
+    sessions: list[SessionOut]
+
+
 class TaskCreate(_Body):
     user_id: str | None = None
     workspace_id: Id
@@ -184,6 +199,16 @@ def revision_out(r: Revision) -> dict[str, Any]:
     }
 
 
+def session_out(c: WorkspaceSession) -> dict[str, Any]:
+    return {
+        "session_id": c.session_id,
+        "workspace_id": c.workspace_id,
+        "card_revision": c.card_revision,
+        "tasks": c.tasks,
+        "updated_at": c.updated_at,
+    }
+
+
 def task_out(t: Task) -> dict[str, Any]:
     return {
         "id": t.id,
@@ -220,6 +245,18 @@ def upsert_card(body: CardUpsert, who: Who, gw: GatewayDep) -> dict[str, Any]:
         replace=body.replace,
     )
     return card_out(card)
+
+
+@router.get("/v1/cards", response_model=SessionList)
+def list_sessions(
+    who: Who,
+    gw: GatewayDep,
+    user_id: UserQuery = None,
+    workspace_id: Annotated[str | None, Query(description="one workspace's sessions")] = None,
+) -> dict[str, Any]:
+    """The user's sessions with a card or a task, and the workspace each is tied to."""
+    found = gw.vault.workspace_sessions(user_id=act_as(who, user_id), workspace_id=workspace_id)
+    return {"count": len(found), "sessions": [session_out(c) for c in found]}
 
 
 @router.get("/v1/cards/{session_id}", response_model=CardOut)

@@ -14,6 +14,7 @@ import "./screens/archive.js";
 import "./screens/decisions.js";
 import "./screens/files.js";
 import "./screens/config.js";
+import "./screens/workspace.js";
 import "./screens/status.js";
 import "./screens/audit.js";
 import "./screens/maintenance.js";
