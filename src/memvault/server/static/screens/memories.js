@@ -65,7 +65,7 @@ function datesInOrder() {
 
 async function loadMemories() {
   const list = $("#memories-list");
-  if (!datesInOrder()) return;
+  if (!view.query && !datesInOrder()) return; // dates bound the list, not a search
   loading(list);
   $("#memories-summary").textContent = "";
   updateBulk();
