@@ -349,6 +349,12 @@ def test_sort_and_created_date_range(page: Page, live: Live) -> None:
     page.get_by_role("button", name="Apply").click()
     expect(page.locator("#notice")).to_contain_text("“Created from” is after “Created to”")
     expect(contents).to_have_text(["written 3 May", "written 2 May"])  # the list as it was
+    # Dates bound the list only: a search still runs, ranked by relevance.
+    page.locator("#search-query").fill("written May")
+    page.get_by_role("button", name="Search", exact=True).click()
+    expect(page.locator("#memories-summary")).to_have_text("3 results for “written May”")
+    page.get_by_role("button", name="Clear").click()
+    expect(page.locator("#notice")).to_contain_text("“Created from” is after “Created to”")
     page.get_by_role("button", name="Reset").click()
     expect(contents).to_have_count(3)
     expect(page.get_by_label("Created from")).to_have_value("")
