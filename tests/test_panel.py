@@ -78,7 +78,7 @@ def test_memories_add_search_edit_delete_and_a_blocked_write(page: Page, live: L
     expect(page.locator("#notice")).to_have_text("Memory updated.")
     expect(items.filter(has_text="Rust services")).to_have_count(1)
 
-    page.locator("#filter-kind").fill("project")
+    page.locator("#filter-kind").select_option("project")
     page.get_by_role("button", name="Apply").click()
     expect(page.locator("#memories-list")).to_contain_text("No memories yet")
     page.get_by_role("button", name="Reset").click()

@@ -68,7 +68,7 @@ from .stores import open_store
 from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
 from .stores.stats import Stats, make_stats, window_start
-from .stores.values import NO_FILTER, AuditRecord, EntryFilter, UserMemories, View
+from .stores.values import NO_FILTER, AuditRecord, EntryFilter, EntryOrder, UserMemories, View
 from .transfer import Transfer
 from .validation import (
     check_bool,
@@ -90,6 +90,27 @@ from .workspace.sessions import WorkspaceSession, workspace_sessions
 from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
 _UNSET: Any = object()
+
+
+def check_sort(value: object) -> EntryOrder:
+    """The listing order a caller names, or a ``ValidationError`` naming the choices."""
+    for order in EntryOrder:
+        if value == order.value:
+            return order
+    choices = ", ".join(o.value for o in EntryOrder)
+    raise ValidationError(f"sort must be one of {choices}", field="sort")
+
+
+def created_range(flt: EntryFilter, after: object, before: object) -> EntryFilter:
+    """``flt`` narrowed to the entries created in ``[after, before)``, both checked."""
+    start = check_datetime(after, "created_after", optional=True)
+    end = check_datetime(before, "created_before", optional=True)
+    if start is not None and end is not None and start >= end:
+        raise ValidationError(
+            "created_after must be earlier than created_before: swap them or widen the range",
+            field="created_after",
+        )
+    return replace(flt, created_after=start, created_before=end)
 
 
 class Vault:
@@ -501,9 +522,12 @@ class Vault:
         source_subject: str | None = None,
         as_of: datetime | str | None = None,
         include_superseded: bool = False,
+        created_after: datetime | str | None = None,
+        created_before: datetime | str | None = None,
     ) -> int:
         """How many entries ``list`` would give without a limit (current ones unless
-        ``include_superseded``; with ``as_of``, those current then)."""
+        ``include_superseded``; with ``as_of``, those current then), so a pager can say
+        how many pages the same filters and date range make."""
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
             kind,
@@ -516,6 +540,7 @@ class Vault:
             status=status,
             source_subject=source_subject,
         )
+        flt = created_range(flt, created_after, created_before)
         when = check_datetime(as_of, "as_of", optional=True)
         flt = self._valid(flt, when, include_superseded)
         if when is None:
@@ -1207,9 +1232,15 @@ class Vault:
         source_subject: str | None = None,
         as_of: datetime | str | None = None,
         include_superseded: bool = False,
+        sort: EntryOrder | str = EntryOrder.NEWEST,
+        created_after: datetime | str | None = None,
+        created_before: datetime | str | None = None,
     ) -> list[MemoryEntry]:
-        """The caller's entries, newest first, filtered and paged.
+        """The caller's entries, filtered and paged, newest first unless ``sort`` says
+        ``"oldest"`` or ``"updated"`` (last changed first): what a person browsing asks.
 
+        ``created_after`` / ``created_before`` (datetimes or ISO 8601; a bare date is
+        midnight UTC) keep entries created at or after / strictly before that moment.
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
         Superseded entries are left out unless ``include_superseded``; ``as_of`` lists
         the entries current at that moment, each in the version it had then (a page may
@@ -1228,10 +1259,16 @@ class Vault:
             status=status,
             source_subject=source_subject,
         )
+        flt = created_range(flt, created_after, created_before)
+        order = check_sort(sort)
         when = check_datetime(as_of, "as_of", optional=True)
         flt = self._valid(flt, when, include_superseded)
         found = self.store.list_entries(
-            view, flt, limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
+            view,
+            flt,
+            limit=check_limit(limit, maximum=1000),
+            offset=check_offset(offset),
+            order=order,
         )
         return found if when is None else self._history.as_of(view.user_id, found, when)
 

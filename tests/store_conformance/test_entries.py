@@ -23,7 +23,7 @@ from memvault import (
     Tier,
 )
 from memvault.stores.protocols import EntryStore
-from memvault.stores.values import EntryFilter, RevealState, SearchDoc, VectorItem, View
+from memvault.stores.values import EntryFilter, EntryOrder, RevealState, SearchDoc, VectorItem, View
 
 from .support import (
     MODEL,
@@ -170,6 +170,45 @@ def test_list_and_count_apply_the_entry_filter(store: Store) -> None:
         assert ids(store.list_entries(OWNER, flt)) == expected, flt
         assert store.count(OWNER, flt) == len(expected), flt
     assert store.count(OWNER) == 5
+
+
+def test_list_sorts_oldest_first_or_by_last_update(store: Store) -> None:
+    # e2 was written second but changed last; e3 and e3b share both times (id breaks ties).
+    changed = {"e1": 10, "e2": 50, "e3": 30, "e3b": 30}
+    put(
+        store,
+        *(
+            entry(i, i, seconds=s).replace(updated_at=T0 + timedelta(seconds=changed[i]))
+            for i, s in (("e3", 3), ("e1", 1), ("e3b", 3), ("e2", 2))
+        ),
+    )
+    assert ids(store.list_entries(OWNER, order=EntryOrder.NEWEST)) == ["e3b", "e3", "e2", "e1"]
+    assert ids(store.list_entries(OWNER, order=EntryOrder.OLDEST)) == ["e1", "e2", "e3", "e3b"]
+    assert ids(store.list_entries(OWNER, order=EntryOrder.UPDATED)) == ["e2", "e3b", "e3", "e1"]
+    # Pages follow the order, and the order composes with the filter.
+    assert ids(store.list_entries(OWNER, order=EntryOrder.OLDEST, limit=2, offset=1)) == [
+        "e2",
+        "e3",
+    ]
+    late = EntryFilter(created_after=T0 + timedelta(seconds=2))
+    assert ids(store.list_entries(OWNER, late, order=EntryOrder.UPDATED)) == ["e2", "e3b", "e3"]
+
+
+def test_created_after_is_inclusive_and_created_before_exclusive(store: Store) -> None:
+    put(store, *(entry(f"d{s}", "x", seconds=s) for s in range(5)))
+    put(store, entry("theirs", "x", user="bob", seconds=2))
+    at = [T0 + timedelta(seconds=s) for s in range(5)]
+    cases = {
+        EntryFilter(created_after=at[2]): ["d4", "d3", "d2"],
+        EntryFilter(created_before=at[2]): ["d1", "d0"],
+        EntryFilter(created_after=at[1], created_before=at[3]): ["d2", "d1"],
+        EntryFilter(created_after=at[4] + timedelta(microseconds=1)): [],
+        EntryFilter(created_after=at[1], created_before=at[3], kind=Kind.PROJECT): [],
+    }
+    for flt, expected in cases.items():
+        assert ids(store.list_entries(OWNER, flt)) == expected, flt
+        assert store.count(OWNER, flt) == len(expected), flt
+        assert ids(list(store.iter_entries(OWNER, flt))) == expected[::-1], flt
 
 
 def test_iter_entries_is_oldest_first_across_pages(store: Store) -> None:

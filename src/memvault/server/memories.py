@@ -9,12 +9,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import ValidationError
 from ..lifecycle.decisions import legal_moves
 from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
+from ..stores.values import EntryOrder
 from .auth import AgentQuery, GatewayDep, SurfaceDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
@@ -34,6 +35,7 @@ from .schemas import (
 router = APIRouter(tags=["memories"], responses=COMMON_ERRORS)
 
 NDJSON = "application/x-ndjson"
+MAX_BULK_DELETE = 1000  # ids in one POST /v1/memories/delete
 
 
 @router.post("/v1/memories", status_code=201, response_model=Entry)
@@ -101,6 +103,13 @@ def list_memories(
     offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     as_of: Annotated[str | None, Query(description="ISO 8601: list what was current then")] = None,
     include_superseded: bool = False,
+    sort: EntryOrder = EntryOrder.NEWEST,
+    created_after: Annotated[
+        str | None, Query(max_length=40, description="ISO 8601 (a date is midnight UTC): from")
+    ] = None,
+    created_before: Annotated[
+        str | None, Query(max_length=40, description="ISO 8601: created strictly before it")
+    ] = None,
 ) -> dict[str, Any]:
     filters: dict[str, Any] = {
         "user_id": act_as(who, user_id),
@@ -115,9 +124,11 @@ def list_memories(
         "source_subject": source_subject,
         "as_of": as_of,
         "include_superseded": include_superseded,
+        "created_after": created_after,
+        "created_before": created_before,
     }
     vault = gw.vault_for(agent_id)
-    items = vault.list(**filters, limit=limit, offset=offset)
+    items = vault.list(**filters, sort=sort, limit=limit, offset=offset)
     return {
         "items": [e.to_dict() for e in items],
         "total": vault.count(**filters),
@@ -188,6 +199,52 @@ async def import_memories(
         on_conflict=on_conflict,
     )
     return {"imported": len(entries), "ids": [e.id for e in entries]}
+
+
+class DeleteManyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[str] = Field(min_length=1, max_length=MAX_BULK_DELETE)
+    user_id: str | None = None
+    agent_id: str | None = None  # picks the store of an agent that has its own
+
+
+class DeleteManyResponse(BaseModel):
+    deleted: list[str]
+    not_found: list[str]
+
+
+@router.post("/v1/memories/delete", response_model=DeleteManyResponse, responses=NOT_FOUND)
+def delete_memories(body: DeleteManyRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
+    """Delete several of the caller's memories at once (the panel's "Delete selected").
+    An id that is not the caller's is reported as not found, like one that never was."""
+    wanted = list(dict.fromkeys(body.ids))
+    deleted = gw.vault_for(body.agent_id).delete_many(
+        wanted, user_id=act_as(who, body.user_id), agent_id=body.agent_id
+    )
+    gone = set(deleted)
+    return {
+        "deleted": [i for i in wanted if i in gone],
+        "not_found": [i for i in wanted if i not in gone],
+    }
+
+
+@router.get("/v1/meta/enums")
+def enums(_: Who) -> dict[str, list[str]]:
+    """The values each choice field of a memory takes, and the orders a listing has:
+    what a form offers as choices instead of free text."""
+    return {
+        name: [member.value for member in choices]
+        for name, choices in (
+            ("kind", Kind),
+            ("mem_class", MemClass),
+            ("domain", Domain),
+            ("tier", Tier),
+            ("sensitivity", Sensitivity),
+            ("status", DecisionStatus),
+            ("sort", EntryOrder),
+        )
+    }
 
 
 class DecisionRequest(BaseModel):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .rows import format_time, parse_time
-from .values import AuditRecord, EntryFilter, View
+from .values import AuditRecord, EntryFilter, EntryOrder, View
 
 
 def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[str, list[Any]]:
@@ -60,7 +60,21 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
             f"m.created_at <= {mark} AND (m.valid_from IS NULL OR m.valid_from <= {mark})"
         )
         params.extend([format_time(flt.existed_at)] * 2)
+    if flt.created_after is not None:
+        clauses.append(f"m.created_at >= {mark}")
+        params.append(format_time(flt.created_after))
+    if flt.created_before is not None:
+        clauses.append(f"m.created_at < {mark}")
+        params.append(format_time(flt.created_before))
     return "".join(f" AND {c}" for c in clauses), params
+
+
+def order_clause(order: EntryOrder) -> str:
+    """The ``ORDER BY`` of a listing in ``order``; the id breaks ties the same way."""
+    if order is EntryOrder.OLDEST:
+        return "ORDER BY m.created_at, m.id"
+    column = "m.updated_at" if order is EntryOrder.UPDATED else "m.created_at"
+    return f"ORDER BY {column} DESC, m.id DESC"
 
 
 def audit_query(
@@ -92,7 +106,7 @@ def audit_record(row: Sequence[Any]) -> AuditRecord:
     )
 
 
-__all__ = ["audit_query", "audit_record", "filter_clause", "view_clause"]
+__all__ = ["audit_query", "audit_record", "filter_clause", "order_clause", "view_clause"]
 
 
 def touch_sql(mark: str) -> str:

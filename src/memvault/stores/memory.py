@@ -33,6 +33,7 @@ from .values import (
     NO_FILTER,
     AuditRecord,
     EntryFilter,
+    EntryOrder,
     KeywordWeights,
     Mutation,
     RevealChange,
@@ -226,12 +227,18 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
             return [(e, d) for e, d in self._rows.values() if view.sees(e) and flt.matches(e)]
 
     def list_entries(
-        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+        self,
+        view: View,
+        flt: EntryFilter = NO_FILTER,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: EntryOrder = EntryOrder.NEWEST,
     ) -> list[MemoryEntry]:
         rows = sorted(
             (e for e, _ in self._visible(view, flt)),
-            key=lambda e: (e.created_at, e.id),
-            reverse=True,
+            key=order.sort_key,
+            reverse=order is not EntryOrder.OLDEST,
         )
         return [_own(e) for e in rows[offset : offset + limit]]
 

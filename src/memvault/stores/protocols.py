@@ -27,6 +27,7 @@ from .values import (
     NO_FILTER,
     AuditRecord,
     EntryFilter,
+    EntryOrder,
     KeywordWeights,
     Mutation,
     RevealChange,
@@ -97,9 +98,15 @@ class EntryStore(Protocol):
         """Delete the entries inside ``view``; returns the ids actually deleted."""
 
     def list_entries(
-        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+        self,
+        view: View,
+        flt: EntryFilter = NO_FILTER,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: EntryOrder = EntryOrder.NEWEST,
     ) -> list[MemoryEntry]:
-        """Entries newest first (by ``created_at``, then id)."""
+        """Entries in ``order``: newest first by default (``created_at``, then id)."""
 
     def iter_entries(self, view: View, flt: EntryFilter = NO_FILTER) -> Iterator[MemoryEntry]:
         """Every entry inside ``view``, oldest first, fetched in pages."""

@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +34,20 @@ class View:
         return self.all_agents or entry.agent_id is None or entry.agent_id == self.agent_id
 
 
+class EntryOrder(StrEnum):
+    """The order a listing pages through: a person browsing looks for the latest
+    writes, the first ones, or what changed last. Ties are broken by id."""
+
+    NEWEST = "newest"  # created_at, latest first (the default)
+    OLDEST = "oldest"  # created_at, earliest first
+    UPDATED = "updated"  # updated_at, latest first
+
+    def sort_key(self, entry: MemoryEntry) -> tuple[datetime, str]:
+        """What the order compares (reverse it unless ``OLDEST``)."""
+        at = entry.updated_at if self is EntryOrder.UPDATED else entry.created_at
+        return at, entry.id
+
+
 @dataclass(frozen=True, slots=True)
 class EntryFilter:
     """Optional filters on classification fields (None = any), and on validity.
@@ -40,8 +55,10 @@ class EntryFilter:
     ``valid_at``: only entries still valid at that moment (no ``expires_at``, or one
     after it). ``current_at``: only entries not superseded at that moment (no
     ``valid_to``, or one after it). ``existed_at``: only entries created, and current
-    from, no later than that moment (point-in-time recall). Backends apply every field
-    inside their queries, so entries it leaves out never take a place under a ``limit``.
+    from, no later than that moment (point-in-time recall). ``created_after`` /
+    ``created_before``: only entries created at or after / strictly before that moment
+    (a date range chosen by a person). Backends apply every field inside their queries,
+    so entries it leaves out never take a place under a ``limit``.
     """
 
     kind: Kind | None = None
@@ -58,6 +75,8 @@ class EntryFilter:
     source_subject: str | None = None  # normalised (``validation.check_subject``)
     current_at: datetime | None = None
     existed_at: datetime | None = None
+    created_after: datetime | None = None
+    created_before: datetime | None = None
 
     def timeless(self) -> EntryFilter:
         """The filter without its moments (expiry, supersession, existence): what a
@@ -94,6 +113,8 @@ class EntryFilter:
                     and (entry.valid_from is None or entry.valid_from <= self.existed_at)
                 )
             )
+            and (self.created_after is None or entry.created_at >= self.created_after)
+            and (self.created_before is None or entry.created_at < self.created_before)
         )
 
 

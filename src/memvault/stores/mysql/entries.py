@@ -13,9 +13,9 @@ from ...errors import ConflictError, NotFoundError
 from ...fields import EMBEDDED
 from ...model import MemoryEntry
 from ..bm25 import doc_length
-from ..clauses import touch_params, touch_sql
+from ..clauses import order_clause, touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
-from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, UserMemories, View
+from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
 from .connection import MySQLConnection
 from .sql import (
     INSERT_SQL,
@@ -155,14 +155,20 @@ class MySQLEntries(MySQLConnection):
         return None if row is None else row_to_entry(row)
 
     def list_entries(
-        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+        self,
+        view: View,
+        flt: EntryFilter = NO_FILTER,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: EntryOrder = EntryOrder.NEWEST,
     ) -> list[MemoryEntry]:
         where, params = view_sql(view)
         fsql, fparams = filter_sql(flt)
         with self._read() as cur:
             cur.execute(
                 f"SELECT {SELECT} FROM memories m WHERE {where}{fsql} "
-                "ORDER BY m.created_at DESC, m.id DESC LIMIT %s OFFSET %s",
+                f"{order_clause(order)} LIMIT %s OFFSET %s",
                 (*params, *fparams, int(limit), int(offset)),
             )
             rows = cur.fetchall()

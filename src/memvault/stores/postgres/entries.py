@@ -11,9 +11,9 @@ import psycopg.errors
 
 from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry
-from ..clauses import touch_params, touch_sql
+from ..clauses import order_clause, touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, row_to_entry
-from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, UserMemories, View
+from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
 from .connection import PostgresConnection
 from .sql import COPY_SQL, PAGE, SELECT, UPDATE_SQL, chunks, filter_sql, view_sql, write_row
 
@@ -157,14 +157,20 @@ class PostgresEntries(PostgresConnection):
         return out
 
     def list_entries(
-        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+        self,
+        view: View,
+        flt: EntryFilter = NO_FILTER,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: EntryOrder = EntryOrder.NEWEST,
     ) -> list[MemoryEntry]:
         where, params = view_sql(view)
         fsql, fparams = filter_sql(flt)
         with self._read() as conn:
             rows = conn.execute(
                 f"SELECT {SELECT} FROM memories m WHERE {where}{fsql} "
-                "ORDER BY m.created_at DESC, m.id DESC LIMIT %s OFFSET %s",
+                f"{order_clause(order)} LIMIT %s OFFSET %s",
                 (*params, *fparams, limit, offset),
             ).fetchall()
         return [row_to_entry(r) for r in rows]

@@ -9,9 +9,9 @@ from typing import Any
 
 from ...errors import ConflictError, NotFoundError, StoreError
 from ...model import MemoryEntry
-from ..clauses import touch_params, touch_sql
+from ..clauses import order_clause, touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
-from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, UserMemories, View
+from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
 from .connection import SQLiteConnection
 from .sql import (
     INSERT_SQL,
@@ -138,14 +138,20 @@ class SQLiteEntries(SQLiteConnection):
         return None if row is None else row_to_entry(row)
 
     def list_entries(
-        self, view: View, flt: EntryFilter = NO_FILTER, *, limit: int = 100, offset: int = 0
+        self,
+        view: View,
+        flt: EntryFilter = NO_FILTER,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: EntryOrder = EntryOrder.NEWEST,
     ) -> list[MemoryEntry]:
         where, params = view_sql(view)
         fsql, fparams = filter_sql(flt)
         with self._read() as conn:
             rows = conn.execute(
                 f"SELECT {SELECT} FROM memories m WHERE {where}{fsql} "
-                "ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?",
+                f"{order_clause(order)} LIMIT ? OFFSET ?",
                 (*params, *fparams, limit, offset),
             ).fetchall()
         return [row_to_entry(r) for r in rows]

@@ -23,18 +23,60 @@ async function loadKeys() {
     })))));
 }
 
+// A key either acts for one user or is an admin key: the form makes the choice explicit.
+function adminChosen() {
+  const admin = $("#key-admin").checked;
+  const user = $("#key-user");
+  user.disabled = admin;
+  user.required = !admin;
+  if (admin) user.value = "";
+}
+
 async function createKey(event) {
   event.preventDefault();
+  const admin = $("#key-admin").checked;
   const user = $("#key-user").value.trim();
-  const body = { user_id: user || null, label: $("#key-label").value.trim() };
+  if (!admin && !user) {
+    notify("Enter the user the key is for, or tick “Admin key (acts for any user)”.");
+    $("#key-user").focus();
+    return;
+  }
+  const body = { user_id: admin ? null : user, label: $("#key-label").value.trim() };
   const data = await guarded(() => api("POST", "/v1/keys", { body, userIn: "none" }));
   if (!data) return;
   $("#key-secret").textContent = data.key;
+  $("#key-for").textContent = data.info.admin
+    ? "An admin key: it manages keys and acts for any user it names."
+    : `For ${data.info.user_id}: it reaches only that user's memories.`;
+  const copy = $("#key-copy");
+  copy.textContent = "Copy";
+  copy.classList.remove("done");
   $("#key-new").hidden = false;
   $("#key-form").reset();
+  adminChosen();
   notify(`Created key ${data.info.id} for ${data.info.admin ? "an admin" : data.info.user_id}.`,
     "info");
   await loadKeys();
+}
+
+// The clipboard needs a secure context (loopback counts); without one, select the key so
+// that copying by hand is one keystroke.
+async function copyKey() {
+  const secret = $("#key-secret");
+  const button = $("#key-copy");
+  try {
+    await navigator.clipboard.writeText(secret.textContent);
+    button.textContent = "Copied";
+    button.classList.add("done");
+    notify("The key is on the clipboard: paste it into the client now.", "ok");
+  } catch (err) {
+    const range = document.createRange();
+    range.selectNodeContents(secret);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    notify(`Could not copy (${err.message}): the key is selected, copy it with Ctrl+C.`);
+  }
 }
 
 async function revokeKey(info) {
@@ -55,5 +97,14 @@ registerScreen({
   admin: true,
   perUser: false,
   load: loadKeys,
-  wire: () => $("#key-form").addEventListener("submit", createKey),
+  wire: () => {
+    $("#key-form").addEventListener("submit", createKey);
+    $("#key-admin").addEventListener("change", adminChosen);
+    $("#key-copy").addEventListener("click", copyKey);
+  },
+  // The secret shown once must not outlive the admin's session in this tab.
+  reset: () => {
+    $("#key-secret").textContent = "";
+    $("#key-new").hidden = true;
+  },
 });
