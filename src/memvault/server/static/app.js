@@ -12,15 +12,15 @@ import "./screens/memories.js";
 import "./screens/graph.js";
 import "./screens/archive.js";
 import "./screens/decisions.js";
+import "./screens/workspace.js";
 import "./screens/files.js";
 import "./screens/config.js";
-import "./screens/workspace.js";
 import "./screens/status.js";
 import "./screens/audit.js";
+import "./screens/account.js";
 import "./screens/maintenance.js";
 import "./screens/agents.js";
 import "./screens/users.js";
-import "./screens/account.js";
 import "./screens/keys.js";
 
 const DEFAULT_SCREEN = "overview";
