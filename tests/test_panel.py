@@ -162,6 +162,7 @@ def test_files_config_status_and_audit(page: Page, live: Live) -> None:
     page.get_by_role("link", name="Status").click()
     expect(page.locator("#status")).to_contain_text("Memory mode")
     expect(page.locator("#status")).to_contain_text("deerflow-user-alice")
+    _shot(page, "status.png")
 
     page.get_by_role("link", name="Audit").click()
     expect(page.locator("#audit-empty")).to_be_visible()
@@ -222,6 +223,11 @@ def test_reveal_a_redacted_memory_in_the_panel(page: Page, live: Live) -> None:
     with live.client(live.alice) as alice:
         outcomes = [a["outcome"] for a in alice.get("/v1/sensitive/audit").json()["items"]]
     assert outcomes[-3:] == ["denied", "granted", "revealed"]
+    # The audit screen lists every event the API does, these three among them.
+    _open_screen(page, "Audit")
+    expect(page.locator("#audit-table tbody tr")).to_have_count(len(outcomes))
+    expect(page.locator("#audit-table tbody")).to_contain_text("revealed")
+    _shot(page, "audit.png")
 
 
 def test_admin_creates_and_revokes_keys_in_the_panel(page: Page, live: Live) -> None:

@@ -362,7 +362,7 @@ def test_a_user_key_sees_no_admin_screens(page: Page, live: Live) -> None:
         expect(nav.get_by_role("link", name=label, exact=True)).to_be_hidden()
     expect(nav.get_by_role("link", name="Account", exact=True)).to_be_visible()
     for screen in ("maintenance", "agents", "users"):
-        page.goto(f"{live.url}/panel#{screen}")  # typed by hand: still the memories screen
-        expect(page.locator(".screen:not([hidden]) h2")).to_have_text("Memories")
+        page.goto(f"{live.url}/panel#{screen}")  # typed by hand: the first screen instead
+        expect(page.locator(".screen:not([hidden]) h2")).to_have_text("Overview")
     with live.client(live.alice) as alice:
         assert alice.get("/v1/users").status_code == 403

@@ -15,7 +15,8 @@ from memvault import Domain, Kind, MemClass, Tier
 from memvault.stores.values import EntryOrder
 
 from .gateway_server import Live
-from .panel_kit import browser, live, page, shot, sign_in  # noqa: F401 (fixtures)
+from .panel_kit import browser, live, open_screen, page, shot  # noqa: F401 (fixtures)
+from .panel_kit import sign_in as _panel_sign_in
 
 ITEMS = "#memories-list li.entry"
 
@@ -35,6 +36,12 @@ def _contents(live: Live, key: str, **params: Any) -> list[str]:
 
 def _values(page: Page, select: str) -> list[str]:
     return list(page.locator(f"{select} option").evaluate_all("os => os.map(o => o.value)"))
+
+
+def sign_in(page: Page, live: Live, key: str) -> None:
+    """Sign in and open the Memories screen (Overview is the first screen)."""
+    _panel_sign_in(page, live, key)
+    open_screen(page, "Memories")
 
 
 def _act_as(page: Page, user: str) -> None:
@@ -410,7 +417,7 @@ def test_new_key_needs_a_user_or_the_admin_box_and_copies(page: Page, live: Live
     expect(page.locator("#notice")).to_contain_text("on the clipboard")
     assert page.evaluate("navigator.clipboard.readText()") == secret
     expect(page.locator("#keys-table tr", has_text="carol's laptop")).to_contain_text("carol")
-    shot(page, "keys.png")
+    shot(page, "keys-new.png")
     with live.client(secret) as carol:
         assert carol.get("/v1/memories").status_code == 200
         assert carol.get("/v1/keys").status_code == 403
