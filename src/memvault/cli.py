@@ -1306,10 +1306,7 @@ def migrate_v1(
     if user is None and not every and not dry_run:
         raise ValidationError("pass --user-id ID or --all (or --dry-run to see every user's)")
     if user is not None:
-        try:
-            check_ident(user, "user_id")
-        except ValidationError as exc:
-            raise ValidationError("--user-id: " + exc.message.removeprefix("user_id ")) from None
+        check_ident(user, "--user-id")  # the message names the flag, as every CLI error does
     config = _state(ctx).config()
     if user is not None:
         find_v1_files(config.home, user_id=user)  # a user without one: say so, open nothing
