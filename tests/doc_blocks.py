@@ -16,8 +16,8 @@ Where they run
     this checkout's ``src``, and no ``MEMVAULT_*`` or ``OPENAI_*`` variable inherited.
     ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` point at a loopback chat server speaking
     the OpenAI wire protocol (tests/fakes/openai_chat.py), which answers every request
-    with the text "Noted."; a block that builds an OpenAI client from the environment
-    talks to it, unchanged.
+    with the text "Noted." (no tool calls); a block that builds an OpenAI client from
+    the environment talks to it, unchanged. ``COLUMNS`` is 120.
 
 Python blocks
     Run as a script by this interpreter; the block passes when it exits with 0.
@@ -26,10 +26,10 @@ Console blocks
     A line starting with ``$ `` is a command; a command line ending in ``\\`` goes on
     with the next line. Every other line, up to the next command, is the output the
     command must print (stdout and stderr together, in order). The commands of one block
-    run one after the other in one ``bash`` (same home, same shell variables), so
-    ``ID=$(...)`` in one command is seen by the next. A command
-    that exits non-zero fails the block: to show an error, write
-    ``... || echo "exit $?"`` and list the ``exit 2`` line among the output.
+    run one after the other in one ``bash`` (same home, same shell variables; stdin
+    empty), so ``ID=$(...)`` in one command is seen by the next. A command that exits
+    non-zero fails the block: to show an error, write ``... || echo "exit $?"`` and list
+    the ``exit 2`` line among the output.
 
     Output is compared line by line after these normalisations, applied to both sides:
     trailing spaces are dropped and so are blank lines at the start and end of a
