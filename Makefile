@@ -12,13 +12,13 @@ HINDSIGHT_VERSION := $(shell sed -n 's/.*"hindsight-client==\([0-9.]*\)".*/\1/p'
 HINDSIGHT_VENV    := .venv-hindsight
 HINDSIGHT_STAMP   := $(HINDSIGHT_VENV)/.installed-$(HINDSIGHT_VERSION)
 
-.PHONY: install hindsight serve test lint format bench clean
+.PHONY: install hindsight serve test docs lint format bench clean
 
 # The venv is (re)built whenever pyproject.toml changes. The local embedders run on
 # onnxruntime and a C engine: nothing here installs torch.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,anthropic,openai-agents,mysql,postgres,hindsight,test]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,anthropic,openai-agents,mysql,postgres,hindsight,docs,test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -46,6 +46,12 @@ test: $(STAMP) $(HINDSIGHT_STAMP)
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	command -v mariadbd >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server)
 	$(BIN)/pytest -n 2 -q
+
+# The documentation site, offline: docs/*.md and mkdocs.yml into site/. --strict turns
+# every warning (a broken link, a page missing from the nav) into a failure.
+docs: $(STAMP)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs]'
+	$(BIN)/mkdocs build --strict --site-dir site
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

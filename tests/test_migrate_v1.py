@@ -477,7 +477,7 @@ def test_cli_dry_run_json_and_usage_errors(home: Path) -> None:
     for args, message in (
         ((), "pass --user-id ID or --all"),
         (("--all", "--user-id", "alice"), "pass one of them"),
-        (("--user-id", "../x"), "--user-id: '../x' is not a valid id"),
+        (("--user-id", "../x"), "error: --user-id '../x' is not a valid id"),
         (("--user-id", "nobody"), "no V1 memory file for user 'nobody'"),
     ):
         result = run_cli(home, "migrate-v1", *args)

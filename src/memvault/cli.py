@@ -1638,10 +1638,7 @@ def migrate_v1(
     if user is None and not every and not dry_run:
         raise ValidationError("pass --user-id ID or --all (or --dry-run to see every user's)")
     if user is not None:
-        try:
-            check_ident(user, "user_id")
-        except ValidationError as exc:
-            raise ValidationError("--user-id: " + exc.message.removeprefix("user_id ")) from None
+        check_ident(user, "--user-id")  # the message names the flag, as every CLI error does
     config = _state(ctx).config()
     if user is not None:
         find_v1_files(config.home, user_id=user)  # a user without one: say so, open nothing
@@ -1803,10 +1800,21 @@ _FLAGS = {
 #: What to do about an error, in the CLI's words (see ``errors.LIBRARY_REMEDIES``).
 _REMEDIES = {
     "import.skip_existing": "add --skip-existing to import only the new ids",
+    "update.fields": "add at least one of --content, --name, --description, --kind, --metadata",
     "reveal.set_secret": "set one first with `memvault set-secret --user ID` (stdin holds it)",
     "reveal.current_secret": "to change it add --current (stdin: the current secret, then the "
     "new one), or --reset as an administrator",
 }
+
+
+def _flagged(message: str, field: str, flag: str) -> str:
+    """``message`` about the library's ``field`` in the CLI's words: the sentence starts
+    with the flag (``--user 'x y' is not a valid id``), never with the parameter name."""
+    if message.startswith(field + ": "):
+        return f"{flag}: {message[len(field) + 2 :]}"
+    if message.startswith(field + " "):
+        return flag + message[len(field) :]
+    return message if message.startswith(flag) else f"{flag}: {message}"
 
 
 def _fail(message: str, code: int) -> int:
@@ -1879,10 +1887,9 @@ def main(argv: list[str] | None = None) -> int:
         field = str(exc.context.get("field"))
         flag = _FLAGS.get(field)
         message = exc.say(_REMEDIES)
-        if flag and message.startswith(field + ": "):  # the library's name for it -> the flag
-            message = message[len(field) + 2 :]
-        prefix = f"{flag}: " if flag and not message.startswith(flag) else ""
-        return _fail(prefix + message, 2)
+        if flag:
+            message = _flagged(message, field, flag)
+        return _fail(message, 2)
     except MemvaultError as exc:
         return _fail(exc.say(_REMEDIES), 1)
     except Exception as exc:  # a bug: still one line, and the exit code says failure

@@ -53,6 +53,7 @@ from typing import Any
 #: ``MemvaultError.say``.
 LIBRARY_REMEDIES: dict[str, str] = {
     "import.skip_existing": "use on_conflict='skip' to import only the new ids",
+    "update.fields": "pass at least one field such as content or name",
     "reveal.set_secret": "call set_reveal_secret first",
     "reveal.current_secret": "changing it needs current= (the secret now set), or an "
     "administrator's reset_reveal_secret",

@@ -527,9 +527,7 @@ class Writer:
                 continue
             changes[spec.name] = self.check(spec, raw)
         if not changes:
-            raise ValidationError(
-                "nothing to update: pass at least one field such as content or name"
-            )
+            raise ValidationError("nothing to update", remedy="update.fields")
         return changes
 
     def next_version(self, current: MemoryEntry) -> datetime:

@@ -12,8 +12,9 @@ raises the same classes; they are re-exported here.
 from __future__ import annotations
 
 import logging
+import os
 import re
-from pathlib import PurePosixPath, PureWindowsPath
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -114,7 +115,9 @@ def public_message(message: str, private: tuple[str, ...] = ()) -> str:
     """``message`` fit for any HTTP caller: the ``private`` directories (the data
     directory) dropped, other absolute paths cut to their last name, and characters
     that are not valid UTF-8 (lone surrogates) escaped."""
-    for root in sorted(filter(None, private), key=len, reverse=True):
+    # Only absolute directories: a relative home ("data") is a word that messages use too.
+    roots = {r for r in private if os.path.isabs(r) and r.rstrip("/\\") not in ("", "~")}
+    for root in sorted(roots, key=len, reverse=True):
         message = message.replace(root.rstrip("/\\") + "/", "").replace(root, "(data directory)")
     text = _PATH.sub(_last_name, message)
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -123,6 +126,7 @@ def public_message(message: str, private: tuple[str, ...] = ()) -> str:
 #: What to do about an error, in the HTTP API's words (see ``errors.LIBRARY_REMEDIES``).
 HTTP_REMEDIES = {
     "import.skip_existing": "send on_conflict=skip to import only the new ids",
+    "update.fields": "send at least one field to change, such as content or name",
     "reveal.set_secret": "set one first with PUT /v1/sensitive/secret",
     "reveal.current_secret": "to change it send current_secret, or reset it with an admin key",
 }
@@ -154,7 +158,8 @@ def private_dirs(app: Any) -> tuple[str, ...]:
     gw = getattr(app.state, "gateway", None)
     if gw is None:
         return ()
-    return (str(gw.home), str(gw.vault.config.database.parent))
+    dirs = (Path(gw.home), Path(gw.vault.config.database).parent)
+    return tuple(dict.fromkeys(str(p) for d in dirs for p in (d, d.absolute())))
 
 
 def install_handlers(app: FastAPI) -> None:
