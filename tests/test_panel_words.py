@@ -145,7 +145,7 @@ def test_a_blank_task_names_the_task_box(page: Page, live: Live) -> None:
     assert live.vault.tasks(user_id="alice", workspace_id="compiler") == []
 
 
-def test_a_long_goal_names_the_goal_box_of_the_card(page: Page, live: Live) -> None:
+def test_a_long_goal_or_decision_names_its_box_on_the_card(page: Page, live: Live) -> None:
     sign_in(page, live, live.alice)
     open_screen(page, "Workspace")
     page.locator("#ws-session").fill("chat-1")
@@ -155,6 +155,14 @@ def test_a_long_goal_names_the_goal_box_of_the_card(page: Page, live: Live) -> N
     form.get_by_role("button", name="Save card").click()
     shown = _refused(page, "“Goal” is 1001 characters, over the limit of 1000: shorten it")
     assert "goal is" not in shown
+    _names_controls_on_screen(page, shown)
+
+    form.get_by_label("Goal").fill("ship the parser")
+    form.get_by_label("Decisions (one a line)").fill("PEG grammar\n" + "d" * 1001)
+    form.get_by_role("button", name="Save card").click()
+    shown = _refused(page, "line 2 of “Decisions (one a line)” is 1001 characters")
+    assert "decisions[1]" not in shown
+    _names_controls_on_screen(page, shown)
     assert live.vault.card(user_id="alice", session_id="chat-1").revision == 0
 
 

@@ -90,14 +90,15 @@ function problemInWords(problem, fields) {
 }
 
 // A name the server used as a field: quoted or backticked anywhere, at the start of the
-// message or of one of its "; " parts ("content: …" loses its colon), or anywhere when it
-// is an identifier (user_id).
+// message or of one of its "; " parts ("content: …" loses its colon; "decisions[0]" and
+// "fields.branch" name a line and a key of it), or anywhere when it is an identifier.
 function renamed(message, name, label) {
   const n = escaped(name);
-  const list = (text) => text.replace(new RegExp(`^${n}\\[(\\d+)\\]`), (_, i) =>
-    `${quote(label)}, line ${Number(i) + 1},`);
-  let text = message.split("; ").map((part) => list(part)
-    .replace(new RegExp(`^${n}(?::(?= )|(?=[ (]|$))`), quote(label))).join("; ");
+  const start = (part) => part
+    .replace(new RegExp(`^${n}\\[(\\d+)\\]`), (_, i) => `line ${Number(i) + 1} of ${quote(label)}`)
+    .replace(new RegExp(`^${n}\\.([\\w.@-]+)`), (_, key) => `${quote(label)} of ${key}`)
+    .replace(new RegExp(`^${n}(?::(?= )|(?=[ (]|$))`), quote(label));
+  let text = message.split("; ").map(start).join("; ");
   text = text.replace(new RegExp(`[\`'‘]${n}[\`'’]`, "g"), quote(label));
   if (/[_.]/.test(name)) {
     text = text.replace(new RegExp(`(?<![\\w.“])${n}(?![\\w”])`, "g"), quote(label));

@@ -15,9 +15,11 @@ const DRAG_TYPE = "application/x-memvault-task";
 
 // The forms' labels, by the HTTP fields they fill: the server's errors name these.
 const OPEN_FIELDS = { session_id: "Conversation", workspace_id: "Workspace" };
-const CARD_FIELDS = { session_id: "Conversation", workspace_id: "Workspace", goal: "Goal",
-  progress: "Progress", decisions: "Decisions", open_questions: "Open questions",
-  next_step: "Next step", "fields (a name)": "Field name", fields: "Fields" };
+const CARD_FIELDS = { session_id: "Conversation",
+  workspace_id: "Workspace (ties this conversation to one)", goal: "Goal",
+  progress: "Progress", decisions: "Decisions (one a line)",
+  open_questions: "Open questions (one a line)", next_step: "Next step",
+  "fields (a name)": "Field name", fields: "Field value" }; // the server's words for both
 const TASK_FIELDS = { workspace_id: "Workspace", session_id: "Conversation", title: "Task",
   notes: "Notes", status: "Column" };
 
