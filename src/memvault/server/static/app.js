@@ -3,8 +3,8 @@
 // screens and routes between them; each screen lives in screens/<name>.js.
 
 import {
-  $, ApiError, KEY, USER, api, clearNotice, el, notify, screens, setUnauthorizedHandler,
-  showError, state,
+  $, ApiError, KEY, SIGN_IN_AGAIN, USER, api, clearNotice, el, notify, screens,
+  setUnauthorizedHandler, showError, state,
 } from "./core.js";
 // Import order is navigation order.
 import "./screens/overview.js";
@@ -103,7 +103,8 @@ function route() {
   state.screen = spec.name;
   showScreen(spec.name);
   if (spec.perUser && state.admin && !state.userId) {
-    notify("Enter the user id to act for (admin key).", "info");
+    notify("Enter the user id to act for in “User id” and press “Act as” (admin key).",
+      "info");
     return;
   }
   clearNotice();
@@ -133,7 +134,7 @@ function wire() {
     try {
       await signIn(key);
     } catch (err) {
-      showError(err);
+      showError(err, err instanceof ApiError && err.status === 401 ? SIGN_IN_AGAIN : "");
     }
   });
   $("#sign-out").addEventListener("click", () => {
@@ -165,7 +166,7 @@ async function start() {
     await signIn(saved);
   } catch (err) {
     signOut();
-    showError(err);
+    showError(err, err instanceof ApiError && err.status === 401 ? SIGN_IN_AGAIN : "");
   }
 }
 

@@ -48,11 +48,13 @@ export function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+// fields: the form's labels by HTTP field name, to say the server's message in its words.
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, fields = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -69,22 +71,79 @@ export function clearNotice() {
   $("#notice").hidden = true;
 }
 
-export function showError(err) {
-  if (err instanceof ApiError) notify(`${err.message} (${err.code}, HTTP ${err.status})`);
-  else notify(`Could not reach the server: ${err.message}`);
+// -- the server's words in the panel's --------------------------------------------------
+//
+// The server names the fields of its HTTP API (`content`, `agent_id`, body.label); a form
+// passes api() its labels ({ agent_id: "Agent" }) and the notice names those instead.
+
+const quote = (label) => `“${label}”`;
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const MALFORMED = "request is malformed: ";
+
+// One of FastAPI's "body.label: String should have at most 200 characters" problems.
+function problemInWords(problem, fields) {
+  const found = /^(?:body|query|path)\.([\w.-]+?)(?:\.\d+)?: (.*)$/.exec(problem);
+  if (!found || !Object.hasOwn(fields, found[1])) return null;
+  const what = found[2] === "Field required" ? "is required"
+    : found[2].replace(/^(?:String|Input|Value) should/, "should");
+  return `${quote(fields[found[1]])} ${what}`;
+}
+
+// A name the server used as a field: quoted or backticked anywhere, at the start of the
+// message or of one of its "; " parts ("content: …" loses its colon; "decisions[0]" and
+// "fields.branch" name a line and a key of it), or anywhere when it is an identifier.
+function renamed(message, name, label) {
+  const n = escaped(name);
+  const start = (part) => part
+    .replace(new RegExp(`^${n}\\[(\\d+)\\]`), (_, i) => `line ${Number(i) + 1} of ${quote(label)}`)
+    .replace(new RegExp(`^${n}\\.([\\w.@-]+)`), (_, key) => `${quote(label)} of ${key}`)
+    .replace(new RegExp(`^${n}(?::(?= )|(?=[ (]|$))`), quote(label));
+  let text = message.split("; ").map(start).join("; ");
+  text = text.replace(new RegExp(`[\`'‘]${n}[\`'’]`, "g"), quote(label));
+  if (/[_.]/.test(name)) {
+    text = text.replace(new RegExp(`(?<![\\w.“])${n}(?![\\w”])`, "g"), quote(label));
+  }
+  return text;
+}
+
+// `message` with the HTTP field names of `fields` said as the form's labels.
+export function inPanelWords(message, fields = {}) {
+  let text = message;
+  if (text.startsWith(MALFORMED)) {
+    const problems = text.slice(MALFORMED.length).split("; ");
+    const said = problems.map((p) => problemInWords(p, fields));
+    const rest = problems.map((p, i) => said[i] || p).join("; ");
+    text = said.every(Boolean) ? rest : MALFORMED + rest;
+  }
+  const names = Object.keys(fields).sort((a, b) => b.length - a.length);
+  for (const name of names) text = renamed(text, name, fields[name]);
+  return text;
+}
+
+// todo: what to do about it, in the panel's words, when the server's message cannot say.
+export function showError(err, todo = "") {
+  if (err instanceof ApiError) {
+    const words = inPanelWords(err.message, err.fields) + (todo ? `: ${todo}` : "");
+    notify(`${words} (${err.code}, HTTP ${err.status})`);
+  } else {
+    notify(`Could not reach the server: ${err.message}`);
+  }
 }
 
 // -- the API ---------------------------------------------------------------------------
 
 // userIn: where an admin's "act as" user goes — "query", "body" or "none" (admin routes).
 // raw: return the Response (for downloads) instead of parsed JSON.
+// fields: the labels of the form that sent the request, by HTTP field name, for errors.
 export async function api(method, path, { query = {}, body, userIn = "query", raw = false,
-  text } = {}) {
+  text, fields = {} } = {}) {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== "") params.set(name, value);
   }
-  if (state.admin && state.userId && userIn !== "none") {
+  const actingAs = state.admin && userIn !== "none";
+  const labels = actingAs ? { user_id: "User id", ...fields } : fields; // the "Act as" box
+  if (actingAs && state.userId) {
     if (userIn === "body") body = { ...body, user_id: state.userId };
     else params.set("user_id", state.userId);
   }
@@ -111,10 +170,12 @@ export async function api(method, path, { query = {}, body, userIn = "query", ra
   if (!res.ok) {
     const detail = data && data.error ? data.error : {};
     throw new ApiError(res.status, detail.code || `http_${res.status}`,
-      detail.message || res.statusText || "request failed");
+      detail.message || res.statusText || "request failed", labels);
   }
   return data;
 }
+
+export const SIGN_IN_AGAIN = "paste a live key in “API key” and press “Sign in”";
 
 let onUnauthorized = () => {};
 
@@ -130,7 +191,7 @@ export async function guarded(action) {
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       onUnauthorized();
-      notify(`Signed out: ${err.message}`);
+      notify(`Signed out: ${err.message}: ${SIGN_IN_AGAIN}.`);
     } else {
       showError(err);
     }

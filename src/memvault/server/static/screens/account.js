@@ -6,6 +6,9 @@ import {
 import { downloadExport } from "../download.js";
 
 const MIN_SECRET = 6;
+const CONFLICT_LABEL = "When a memory's id already exists";
+const SKIP_LABEL = "skip that memory, import the rest";
+const SECRET_FIELDS = { secret: "New secret", current_secret: "Current secret" };
 
 function build() {
   return section("account", "Account",
@@ -22,10 +25,10 @@ function build() {
           "one bad line and no memory of the file is added." }),
         el("label", {}, "File", el("input", { id: "account-file", type: "file", required: true,
           accept: ".jsonl,.ndjson,.json,.txt,application/x-ndjson" })),
-        el("label", {}, "When a memory's id already exists",
+        el("label", {}, CONFLICT_LABEL,
           el("select", { id: "account-conflict" },
             el("option", { value: "error", text: "stop: import nothing" }),
-            el("option", { value: "skip", text: "skip that memory, import the rest" }))),
+            el("option", { value: "skip", text: SKIP_LABEL }))),
         el("div", { class: "row" }, el("button", { type: "submit", text: "Import file" })),
         el("p", { id: "account-import-result", class: "summary" }))),
     el("form", { id: "account-secret", class: "card stack" },
@@ -44,9 +47,9 @@ function build() {
 
 function load() {
   $("#account-secret-hint").textContent = "Redacted memories show their original only after " +
-    "this secret is typed (each reveal is audited). The first time, leave Current secret " +
+    "this secret is typed (each reveal is audited). The first time, leave “Current secret” " +
     "empty; to change it, type the one set now." + (state.admin
-    ? ` With an admin key, an empty Current secret resets ${state.userId}'s secret and ` +
+    ? ` With an admin key, an empty “Current secret” resets ${state.userId}'s secret and ` +
       "lifts their lock." : "");
 }
 
@@ -66,14 +69,21 @@ async function importFile(event) {
   const result = $("#account-import-result");
   result.textContent = "";
   if (!file) {
-    notify("Choose a .jsonl file first.");
+    notify("Choose a .jsonl file in “File” first, then press “Import file”.");
     return;
   }
   const button = event.submitter || $("#account-import button");
   button.disabled = true;
-  const done = await guarded(async () => api("POST", "/v1/memories/import", {
-    query: { on_conflict: $("#account-conflict").value }, text: await file.text(),
-  }));
+  const done = await guarded(async () => {
+    try {
+      return await api("POST", "/v1/memories/import", {
+        query: { on_conflict: $("#account-conflict").value }, text: await file.text(),
+        fields: { on_conflict: CONFLICT_LABEL },
+      });
+    } catch (err) {
+      throw importRefusal(err);
+    }
+  });
   button.disabled = false;
   if (!done) {
     result.textContent = `Nothing was imported from ${file.name}.`;
@@ -82,6 +92,14 @@ async function importFile(event) {
   result.textContent = `Imported ${plural(done.imported, "memory", "memories")} from ${file.name}.`;
   notify(result.textContent, "ok");
   $("#account-file").value = "";
+}
+
+// The remedy of an id clash names the HTTP parameter (on_conflict=skip): say the choice.
+function importRefusal(err) {
+  if (!(err instanceof ApiError && err.status === 409)) return err;
+  const message = err.message.replace(/send on_conflict=skip to (import only the new ids)/,
+    `choose “${SKIP_LABEL}” in “${CONFLICT_LABEL}” to $1, then press “Import file” again`);
+  return new ApiError(err.status, err.code, message, err.fields);
 }
 
 // The route names its fields (current_secret); say it in the form's words instead.
@@ -108,7 +126,7 @@ async function saveSecret(event) {
   button.disabled = true;
   const saved = await guarded(async () => {
     try {
-      await api("PUT", "/v1/sensitive/secret", { body, userIn: "body" });
+      await api("PUT", "/v1/sensitive/secret", { body, userIn: "body", fields: SECRET_FIELDS });
       return true;
     } catch (err) {
       const refusal = secretRefusal(err);

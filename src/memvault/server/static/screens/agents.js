@@ -8,6 +8,11 @@ let defaults = null;
 // The agent the form was filled from, to send the store only when it was changed: a
 // store is shown without its password, and sending that back would drop the password.
 let editing = null;
+const STORE_LABEL = "Store URL or absolute SQLite path";
+const AGENT_FIELDS = { agent_id: "Agent id", prefetch_limit: "Prefetch count",
+  store: STORE_LABEL, enabled: "Memory on" };
+const ACT_AS_FIRST = "Enter a user id in “User id” at the top and press “Act as” to see "
+  + "the layers of their settings.";
 
 function build() {
   return section("agents", "Agents",
@@ -29,7 +34,7 @@ function build() {
         el("label", {}, "Store", el("select", { id: "agent-store-kind" },
           el("option", { value: "default", text: "Default store" }),
           el("option", { value: "own", text: "Its own store" }))),
-        el("label", { id: "agent-store-label" }, "Store URL or absolute SQLite path",
+        el("label", { id: "agent-store-label" }, STORE_LABEL,
           el("input", { id: "agent-store", autocomplete: "off",
             placeholder: "/var/lib/memvault/writer.db or postgresql://…" }))),
       el("label", { class: "check" }, el("span", {},
@@ -117,8 +122,8 @@ function storeChange() {
   const typed = $("#agent-store").value.trim();
   const before = editing ? editing.store : null;
   if (!own) return before === null ? undefined : null;
-  if (!typed) throw new Error("Type the agent's store (a URL or an absolute SQLite path), " +
-    "or choose Default store.");
+  if (!typed) throw new Error(`“${STORE_LABEL}” is empty: type the agent's store there, or `
+    + "choose “Default store” in “Store”.");
   return typed === before ? undefined : typed;
 }
 
@@ -137,7 +142,8 @@ async function saveAgent(event) {
     return;
   }
   const saved = await guarded(() =>
-    api("PUT", `/v1/agents/${encodeURIComponent(agentId)}`, { body, userIn: "none" }));
+    api("PUT", `/v1/agents/${encodeURIComponent(agentId)}`,
+      { body, userIn: "none", fields: AGENT_FIELDS }));
   if (!saved) return;
   notify(`Saved the settings of agent ${saved.agent_id}.`, "ok");
   editing = saved;
@@ -175,7 +181,7 @@ async function loadLayers() {
   if (!state.userId) {
     $("#layers-title").textContent = "Layers";
     body.replaceChildren(el("tr", {}, el("td", { colspan: 7, class: "empty",
-      text: "Act as a user (at the top) to see the layers of their settings." })));
+      text: ACT_AS_FIRST })));
     return;
   }
   const agentId = $("#layers-agent").value.trim();
@@ -184,11 +190,11 @@ async function loadLayers() {
     (agentId ? ` with agent ${agentId}` : "") + (sessionId ? ` in session ${sessionId}` : "");
   body.replaceChildren(el("tr", {}, el("td", { colspan: 7, class: "loading", text: "Loading…" })));
   const data = await guarded(() => Promise.all([
-    agentId ? api("GET", `/v1/agents/${encodeURIComponent(agentId)}`, { userIn: "none" })
-      : Promise.resolve(null),
+    agentId ? api("GET", `/v1/agents/${encodeURIComponent(agentId)}`,
+      { userIn: "none", fields: { agent_id: "Agent" } }) : Promise.resolve(null),
     api("GET", "/api/memory/v2/config"),
-    sessionId ? api("GET", "/v1/config/session", { query: { session_id: sessionId } })
-      : Promise.resolve(null),
+    sessionId ? api("GET", "/v1/config/session", { query: { session_id: sessionId },
+      fields: { session_id: "Session id" } }) : Promise.resolve(null),
   ]));
   if (!data) {
     body.replaceChildren();
@@ -210,7 +216,7 @@ function agentRows(agent) {
       el("th", { scope: "row", text: label }),
       layerCell(shown(base[field]), !own),
       layerCell(own ? shown(agent[field]) : undefined, own,
-        agent ? undefined : "name an agent above to see its layer"),
+        agent ? undefined : "fill “Agent” and press “Show layers” to see its layer"),
       layerCell(undefined, false, "not a user setting"),
       layerCell(undefined, false, "not a session setting"),
       el("td", { class: "value", text: shownValue(shown(value)) }),
@@ -235,7 +241,7 @@ function configRows(user, session) {
         layerCell(undefined, false, "not an agent setting"),
         layerCell(field.source === "user" ? field.value : undefined, final.source === "user"),
         layerCell(inSession ? overrides[name] : undefined, final.source === "session",
-          session ? undefined : "name a session above to see its layer"),
+          session ? undefined : "fill “Session id” and press “Show layers” to see its layer"),
         el("td", { class: "value", text: shownValue(final.value) }),
         el("td", {}, el("span", { class: `source ${final.source}`, text: final.source })));
     });

@@ -14,8 +14,8 @@ function build() {
   return section("archive", "Archive",
     el("p", { class: "hint", text: "A memory nobody wrote, changed or recalled for its "
       + "class's window goes cold, and after a long idle time into the archive. Recall still "
-      + "finds these, after the active ones. Restore puts one back in the active tier; the "
-      + "change is kept in its history, so Undo takes it back." }),
+      + "finds these, after the active ones. “Restore” puts one back in the active tier; the "
+      + "change is kept in its history, so “Undo last change” takes it back." }),
     el("div", { class: "row archive-filter" }, el("label", {}, "Tier", tiers)),
     el("p", { id: "archive-summary", class: "summary" }),
     el("ul", { id: "archive-list", class: "entries" }),
@@ -82,8 +82,8 @@ function archiveItem(entry) {
     restore.disabled = false;
     if (!done) return;
     await load();
-    notify("Restored to the active tier: History shows the change, and Undo takes it back.",
-      "ok");
+    notify("Restored to the active tier: “History” shows the change, and “Undo last change” "
+      + "takes it back.", "ok");
   });
   return el("li", { class: "entry", dataset: { id: entry.id } },
     el("span", { class: `badge tier-${entry.tier}`, text: entry.tier }),

@@ -66,7 +66,10 @@ async function saveConfig(event) {
     notify("Nothing changed.", "info");
     return;
   }
-  const fresh = await guarded(() => api("PATCH", "/api/memory/v2/config", { body: changes }));
+  // Each row is labelled with its setting's name: the server's errors quote it as shown.
+  const fields = Object.fromEntries(Object.keys(changes).map((name) => [name, name]));
+  const fresh = await guarded(() =>
+    api("PATCH", "/api/memory/v2/config", { body: changes, fields }));
   if (fresh) {
     renderConfig(fresh);
     notify(`Saved ${Object.keys(changes).join(", ")}.`, "ok");

@@ -60,7 +60,8 @@ async function fetchPage(state) {
   const clipped = pages.some((page) => page.total > page.items.length);
   const summary = `${plural(total, "decision", "decisions")}`
     + (counts.length ? `: ${counts.join(" · ")}` : "")
-    + (clipped ? ` (each state's newest ${MOST} shown: pick a state to page through it)` : "");
+    + (clipped ? ` (each state's newest ${MOST} shown: pick one in “State” to page through it)`
+      : "");
   return { items: all.slice(view.offset, view.offset + PAGE), total: all.length,
     offset: view.offset, summary };
 }
@@ -162,7 +163,7 @@ function moveForm(entry, legal) {
     go.disabled = true;
     const body = { status: target.value, reason: reason.value.trim(), ...agentOf(entry) };
     const moved = await guarded(() => api("POST", path(entry, "/decision"),
-      { body, userIn: "body" }));
+      { body, userIn: "body", fields: { status: "Move to", reason: "Reason" } }));
     go.disabled = false;
     if (!moved) return;
     await load();

@@ -39,7 +39,8 @@ function filePanel(file, entries, usage, modified) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = { target: file.target, content: area.value };
-    const done = await guarded(() => api("POST", "/api/memory/v2/entries", { body }));
+    const done = await guarded(() => api("POST", "/api/memory/v2/entries",
+      { body, fields: { content: area.getAttribute("aria-label") } }));
     if (done) {
       await loadFiles();
       notify(`Added to ${file.title}.`, "ok");
@@ -64,7 +65,8 @@ function fileEntry(file, text, idx) {
     cancel.addEventListener("click", () => item.replaceWith(fileEntry(file, text, idx)));
     save.addEventListener("click", async () => {
       const body = { content: area.value, expected: text };
-      const done = await guarded(() => api("PUT", path, { body }));
+      const done = await guarded(() => api("PUT", path,
+        { body, fields: { content: area.getAttribute("aria-label") } }));
       if (done) {
         await loadFiles();
         notify(`Replaced an entry of ${file.title}.`, "ok");

@@ -325,7 +325,8 @@ async function find(event) {
   }
   // Not drawn: perhaps beyond the most named, so ask the whole list.
   const found = await guarded(() =>
-    api("GET", "/v1/entities", { query: { prefix: text, limit: 1 } }));
+    api("GET", "/v1/entities", { query: { prefix: text, limit: 1 },
+      fields: { prefix: "Find an entity" } }));
   if (!found) return;
   if (found.items.length) await focusOn(found.items[0].name);
   else notify(`No entity is named like “${text}”: try the start of another name.`, "info");

@@ -37,12 +37,14 @@ async function createKey(event) {
   const admin = $("#key-admin").checked;
   const user = $("#key-user").value.trim();
   if (!admin && !user) {
-    notify("Enter the user the key is for, or tick “Admin key (acts for any user)”.");
+    notify("“For user” is empty. Enter the user the key is for, or tick “Admin key (acts for "
+      + "any user)”, then press “Create key”.");
     $("#key-user").focus();
     return;
   }
   const body = { user_id: admin ? null : user, label: $("#key-label").value.trim() };
-  const data = await guarded(() => api("POST", "/v1/keys", { body, userIn: "none" }));
+  const data = await guarded(() => api("POST", "/v1/keys", { body, userIn: "none",
+    fields: { user_id: "For user", label: "Label", admin: "Admin key" } }));
   if (!data) return;
   $("#key-secret").textContent = data.key;
   $("#key-for").textContent = data.info.admin

@@ -12,7 +12,7 @@ function build() {
     el("p", { class: "hint", text: "Maintenance moves entries down the tiers (active → cold → " +
       "archive) once they have been idle longer than their class allows, and folds old " +
       "conversation turns into summaries. Nothing is deleted. Start with a dry run: it " +
-      "shows what would change and writes nothing; Run now then does it." }),
+      "shows what would change and writes nothing; “Run now” then does it." }),
     el("form", { id: "maint-form", class: "card row" },
       el("label", {}, "Users", el("select", { id: "maint-scope" })),
       el("button", { type: "submit", id: "maint-dry", text: "Dry run" }),
@@ -35,7 +35,7 @@ function scopeOptions() {
 function setChecked(scope) {
   checked = scope;
   $("#maint-run").disabled = scope === null;
-  $("#maint-run").title = scope === null ? "Make a dry run first" : "";
+  $("#maint-run").title = scope === null ? "Press “Dry run” first" : "";
 }
 
 async function run(dryRun) {
@@ -45,7 +45,7 @@ async function run(dryRun) {
   const button = dryRun ? $("#maint-dry") : $("#maint-run");
   button.disabled = true;
   const report = await guarded(() =>
-    api("POST", "/v1/maintenance/run", { body, userIn: "none" }));
+    api("POST", "/v1/maintenance/run", { body, userIn: "none", fields: { user_id: "Users" } }));
   button.disabled = false;
   if (!report) {
     setChecked(dryRun ? null : checked);
@@ -55,7 +55,7 @@ async function run(dryRun) {
   if (dryRun) {
     setChecked(scope);
     notify(report.moved || report.compressed
-      ? "Dry run done: nothing was written. Run now makes these changes (and whatever " +
+      ? "Dry run done: nothing was written. “Run now” makes these changes (and whatever " +
         "else is due by then)."
       : "Dry run done: nothing would change.", "info");
   } else {

@@ -10,6 +10,14 @@ const LONG_METADATA = 4; // more metadata fields than this start folded
 const view = { offset: 0, query: "" };
 let choices = null; // the values of kind, tier, ... as the server's enums have them
 
+// The forms' labels, by the HTTP fields they fill: the server's errors name these.
+const ADD_FIELDS = { content: "Content", name: "Name", kind: "Kind", mem_class: "Class",
+  domain: "Domain", agent_id: "Agent" };
+const LIST_FIELDS = { query: "Search", kind: "Kind", mem_class: "Class", tier: "Tier",
+  domain: "Domain", agent_id: "Agent", sort: "Sort", created_after: "Created from",
+  created_before: "Created to" };
+const EDIT_FIELDS = { content: "Content" };
+
 // Each <select data-choices="field"> is filled once from GET /v1/meta/enums.
 async function fillChoices() {
   if (choices) return;
@@ -58,7 +66,7 @@ function datesInOrder() {
   const from = $("#filter-from").value;
   const to = $("#filter-to").value;
   if (from && to && from > to) {
-    notify("“Created from” is after “Created to”: swap the dates, then press Apply.");
+    notify("“Created from” is after “Created to”: swap the dates, then press “Apply”.");
     return false;
   }
   return true;
@@ -75,7 +83,8 @@ async function loadMemories() {
     if (view.query) {
       const body = { query: view.query, limit: 50 };
       for (const [name, value] of Object.entries(filters())) if (value) body[name] = value;
-      const data = await api("POST", "/v1/memories/search", { body, userIn: "body" });
+      const data = await api("POST", "/v1/memories/search",
+        { body, userIn: "body", fields: LIST_FIELDS });
       renderMemories(data.results.map((hit) => ({ entry: hit.entry, score: hit.score })));
       $("#memories-summary").textContent =
         `${plural(data.results.length, "result", "results")} for “${view.query}”`;
@@ -86,6 +95,7 @@ async function loadMemories() {
       const data = await api("GET", held ? "/v1/quarantine" : "/v1/memories", {
         query: { ...(held ? { agent_id: filters().agent_id } : { ...filters(), ...listing() }),
           limit: PAGE, offset: view.offset },
+        fields: LIST_FIELDS,
       });
       if (!data.items.length && view.offset > 0) { // the last page emptied: show the one before
         view.offset = Math.max(0, view.offset - PAGE);
@@ -119,7 +129,8 @@ function setPager(page) {
 function renderMemories(rows) {
   const list = $("#memories-list");
   if (!rows.length) {
-    const text = view.query ? "Nothing matches that search." : "No memories yet: add one above.";
+    const text = view.query ? "Nothing matches that search."
+      : "No memories yet: write one in “Content” above and press “Add”.";
     list.replaceChildren(el("li", { class: "empty", text }));
     return;
   }
@@ -185,7 +196,8 @@ function memoryItem(entry, score) {
       const body = { content: area.value };
       if (entry.agent_id) body.agent_id = entry.agent_id;
       const updated = await guarded(() =>
-        api("PATCH", `/v1/memories/${encodeURIComponent(entry.id)}`, { body, userIn: "body" }));
+        api("PATCH", `/v1/memories/${encodeURIComponent(entry.id)}`,
+          { body, userIn: "body", fields: EDIT_FIELDS }));
       save.disabled = false;
       if (updated) {
         item.replaceWith(memoryItem(updated, score));
@@ -309,7 +321,7 @@ async function deleteSelected() {
   const note = gone ? `; ${plural(gone, "was", "were")} already gone` : "";
   if (done) notify(`Deleted ${plural(deleted, "memory", "memories")}${note}.`, "ok");
   else notify(`Deleted ${plural(deleted, "memory", "memories")}, then the server refused the `
-    + "rest: select them and press Delete selected again.");
+    + "rest: select them and press “Delete selected” again.");
 }
 
 // Quarantined entries: approve (recall may show it to models again) or reject (deleted).
@@ -357,7 +369,8 @@ function revealButton(entry, item) {
       go.disabled = true;
       const path = `/v1/sensitive/${encodeURIComponent(entry.id)}`;
       const shown = await guarded(async () => {
-        await api("POST", `${path}/authorize`, { body: { secret: secret.value }, userIn: "body" });
+        await api("POST", `${path}/authorize`, { body: { secret: secret.value }, userIn: "body",
+          fields: { secret: "Reveal secret" } });
         return api("POST", `${path}/reveal`, { body: {}, userIn: "body" });
       });
       go.disabled = false;
@@ -383,7 +396,8 @@ async function addMemory(event) {
   if (domain) body.domain = domain;
   const button = event.submitter || $("#add-form button");
   button.disabled = true;
-  const added = await guarded(() => api("POST", "/v1/memories", { body, userIn: "body" }));
+  const added = await guarded(() => api("POST", "/v1/memories",
+    { body, userIn: "body", fields: ADD_FIELDS }));
   button.disabled = false;
   if (added) {
     $("#add-content").value = "";

@@ -11,8 +11,8 @@ const view = { offset: 0 };
 function build() {
   return section("users", "Users",
     el("p", { class: "hint", text: "Everyone with at least one memory, in the default store " +
-      "or an agent's own. Act as sets the user the other screens work for, like the form at " +
-      "the top. Erase deletes every trace of the user and cannot be undone." }),
+      "or an agent's own. “Act as” sets the user the other screens work for, like the form " +
+      "at the top. “Erase” deletes every trace of the user and cannot be undone." }),
     el("p", { id: "users-summary", class: "summary" }),
     el("div", { class: "table-wrap" }, el("table", { id: "users-table" },
       el("thead", {}, el("tr", {}, ...["User", "Memories", ""].map((name) =>

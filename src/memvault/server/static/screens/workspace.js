@@ -13,6 +13,16 @@ const COLUMNS = [
 const LABEL = Object.fromEntries(COLUMNS);
 const DRAG_TYPE = "application/x-memvault-task";
 
+// The forms' labels, by the HTTP fields they fill: the server's errors name these.
+const OPEN_FIELDS = { session_id: "Conversation", workspace_id: "Workspace" };
+const CARD_FIELDS = { session_id: "Conversation",
+  workspace_id: "Workspace (ties this conversation to one)", goal: "Goal",
+  progress: "Progress", decisions: "Decisions (one a line)",
+  open_questions: "Open questions (one a line)", next_step: "Next step",
+  "fields (a name)": "Field name", fields: "Field value" }; // the server's words for both
+const TASK_FIELDS = { workspace_id: "Workspace", session_id: "Conversation", title: "Task",
+  notes: "Notes", status: "Column" };
+
 // What is open: a conversation's card and a workspace's board (either may be null).
 const view = { session: null, workspace: null, card: null, sessions: [] };
 
@@ -73,7 +83,8 @@ async function loadSessions() {
   const list = $("#ws-sessions");
   if (!data.sessions.length) {
     list.replaceChildren(el("li", { class: "empty",
-      text: "None yet: open a conversation by its id and save its card, or add a task." }));
+      text: "None yet: type an id in “Conversation” and press “Open card”, or add a task on "
+        + "a board (“Show board”)." }));
   } else {
     list.replaceChildren(...data.sessions.map((s) => el("li", {},
       el("button", { type: "button", class: "quiet", dataset: { session: s.session_id },
@@ -108,8 +119,8 @@ async function loadCard() {
   loading($("#ws-revisions"));
   const data = await guarded(async () => {
     const [card, history] = await Promise.all([
-      api("GET", sessionPath(view.session)),
-      api("GET", `${sessionPath(view.session)}/revisions`),
+      api("GET", sessionPath(view.session), { fields: OPEN_FIELDS }),
+      api("GET", `${sessionPath(view.session)}/revisions`, { fields: OPEN_FIELDS }),
     ]);
     return { card, history };
   });
@@ -138,7 +149,7 @@ function fieldRow(name = "", value = "") {
 function renderCard(card) {
   const saved = card.revision
     ? `Revision ${card.revision}, saved ${when(card.updated_at)} by ${card.actor}`
-    : "No card yet: fill it in and save.";
+    : "No card yet: fill it in and press “Save card”.";
   const area = (id, label, value, rows = 2) => el("label", {}, label,
     el("textarea", { id, rows, text: value }));
   const fields = el("div", { id: "ws-fields", class: "stack" },
@@ -198,7 +209,8 @@ async function saveCard(event) {
   event.preventDefault();
   const before = view.card.revision;
   const card = await guarded(() =>
-    api("POST", "/v1/cards/upsert", { body: cardChanges(), userIn: "body" }));
+    api("POST", "/v1/cards/upsert", { body: cardChanges(), userIn: "body",
+      fields: CARD_FIELDS }));
   if (!card) return;
   await loadCard();
   await loadSessions();
@@ -258,7 +270,8 @@ async function loadBoard() {
   $("#ws-board-area").hidden = false;
   $("#ws-board-title").textContent = `Task board of workspace ${view.workspace}`;
   const data = await guarded(() =>
-    api("GET", "/v1/v2/tasks", { query: { workspace_id: view.workspace } }));
+    api("GET", "/v1/v2/tasks", { query: { workspace_id: view.workspace },
+      fields: OPEN_FIELDS }));
   if (!data) return;
   renderBoard(data.tasks);
 }
@@ -338,14 +351,15 @@ const taskPath = (id) => `/v1/v2/tasks/${encodeURIComponent(id)}`;
 async function moveTask(task, status) {
   const moved = await guarded(() => api("POST", `${taskPath(task.id)}/move`, {
     body: { status, expected_revision: task.revision }, userIn: "body" }));
-  if (!moved) return; // the notice says why (e.g. someone moved it first: Show board again)
+  if (!moved) return; // the notice says why (e.g. someone moved it first)
   await loadBoard();
   notify(`Moved “${moved.title}” to ${LABEL[moved.status]}.`, "ok");
 }
 
 async function reassignTask(task, sessionId) {
   const changed = await guarded(() => api("PATCH", taskPath(task.id), {
-    body: { session_id: sessionId, expected_revision: task.revision }, userIn: "body" }));
+    body: { session_id: sessionId, expected_revision: task.revision }, userIn: "body",
+    fields: { session_id: "New conversation" } }));
   if (!changed) return; // the server's refusal stays in the notice, the form stays open
   await loadBoard();
   await loadSessions();
@@ -373,7 +387,8 @@ async function addTask(event) {
     notes: $("#ws-task-notes").value.trim(),
     status: $("#ws-task-status").value,
   };
-  const task = await guarded(() => api("POST", "/v1/v2/tasks", { body, userIn: "body" }));
+  const task = await guarded(() => api("POST", "/v1/v2/tasks",
+    { body, userIn: "body", fields: TASK_FIELDS }));
   if (!task) return;
   $("#ws-task-title").value = "";
   $("#ws-task-notes").value = "";
