@@ -8,11 +8,13 @@ bob's key never reaches alice's data."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
-from memvault import ForbiddenError, NotFoundError, ValidationError, load_config
+from memvault import ForbiddenError, NotFoundError, ValidationError, Vault, load_config
 from memvault.client import AsyncClient, Client
 from memvault.entities import EntityDetail
 from memvault.graph.view import EntityGraphView
@@ -216,3 +218,50 @@ def test_the_async_client_has_the_same_calls(live: Live) -> None:
             assert await c.count() == 0
 
     asyncio.run(run())
+
+
+NEW = [
+    "stats",
+    "entities",
+    "entity",
+    "entity_memories",
+    "entity_graph",
+    "workspace_sessions",
+    "users",
+    "user_total",
+    "delete_many",
+    "list",
+    "count",
+]
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_the_new_methods_mirror_the_vaults(name: str) -> None:
+    """Every argument is the ``Vault`` method's, with its default (``user_id`` may be
+    left to the client), and ``AsyncClient`` has the very same signature."""
+    ours = inspect.signature(getattr(Client, name)).parameters
+    theirs = inspect.signature(getattr(Vault, name)).parameters
+    for param in list(ours.values())[1:]:
+        if param.name == "user_id":
+            continue
+        assert param.name in theirs, f"{name}({param.name}=) is not an argument of Vault.{name}"
+        assert param.default == theirs[param.name].default, f"{name}({param.name}=)"
+    assert inspect.signature(getattr(AsyncClient, name)) == inspect.signature(getattr(Client, name))
+
+
+def test_every_new_route_the_client_calls_exists(live: Live) -> None:
+    spec = httpx.get(
+        f"{live.url}/openapi.json", headers={"Authorization": f"Bearer {live.alice}"}, timeout=30
+    ).json()
+    for path in (
+        "/v1/stats",
+        "/v1/entities",
+        "/v1/entities/graph",
+        "/v1/entities/{name}",
+        "/v1/cards",
+        "/v1/users",
+        "/v1/memories/delete",
+    ):
+        assert path in spec["paths"], path
+    for name in ("sort", "created_after", "created_before"):
+        assert name in {p["name"] for p in spec["paths"]["/v1/memories"]["get"]["parameters"]}
