@@ -59,7 +59,9 @@ def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return err
 
 
-def test_stats_counts_one_users_memories(vault: Vault, capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_counts_one_users_memories(
+    vault: Vault, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     vault.add("Alice writes Go services", user_id="alice", kind="project")
     vault.add("Alice lives in Lisbon", user_id="alice")
     vault.add("Bob plays chess", user_id="bob")
@@ -75,8 +77,18 @@ def test_stats_counts_one_users_memories(vault: Vault, capsys: pytest.CaptureFix
     assert "  by kind: user 1, project 1, feedback 0, reference 0" in lines
     assert "  vectors: none (keyword search only)" in lines
     assert "last 3 days: 2 written, 0 changed" in lines
-    assert ok(capsys, "stats", "-u", "bob").splitlines()[0] == "user bob: 1 memories"
+    assert ok(capsys, "stats", "-u", "bob").splitlines()[0] == "user bob: 1 memory"
     assert ok(capsys, "stats", "-u", "nobody").splitlines()[0] == "user nobody: 0 memories"
+    assert "last 1 day: 1 written, 0 changed" in ok(capsys, "stats", "-u", "bob", "--days", "1")
+
+    # The configured embedder is named, not loaded: its missing vectors are counted.
+    monkeypatch.setenv("MEMVAULT_EMBEDDER", "local")
+    local = json.loads(ok(capsys, "stats", "-u", "alice", "--json"))["embedding"]
+    assert local["model"].startswith("all-MiniLM-L6-v2") and local["pending"] == 2
+    assert "  vectors: 2 still to compute for all-MiniLM-L6-v2" in ok(
+        capsys, "stats", "-u", "alice"
+    )
+    monkeypatch.setenv("MEMVAULT_EMBEDDER", "none")
 
     assert refused(capsys, "stats", "-u", "alice", "--days", "0").startswith(
         "error: --days must be an integer from 1 to 366"

@@ -167,6 +167,11 @@ def _metadata(raw: str | None) -> dict[str, Any] | None:
     return value
 
 
+def _many(count: int, one: str, more: str) -> str:
+    """``1 memory``, ``2 memories``."""
+    return f"{count} {one if count == 1 else more}"
+
+
 def _line(entry: MemoryEntry) -> str:
     agent = f" agent={entry.agent_id}" if entry.agent_id else ""
     title = f"{entry.name}: " if entry.name else ""
@@ -1540,7 +1545,7 @@ def stats(
         _echo_json(found.to_dict())
         return
     held = f", {found.quarantined} held for review" if found.quarantined else ""
-    typer.echo(f"user {found.user_id}: {found.total} memories{held}")
+    typer.echo(f"user {found.user_id}: {_many(found.total, 'memory', 'memories')}{held}")
     for label, counts in (
         ("kind", found.by_kind),
         ("class", found.by_class),
@@ -1554,7 +1559,7 @@ def stats(
         typer.echo(f"  vectors: {found.pending_vectors} still to compute for {found.embedder}")
     made = sum(d.created for d in found.activity)
     changed = sum(d.updated for d in found.activity)
-    typer.echo(f"last {found.days} days: {made} written, {changed} changed")
+    typer.echo(f"last {_many(found.days, 'day', 'days')}: {made} written, {changed} changed")
     for d in found.activity:
         if d.created or d.updated:
             typer.echo(f"  {d.day}  {d.created} written, {d.updated} changed")
@@ -1589,11 +1594,9 @@ def users(
         return
     width = max(len(r.user_id) for r in rows)
     for r in rows:
-        typer.echo(
-            f"{r.user_id:<{width}}  {r.memories} {'memory' if r.memories == 1 else 'memories'}"
-        )
+        typer.echo(f"{r.user_id:<{width}}  {_many(r.memories, 'memory', 'memories')}")
     shown = f"{offset + 1}-{offset + len(rows)} of " if len(rows) < total else ""
-    typer.echo(f"{shown}{total} {'user' if total == 1 else 'users'}")
+    typer.echo(f"{shown}{_many(total, 'user', 'users')}")
 
 
 @app.command()
