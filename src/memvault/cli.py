@@ -414,9 +414,10 @@ def delete(
             deleted = wanted
         else:
             deleted = vault.delete_many(wanted, user_id=user, agent_id=agent)
-    for entry_id in deleted:
+    gone = set(deleted)
+    for entry_id in (i for i in wanted if i in gone):
         typer.echo(f"deleted {entry_id}")
-    missing = [i for i in wanted if i not in set(deleted)]
+    missing = [i for i in wanted if i not in gone]
     if missing:
         others = " (the others were)" if deleted else ""
         raise NotFoundError(
@@ -944,10 +945,10 @@ def entities_graph(
 ) -> None:
     """The entity graph as nodes and weighted edges: the most named entities, or those
     around --center."""
-    from .graph.view import EntityGraphView
+    from .stores.graph_values import MENTIONED_WITH
 
     with _state(ctx).vault(agent=agent) as vault:
-        graph: EntityGraphView = vault.entity_graph(
+        graph = vault.entity_graph(
             user_id=user, agent_id=agent, limit=limit, center=center, depth=depth
         )
     if as_json:
@@ -959,7 +960,7 @@ def entities_graph(
         hops = f"  ({n.hops} away)" if n.hops else ""
         typer.echo(f"{n.mentions:>4}  {n.type:<12}  {n.name}{hops}")
     for e in graph.edges:
-        arrow = f"--{e.relation}--" if e.relation == "mentioned_with" else f"--{e.relation}-->"
+        arrow = f"--{e.relation}--" if e.relation == MENTIONED_WITH else f"--{e.relation}-->"
         typer.echo(f"  {e.source} {arrow} {e.target}  (x{e.weight})")
     if graph.truncated:
         typer.echo(f"more entities qualify than --limit {graph.limit} lets in")
