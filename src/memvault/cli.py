@@ -167,6 +167,11 @@ def _metadata(raw: str | None) -> dict[str, Any] | None:
     return value
 
 
+def _many(count: int, one: str, more: str) -> str:
+    """``1 memory``, ``2 memories``."""
+    return f"{count} {one if count == 1 else more}"
+
+
 def _line(entry: MemoryEntry) -> str:
     agent = f" agent={entry.agent_id}" if entry.agent_id else ""
     title = f"{entry.name}: " if entry.name else ""
@@ -317,9 +322,20 @@ def list_(
     offset: Annotated[int, typer.Option(help="skip this many")] = 0,
     as_of: AsOf = None,
     include_superseded: WithSuperseded = False,
+    sort: Annotated[
+        str, typer.Option("--sort", help="newest | oldest | updated (last changed first)")
+    ] = "newest",
+    created_after: Annotated[
+        str | None,
+        typer.Option("--created-after", help="ISO 8601 date or time: created then or later"),
+    ] = None,
+    created_before: Annotated[
+        str | None,
+        typer.Option("--created-before", help="ISO 8601 date or time: created before it"),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """List memories, newest first."""
+    """List memories, newest first (or as --sort says)."""
     with _state(ctx).vault(agent=agent) as vault:
         entries = vault.list(
             user_id=user,
@@ -335,6 +351,9 @@ def list_(
             offset=offset,
             as_of=as_of,
             include_superseded=include_superseded,
+            sort=sort,
+            created_after=created_after,
+            created_before=created_before,
         )
     if as_json:
         _echo_json([e.to_dict() for e in entries])
@@ -381,14 +400,31 @@ def update(
 @app.command()
 def delete(
     ctx: typer.Context,
-    entry_id: Annotated[str, typer.Argument(metavar="ID", help="the memory id")],
+    entry_ids: Annotated[
+        list[str], typer.Argument(metavar="ID", help="the memory ids (one or more)")
+    ],
     user: User,
     agent: Agent = None,
 ) -> None:
-    """Forget a memory."""
+    """Forget one memory or several (in one transaction)."""
+    wanted = list(dict.fromkeys(entry_ids))
     with _state(ctx).vault(agent=agent) as vault:
-        vault.delete(entry_id, user_id=user, agent_id=agent)
-    typer.echo(f"deleted {entry_id}")
+        if len(wanted) == 1:
+            vault.delete(wanted[0], user_id=user, agent_id=agent)
+            deleted = wanted
+        else:
+            deleted = vault.delete_many(wanted, user_id=user, agent_id=agent)
+    gone = set(deleted)
+    for entry_id in (i for i in wanted if i in gone):
+        typer.echo(f"deleted {entry_id}")
+    missing = [i for i in wanted if i not in gone]
+    if missing:
+        others = " (the others were)" if deleted else ""
+        raise NotFoundError(
+            f"not memories of user {user!r}, so not deleted: {', '.join(missing)}{others}; "
+            "list them with `memvault list`",
+            field="id",
+        )
 
 
 @app.command()
@@ -893,6 +929,41 @@ def entities_show(
         typer.echo(f"  {r['source']} --{r['type']}--> {r['target']}  ({r['entry_id']})")
     for entry_id in data["entry_ids"]:
         typer.echo(f"  memory {entry_id}")
+
+
+@entities_app.command("graph")
+def entities_graph(
+    ctx: typer.Context,
+    user: User,
+    agent: Agent = None,
+    center: Annotated[
+        str | None, typer.Option("--center", help="only the entities around this one")
+    ] = None,
+    depth: Annotated[int, typer.Option("--depth", help="relations away from --center (1-3)")] = 2,
+    limit: Annotated[int, typer.Option(help="at most this many entities (1-500)")] = 200,
+    as_json: AsJson = False,
+) -> None:
+    """The entity graph as nodes and weighted edges: the most named entities, or those
+    around --center."""
+    from .stores.graph_values import MENTIONED_WITH
+
+    with _state(ctx).vault(agent=agent) as vault:
+        graph = vault.entity_graph(
+            user_id=user, agent_id=agent, limit=limit, center=center, depth=depth
+        )
+    if as_json:
+        _echo_json(graph.to_dict())
+        return
+    around = f" around {graph.center}, up to {graph.depth} away" if graph.center else ""
+    typer.echo(f"{len(graph.nodes)} entities, {len(graph.edges)} relations{around}")
+    for n in graph.nodes:
+        hops = f"  ({n.hops} away)" if n.hops else ""
+        typer.echo(f"{n.mentions:>4}  {n.type:<12}  {n.name}{hops}")
+    for e in graph.edges:
+        arrow = f"--{e.relation}--" if e.relation == MENTIONED_WITH else f"--{e.relation}-->"
+        typer.echo(f"  {e.source} {arrow} {e.target}  (x{e.weight})")
+    if graph.truncated:
+        typer.echo(f"more entities qualify than --limit {graph.limit} lets in")
 
 
 # -- the workspace (seed 004): state cards and the task board ------------------------------
@@ -1459,6 +1530,77 @@ def usage(
 
 
 @app.command()
+def stats(
+    ctx: typer.Context,
+    user: User,
+    agent: Agent = None,
+    days: Annotated[int, typer.Option("--days", help="UTC days of activity, today included")] = 30,
+    as_json: AsJson = False,
+) -> None:
+    """A user's memories at a glance: counts by kind, class, tier and domain, held ones,
+    vectors still to compute, and what was written or changed each day."""
+    # The embedder is named, never loaded: the pending vectors are counted for its model.
+    with _state(ctx).vault(model="yes", agent=agent) as vault:
+        found = vault.stats(user_id=user, agent_id=agent, days=days)
+    if as_json:
+        _echo_json(found.to_dict())
+        return
+    held = f", {found.quarantined} held for review" if found.quarantined else ""
+    typer.echo(f"user {found.user_id}: {_many(found.total, 'memory', 'memories')}{held}")
+    for label, counts in (
+        ("kind", found.by_kind),
+        ("class", found.by_class),
+        ("tier", found.by_tier),
+        ("domain", found.by_domain),
+    ):
+        typer.echo(f"  by {label}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    if found.embedder is None:
+        typer.echo("  vectors: none (keyword search only)")
+    else:
+        typer.echo(f"  vectors: {found.pending_vectors} still to compute for {found.embedder}")
+    made = sum(d.created for d in found.activity)
+    changed = sum(d.updated for d in found.activity)
+    typer.echo(f"last {_many(found.days, 'day', 'days')}: {made} written, {changed} changed")
+    for d in found.activity:
+        if d.created or d.updated:
+            typer.echo(f"  {d.day}  {d.created} written, {d.updated} changed")
+
+
+@app.command()
+def users(
+    ctx: typer.Context,
+    limit: Annotated[int, typer.Option(help="page size (1-1000)")] = 100,
+    offset: Annotated[int, typer.Option(help="skip this many")] = 0,
+    as_json: AsJson = False,
+) -> None:
+    """Who has memories here and how many (every agent's store counted), by user id."""
+    from .agent.stores import AgentVaults
+
+    config = _state(ctx).config()
+    with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as every:
+        rows = every.users(limit=limit, offset=offset)
+        total = every.user_total()
+    if as_json:
+        _echo_json(
+            {
+                "items": [{"user_id": r.user_id, "memories": r.memories} for r in rows],
+                "total": total,
+                "limit": limit,
+                "offset": offset,
+            }
+        )
+        return
+    if not rows:
+        typer.echo("no users" if total == 0 else f"no users past --offset {offset}")
+        return
+    width = max(len(r.user_id) for r in rows)
+    for r in rows:
+        typer.echo(f"{r.user_id:<{width}}  {_many(r.memories, 'memory', 'memories')}")
+    shown = f"{offset + 1}-{offset + len(rows)} of " if len(rows) < total else ""
+    typer.echo(f"{shown}{_many(total, 'user', 'users')}")
+
+
+@app.command()
 def remember(
     ctx: typer.Context,
     source: Annotated[
@@ -1794,6 +1936,11 @@ _FLAGS = {
     "fields": "--field",
     "expected_revision": "--expected-revision",
     "replace": "--replace",
+    "sort": "--sort",
+    "created_after": "--created-after",
+    "created_before": "--created-before",
+    "center": "--center",
+    "depth": "--depth",
 }
 
 
@@ -1810,11 +1957,21 @@ _REMEDIES = {
 def _flagged(message: str, field: str, flag: str) -> str:
     """``message`` about the library's ``field`` in the CLI's words: the sentence starts
     with the flag (``--user 'x y' is not a valid id``), never with the parameter name."""
+    message = _partners(message)
     if message.startswith(field + ": "):
         return f"{flag}: {message[len(field) + 2 :]}"
     if message.startswith(field + " "):
         return flag + message[len(field) :]
     return message if message.startswith(flag) else f"{flag}: {message}"
+
+
+def _partners(message: str) -> str:
+    """The date range's other end named by its flag too (``created_after must be
+    earlier than --created-before``), past the start that ``_flagged`` rewrites."""
+    head, sep, rest = message.partition(" ")
+    for field in ("created_after", "created_before"):
+        rest = rest.replace(field, _FLAGS[field])
+    return head + sep + rest
 
 
 def _fail(message: str, code: int) -> int:

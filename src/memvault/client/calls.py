@@ -7,6 +7,8 @@ with ``user_id`` optional: None takes the client's default user, and with neithe
 key's own user acts (a user key may only name its own user; an admin key must name one).
 Identifiers are checked here with the library's own rules, before anything is sent;
 everything else the server checks, and its 422 comes back as the same ``ValidationError``.
+The reads behind an overview, the entity graph, the workspace's sessions and the users
+list are in ``browse``, built the same way.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Se
 from ..profile.document import Profile, parse_profile
 from ..profile.remember import Remembered
 from ..retrieval.explain import Explanation
+from ..stores.values import EntryOrder
 from ..validation import check_entry_id, check_optional_ident
 from . import decode
 from .exchange import Call
@@ -204,6 +207,34 @@ def delete(entry_id: str, *, user_id: str | None = None, agent_id: str | None = 
     return Call("DELETE", path, _nothing, params=params, user_id=_user(user_id))
 
 
+#: The most ids one ``POST /v1/memories/delete`` takes.
+MAX_BULK_DELETE = 1000
+
+
+def delete_many(
+    entry_ids: Iterable[str], *, user_id: str | None = None, agent_id: str | None = None
+) -> Call[list[str]]:
+    """Delete several of the caller's memories in one request (at most 1000 ids);
+    returns the ids deleted. An id that is not the caller's is left out of the answer,
+    exactly like one that never existed."""
+    if isinstance(entry_ids, str | bytes | Mapping) or not isinstance(entry_ids, Iterable):
+        raise ValidationError("entry_ids must be a list of memory ids", field="entry_ids")
+    ids = list(dict.fromkeys(check_entry_id(i) for i in entry_ids))
+    if not 1 <= len(ids) <= MAX_BULK_DELETE:
+        raise ValidationError(
+            f"entry_ids holds {len(ids)} ids: send 1 to {MAX_BULK_DELETE} in one call",
+            field="entry_ids",
+        )
+
+    def deleted(r: httpx.Response, _: str | None) -> list[str]:
+        return [str(i) for i in r.json()["deleted"]]
+
+    body = _fields(ids=ids, agent_id=_agent(agent_id))
+    return Call(
+        "POST", "/v1/memories/delete", deleted, json=body, user_id=_user(user_id), user_in="body"
+    )
+
+
 def _listing(
     agent_id: str | None,
     kind: Kind | str | None,
@@ -216,6 +247,8 @@ def _listing(
     source_subject: str | None,
     as_of: datetime | str | None,
     include_superseded: bool,
+    created_after: datetime | str | None,
+    created_before: datetime | str | None,
     limit: int,
     offset: int,
 ) -> dict[str, Any]:
@@ -231,6 +264,8 @@ def _listing(
         source_subject=source_subject,
         as_of=as_of,
         include_superseded=include_superseded,
+        created_after=created_after,
+        created_before=created_before,
         limit=limit,
         offset=offset,
     )
@@ -252,8 +287,14 @@ def list_entries(
     source_subject: str | None = None,
     as_of: datetime | str | None = None,
     include_superseded: bool = False,
+    sort: EntryOrder | str = EntryOrder.NEWEST,
+    created_after: datetime | str | None = None,
+    created_before: datetime | str | None = None,
 ) -> Call[list[MemoryEntry]]:
-    """The caller's memories, newest first, filtered and paged (at most 100 a page)."""
+    """The caller's memories, filtered and paged (at most 100 a page): newest first, or
+    as ``sort`` says (``"oldest"``; ``"updated"``: last changed first). ``created_after``
+    / ``created_before`` (a datetime or ISO 8601; a bare date is midnight UTC) keep those
+    created at or after / strictly before that moment."""
     params = _listing(
         agent_id,
         kind,
@@ -266,9 +307,12 @@ def list_entries(
         source_subject,
         as_of,
         include_superseded,
+        created_after,
+        created_before,
         limit,
         offset,
     )
+    params["sort"] = _wire(sort)
 
     def items(r: httpx.Response, _: str | None) -> list[MemoryEntry]:
         return [decode.entry(e) for e in r.json()["items"]]
@@ -290,8 +334,11 @@ def count(
     source_subject: str | None = None,
     as_of: datetime | str | None = None,
     include_superseded: bool = False,
+    created_after: datetime | str | None = None,
+    created_before: datetime | str | None = None,
 ) -> Call[int]:
-    """How many memories ``list`` would give without a limit."""
+    """How many memories ``list`` would give without a limit (the same filters and
+    date range), so a pager can say how many pages there are."""
     params = _listing(
         agent_id,
         kind,
@@ -304,6 +351,8 @@ def count(
         source_subject,
         as_of,
         include_superseded,
+        created_after,
+        created_before,
         1,
         0,
     )
@@ -741,6 +790,7 @@ __all__ = [
     "count",
     "decide",
     "delete",
+    "delete_many",
     "erase_user",
     "explain",
     "export",

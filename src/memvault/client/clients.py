@@ -1,9 +1,10 @@
 """``Client`` and ``AsyncClient``: the same methods, one blocking, one awaitable.
 
-Each method is a function of ``calls`` bound by ``_sync`` or ``_async``: the function
-builds the ``Call``, the class sends it through ``exchange`` with its own I/O (an
-``httpx.Client`` and ``time.sleep``, or an ``httpx.AsyncClient`` and ``asyncio.sleep``).
-So both classes have exactly the signatures and docstrings of ``calls``, and type
+Each method is a function of ``calls`` (or ``browse``) bound by ``_sync`` or ``_async``:
+the function builds the ``Call``, the class sends it through ``exchange`` with its own
+I/O (an ``httpx.Client`` and ``time.sleep``, or an ``httpx.AsyncClient`` and
+``asyncio.sleep``).
+So both classes have exactly the signatures and docstrings of those functions, and type
 checkers see them (``ParamSpec``).
 """
 
@@ -22,7 +23,7 @@ import httpx
 from .._version import __version__
 from ..errors import UpstreamError, ValidationError
 from ..validation import check_optional_ident
-from . import calls
+from . import browse, calls
 from .exchange import Call, Outcome, RetryPolicy, Send, exchange
 
 P = ParamSpec("P")
@@ -199,6 +200,7 @@ class Client:
     get = _sync(calls.get)
     update = _sync(calls.update)
     delete = _sync(calls.delete)
+    delete_many = _sync(calls.delete_many)
     count = _sync(calls.count)
     search = _sync(calls.search)
     explain = _sync(calls.explain)
@@ -220,6 +222,14 @@ class Client:
     get_memory_config = _sync(calls.get_memory_config)
     update_memory_config = _sync(calls.update_memory_config)
     search_memory = _sync(calls.search_memory)
+    stats = _sync(browse.stats)
+    entities = _sync(browse.entities)
+    entity = _sync(browse.entity)
+    entity_memories = _sync(browse.entity_memories)
+    entity_graph = _sync(browse.entity_graph)
+    workspace_sessions = _sync(browse.workspace_sessions)
+    users = _sync(browse.users)
+    user_total = _sync(browse.user_total)
     # Last: a class attribute named ``list`` would hide the builtin from what follows.
     list = _sync(calls.list_entries, "list")
 
@@ -300,6 +310,7 @@ class AsyncClient:
     get = _async(calls.get)
     update = _async(calls.update)
     delete = _async(calls.delete)
+    delete_many = _async(calls.delete_many)
     count = _async(calls.count)
     search = _async(calls.search)
     explain = _async(calls.explain)
@@ -321,6 +332,14 @@ class AsyncClient:
     get_memory_config = _async(calls.get_memory_config)
     update_memory_config = _async(calls.update_memory_config)
     search_memory = _async(calls.search_memory)
+    stats = _async(browse.stats)
+    entities = _async(browse.entities)
+    entity = _async(browse.entity)
+    entity_memories = _async(browse.entity_memories)
+    entity_graph = _async(browse.entity_graph)
+    workspace_sessions = _async(browse.workspace_sessions)
+    users = _async(browse.users)
+    user_total = _async(browse.user_total)
     list = _async(calls.list_entries, "list")
 
 

@@ -2,9 +2,10 @@
 
 The server renders every answer with the objects' ``to_dict``; these functions are
 their inverses, so a caller of the HTTP client holds the same ``MemoryEntry``, ``Hit``,
-``Explanation``, ``Version`` and ``Remembered`` a caller of ``Vault`` does (times as
-``datetime``, enums as enums). Anything that is not the expected shape raises
-``KeyError``, ``TypeError`` or ``ValueError``; the exchange turns those into one
+``Explanation``, ``Version``, ``Remembered``, ``Stats``, ``EntityDetail``,
+``EntityGraphView``, ``UserMemories`` and ``WorkspaceSession`` a caller of ``Vault``
+does (times as ``datetime``, enums as enums). Anything that is not the expected shape
+raises ``KeyError``, ``TypeError`` or ``ValueError``; the exchange turns those into one
 ``UpstreamError`` naming the route.
 """
 
@@ -19,6 +20,8 @@ from enum import Enum
 from typing import Any
 
 from ..agent.external import ExternalHit
+from ..entities import EntityDetail
+from ..graph.view import EntityGraphView, GraphEdge, GraphNode
 from ..lifecycle.history import Version
 from ..model import Hit, MemoryEntry
 from ..profile.document import Fact
@@ -27,6 +30,10 @@ from ..profile.remember import Remembered
 from ..retrieval.explain import CandidateTrace, Explanation
 from ..retrieval.recall import ChannelScore
 from ..retrieval.relevance import DEFAULT_CALIBRATION, Calibration, Gate
+from ..stores.graph_values import Entity, Relation
+from ..stores.stats import DayCount, Stats
+from ..stores.values import UserMemories
+from ..workspace.sessions import WorkspaceSession
 
 
 def _object(data: object, what: str) -> Mapping[str, Any]:
@@ -239,4 +246,140 @@ def external_hit(data: object) -> ExternalHit:
     )
 
 
-__all__ = ["entry", "explanation", "external_hit", "hit", "remembered", "version"]
+def _counts(data: object, what: str) -> dict[str, int]:
+    return {str(k): int(v) for k, v in _object(data, what).items()}
+
+
+def stats(data: object) -> Stats:
+    """``Stats`` from ``GET /v1/stats`` (``Stats.to_dict``: the embedder and its pending
+    vectors travel together under ``embedding``)."""
+    values = _object(data, "the stats")
+    embedding = _object(values["embedding"], "embedding")
+    activity = []
+    for day in values["activity"]:
+        row = _object(day, "a day of activity")
+        activity.append(DayCount(str(row["day"]), int(row["created"]), int(row["updated"])))
+    model = embedding.get("model")
+    return Stats(
+        user_id=str(values["user_id"]),
+        agent_id=values.get("agent_id"),
+        at=_time(values["at"]),
+        total=int(values["total"]),
+        by_kind=_counts(values["by_kind"], "by_kind"),
+        by_class=_counts(values["by_class"], "by_class"),
+        by_tier=_counts(values["by_tier"], "by_tier"),
+        by_domain=_counts(values["by_domain"], "by_domain"),
+        quarantined=int(values["quarantined"]),
+        embedder=None if model is None else str(model),
+        pending_vectors=int(embedding["pending"]),
+        days=int(values["days"]),
+        activity=tuple(activity),
+    )
+
+
+def entity(data: object) -> Entity:
+    """An ``Entity`` from ``entity_dict``'s output (a listing's item, or the head of a
+    detail)."""
+    values = _object(data, "an entity")
+    return Entity(
+        id=str(values["id"]),
+        name=str(values["name"]),
+        type=str(values["type"]),
+        entries=int(values["entries"]),
+        aliases=tuple(str(a) for a in values["aliases"]),
+    )
+
+
+def _relation(data: object) -> Relation:
+    values = _object(data, "a relation")
+    return Relation(
+        source_id=str(values["source_id"]),
+        source=str(values["source"]),
+        type=str(values["type"]),
+        target_id=str(values["target_id"]),
+        target=str(values["target"]),
+        entry_id=str(values["entry_id"]),
+    )
+
+
+def entity_detail(data: object) -> EntityDetail:
+    """An ``EntityDetail`` from ``GET /v1/entities/{name}`` (``neighbours`` is derived
+    from the relations again, so it is not read)."""
+    values = _object(data, "an entity")
+    return EntityDetail(
+        entity=entity(values),
+        relations=tuple(_relation(r) for r in values["relations"]),
+        entry_ids=tuple(str(i) for i in values["entry_ids"]),
+    )
+
+
+def _node(data: object) -> GraphNode:
+    values = _object(data, "a node")
+    hops = values.get("hops")
+    return GraphNode(
+        id=str(values["id"]),
+        name=str(values["name"]),
+        type=str(values["type"]),
+        mentions=int(values["mentions"]),
+        aliases=tuple(str(a) for a in values["aliases"]),
+        hops=None if hops is None else int(hops),
+    )
+
+
+def _edge(data: object) -> GraphEdge:
+    values = _object(data, "an edge")
+    return GraphEdge(
+        source_id=str(values["source_id"]),
+        source=str(values["source"]),
+        target_id=str(values["target_id"]),
+        target=str(values["target"]),
+        relation=str(values["relation"]),
+        weight=int(values["weight"]),
+    )
+
+
+def entity_graph(data: object) -> EntityGraphView:
+    """An ``EntityGraphView`` from ``GET /v1/entities/graph``."""
+    values = _object(data, "the graph")
+    depth = values.get("depth")
+    return EntityGraphView(
+        nodes=tuple(_node(n) for n in values["nodes"]),
+        edges=tuple(_edge(e) for e in values["edges"]),
+        center=values.get("center"),
+        depth=None if depth is None else int(depth),
+        limit=int(values["limit"]),
+        truncated=bool(values["truncated"]),
+    )
+
+
+def user_memories(data: object) -> UserMemories:
+    values = _object(data, "a user")
+    return UserMemories(str(values["user_id"]), int(values["memories"]))
+
+
+def workspace_session(data: object) -> WorkspaceSession:
+    values = _object(data, "a session")
+    workspace = values.get("workspace_id")
+    return WorkspaceSession(
+        session_id=str(values["session_id"]),
+        workspace_id=None if workspace is None else str(workspace),
+        card_revision=int(values["card_revision"]),
+        tasks=int(values["tasks"]),
+        updated_at=_optional_time(values.get("updated_at")),
+    )
+
+
+__all__ = [
+    "entity",
+    "entity_detail",
+    "entity_graph",
+    "entry",
+    "explanation",
+    "external_hit",
+    "hit",
+    "remembered",
+    "stats",
+    "user_memories",
+    "version",
+    "workspace_session",
+]
