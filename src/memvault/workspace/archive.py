@@ -224,8 +224,12 @@ def read_task(record: Mapping[str, Any], line: int) -> _TaskLine:
     revision = record.get("revision", 1)
     if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
         raise _refuse(line, f"revision must be a whole number of at least 1, got {shown(revision)}")
-    created = check_datetime(_required(record, "created_at", line, what), "created_at")
-    updated = check_datetime(_required(record, "updated_at", line, what), "updated_at")
+    created = check_datetime(
+        _required(record, "created_at", line, what), "created_at", optional=False
+    )
+    updated = check_datetime(
+        _required(record, "updated_at", line, what), "updated_at", optional=False
+    )
     assert created is not None and updated is not None
     if updated < created:
         raise _refuse(line, "updated_at is before created_at")
