@@ -293,6 +293,34 @@ def test_account_export_imports_back_and_a_bad_file_changes_nothing(
     shot(page, "account.png")
 
 
+def test_account_export_and_import_count_state_cards_and_tasks(
+    page: Page, live: Live, tmp_path: Path
+) -> None:
+    live.vault.add("Alice writes Go", user_id="alice")
+    live.vault.upsert_card(user_id="alice", session_id="chat-1", goal="ship the parser")
+    task = live.vault.add_task(
+        user_id="alice", workspace_id="compiler", session_id="chat-1", title="Write the lexer"
+    )
+    sign_in(page, live, live.alice)
+    open_screen(page, "Account")
+    records = _download(page, page.get_by_role("button", name="Download my memories").click)
+    expect(page.locator("#notice")).to_contain_text(
+        "Downloaded your export: 1 memory, 1 state card and 1 task"
+    )
+    assert sorted(str(r.get("record", "memory")) for r in records) == ["card", "memory", "task"]
+    export = tmp_path / "alice.jsonl"
+    export.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+    live.vault.erase_user(user_id="alice")
+    page.locator("#account-file").set_input_files(export)
+    page.get_by_role("button", name="Import file").click()
+    expect(page.locator("#account-import-result")).to_have_text(
+        "Imported 1 memory, 1 state card and 1 task from alice.jsonl."
+    )
+    assert live.vault.card(user_id="alice", session_id="chat-1").content.goal == "ship the parser"
+    assert live.vault.task(user_id="alice", task_id=task.id).title == "Write the lexer"
+
+
 def test_account_reveal_secret_set_change_and_then_a_reveal(page: Page, live: Live) -> None:
     sign_in(page, live, live.alice)
     open_screen(page, "Account")

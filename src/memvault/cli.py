@@ -436,21 +436,30 @@ def export(
     ] = None,
     agent: Agent = None,
 ) -> None:
-    """Write all of a user's memories as JSON lines (with --agent: what that agent sees,
-    from its own store when it has one)."""
+    """Write all of a user's memories as JSON lines, then their state cards and tasks
+    (with --agent: only the memories that agent sees, from its own store when it has one)."""
     from rich.console import Console
 
     with _state(ctx).vault(agent=agent) as vault:
-        records = vault.export(user_id=user, agent_id=agent)
-        lines: Iterator[str] = (json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        records = vault.export(user_id=user, agent_id=agent, workspace=agent is None)
         if output is None:
-            for line in lines:
-                sys.stdout.write(line)
+            for record in records:
+                sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
             return
         total = vault.count(user_id=user, agent_id=agent, include_superseded=True)
         bar = _progress(Console(stderr=True))
         task = bar.add_task("exporting", total=total)
-        lines = _counted(lines, lambda: bar.advance(task))
+        kinds: dict[str, int] = {}
+
+        def tally(record: dict[str, Any]) -> bool:
+            kind = record.get("record", "memory")
+            kinds[kind] = kinds.get(kind, 0) + 1
+            return kind == "memory"  # the bar counts memories, as its total does
+
+        lines: Iterator[str] = (
+            json.dumps(r, ensure_ascii=False) + "\n"
+            for r in _counted(records, lambda: bar.advance(task), counts=tally)
+        )
         # Temp file + rename: an interrupted export never leaves a truncated file behind.
         target = output.expanduser()
         if not target.parent.is_dir():
@@ -458,17 +467,17 @@ def export(
                 f"--output {output}: the directory {target.parent} does not exist: create it "
                 "first, or write elsewhere"
             )
-        count = 0
         try:
             with bar, replacing(target, mode=0o600) as fh:
                 for line in lines:
                     fh.write(line)
-                    count += 1
         except OSError as exc:
             raise ValidationError(
                 f"--output {output}: cannot write in {target.parent} ({exc.strerror})"
             ) from None
-    typer.echo(f"exported {count} memories to {target}", err=True)
+    cards, tasks = kinds.get("card", 0), kinds.get("task", 0)
+    workspace = f", {cards} state cards and {tasks} tasks" if cards or tasks else ""
+    typer.echo(f"exported {kinds.get('memory', 0)} memories{workspace} to {target}", err=True)
 
 
 @app.command("import")
@@ -504,10 +513,18 @@ def import_(
         # each); nothing is written until the last one passed.
         task = bar.add_task("importing", total=sum(1 for line in lines if line.strip()))
         read = _counted(lines, lambda: bar.advance(task), counts=lambda line: bool(line.strip()))
-        entries = vault.import_(
-            read, user_id=user, on_conflict="skip" if skip_existing else "error"
+        report = vault.import_report(
+            read,
+            user_id=user,
+            on_conflict="skip" if skip_existing else "error",
+            workspace=agent is None,
         )
-    typer.echo(f"imported {len(entries)} memories")
+    workspace = (
+        f", {report.cards} state cards ({report.card_revisions} revisions) and {report.tasks} tasks"
+        if report.cards or report.tasks
+        else ""
+    )
+    typer.echo(f"imported {len(report.memories)} memories{workspace}")
 
 
 @app.command("set-secret")

@@ -4,12 +4,21 @@ An export line is ``MemoryEntry.to_dict()``; an import takes such lines (or dict
 back, all or nothing, through the write path (validated, redacted, screened as a
 batch), keeping ids and times. Erasure removes every trace of a user in one store
 transaction and leaves one audit record saying it happened.
+
+The line format: a line without a ``record`` key (or with ``"record": "memory"``) is
+a memory, exactly as exports have always written it, so old files import unchanged.
+After the memories a whole-user export writes the workspace: one ``"record": "card"``
+line per state card (with its whole revision history) and one ``"record": "task"``
+line per task (``workspace.archive`` gives their fields). An import hands those lines
+to an ``OtherRecords`` reader; any other ``record`` value is refused. Memories, cards
+and tasks land in one store transaction: a bad line anywhere imports nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 from .errors import ConflictError, ImportFormatError, ValidationError
 from .fields import RECORD_NAMES
@@ -27,6 +36,36 @@ IMPORT_FIELDS = RECORD_NAMES
 
 #: Records an audit line: (user_id, entry_id, actor, action, outcome).
 Audit = Callable[[str, str | None, str, str, str], object]
+
+#: The ``record`` value of a memory line (the default when a line has none).
+MEMORY = "memory"
+
+
+class OtherRecords(Protocol):
+    """What an import does with its lines that are not memories (the workspace's):
+    ``read`` checks each as it comes (raising ``ImportFormatError`` with its line), and
+    ``write`` checks them against the store and writes them, inside the import's
+    transaction and before the memories, so a refusal there leaves nothing written."""
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The ``record`` values it reads."""
+        ...
+
+    def read(self, kind: str, record: Mapping[str, Any], line: int) -> None: ...
+
+    def write(self, user_id: str, on_conflict: Literal["error", "skip"]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What one import wrote: the memories (what ``import_`` returns), and how many
+    state cards (with how many revisions) and tasks came with them."""
+
+    memories: list[MemoryEntry]
+    cards: int = 0
+    card_revisions: int = 0
+    tasks: int = 0
 
 
 class Transfer:
@@ -49,12 +88,15 @@ class Transfer:
         *,
         user_id: str,
         on_conflict: Literal["error", "skip"] = "error",
+        others: OtherRecords | None = None,
     ) -> list[MemoryEntry]:
         """Import exported records (dicts, or JSONL lines) into ``user_id``'s memory.
 
         All or nothing: a malformed record rejects the whole import. Records keep
         their ids and times but always become ``user_id``'s, whatever they say.
         With ``on_conflict="skip"`` ids the user already has are left alone.
+        ``others`` reads the lines whose ``record`` is one of its kinds (without it,
+        only memory lines are taken) and writes them in the same transaction.
         """
         scope = make_scope(user_id)
         check_records(records, "records")
@@ -65,7 +107,20 @@ class Transfer:
         for lineno, raw in enumerate(records, start=1):
             if isinstance(raw, str) and not raw.strip():
                 continue
-            draft = _parse(raw, lineno)
+            record = _record(raw, lineno)
+            kind = record.get("record", MEMORY)
+            if kind != MEMORY:
+                known = (MEMORY, *(others.kinds if others is not None else ()))
+                if not isinstance(kind, str) or kind not in known:
+                    raise ImportFormatError(
+                        f"line {lineno} has record {kind!r}, not one of {', '.join(known)}: "
+                        "nothing was imported",
+                        line=lineno,
+                    )
+                assert others is not None
+                others.read(kind, record, lineno)
+                continue
+            draft = _draft({k: v for k, v in record.items() if k != "record"}, lineno)
             try:
                 item = self.writer.build(draft, user_id=scope.user_id, batch=True)
             except ValidationError as exc:
@@ -90,7 +145,12 @@ class Transfer:
                     f"(first: {clash[0]!r}) and nothing was imported",
                     remedy="import.skip_existing",
                 )
-        return self.writer.insert(built)
+        with self.store.atomic():
+            # The other records first: the memories' insert also tells the derived state
+            # (vectors, caches), which must not hear of a write that is then undone.
+            if others is not None:
+                others.write(scope.user_id, on_conflict)
+            return self.writer.insert(built)
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user from the store (entries, sealed originals, vectors,
@@ -106,8 +166,8 @@ class Transfer:
         return len(ids)
 
 
-def _parse(raw: Mapping[str, Any] | str, lineno: int) -> Draft:
-    """One import line (a JSON text or an already-parsed dict) as a draft."""
+def _record(raw: Mapping[str, Any] | str, lineno: int) -> Mapping[str, Any]:
+    """One import line (a JSON text or an already-parsed dict) as a JSON object."""
     record: Any = raw
     if isinstance(raw, str):
         try:
@@ -119,9 +179,14 @@ def _parse(raw: Mapping[str, Any] | str, lineno: int) -> Draft:
     if not isinstance(record, Mapping):
         raise ImportFormatError(
             f"line {lineno} is not a JSON object: each line must be one exported "
-            "memory; nothing was imported",
+            "memory, card or task; nothing was imported",
             line=lineno,
         )
+    return record
+
+
+def _draft(record: Mapping[str, Any], lineno: int) -> Draft:
+    """One memory line as a draft."""
     unknown = set(record) - IMPORT_FIELDS
     if unknown:
         raise ImportFormatError(
@@ -131,4 +196,4 @@ def _parse(raw: Mapping[str, Any] | str, lineno: int) -> Draft:
     return Draft.from_record(record)
 
 
-__all__ = ["IMPORT_FIELDS", "Transfer"]
+__all__ = ["IMPORT_FIELDS", "MEMORY", "ImportReport", "OtherRecords", "Transfer"]

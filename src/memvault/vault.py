@@ -69,7 +69,7 @@ from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
 from .stores.stats import Stats, make_stats, window_start
 from .stores.values import NO_FILTER, AuditRecord, EntryFilter, EntryOrder, UserMemories, View
-from .transfer import Transfer
+from .transfer import ImportReport, Transfer
 from .validation import (
     check_bool,
     check_datetime,
@@ -83,6 +83,7 @@ from .validation import (
     thread_session,
 )
 from .views import RecallScope, entry_filter, owner_view, read_entry
+from .workspace.archive import WorkspaceImport, export_lines
 from .workspace.board import Board, Task, TaskStatus
 from .workspace.cards import Card, CardPatch, Cards, Revision
 from .workspace.render import render_card
@@ -767,9 +768,27 @@ class Vault:
 
     # -- transfer ---------------------------------------------------------------------
 
-    def export(self, *, user_id: str, agent_id: str | None = None) -> Iterator[dict[str, Any]]:
-        """Every entry of the caller's as a JSON-ready dict, oldest first (JSONL lines)."""
+    def export(
+        self, *, user_id: str, agent_id: str | None = None, workspace: bool = False
+    ) -> Iterator[dict[str, Any]]:
+        """Every entry of the caller's as a JSON-ready dict, oldest first (JSONL lines).
+
+        ``workspace=True`` (a whole backup; what ``memvault export`` and the HTTP export
+        write) adds the user's state cards, each with all its revisions, then tasks, one
+        line each (``transfer`` documents the format). Off by default so a caller that
+        reads every line as a memory keeps working. The workspace is the user's, not an
+        agent's: it needs ``agent_id`` left out."""
+        if not isinstance(workspace, bool):
+            raise ValidationError("workspace must be true or false", field="workspace")
+        if workspace and agent_id is not None:
+            raise ValidationError(
+                "the workspace (state cards and tasks) is the user's, not one agent's: "
+                "export it without agent_id",
+                field="workspace",
+            )
         yield from self._transfer.export(owner_view(user_id, agent_id))
+        if workspace:
+            yield from export_lines(self.store, make_scope(user_id).user_id)
 
     def import_(
         self,
@@ -779,8 +798,31 @@ class Vault:
         on_conflict: Literal["error", "skip"] = "error",
     ) -> list[MemoryEntry]:
         """Import exported records (dicts, or JSONL lines) into ``user_id``'s memory, all
-        or nothing, keeping ids and times; see ``Transfer.import_``."""
-        return self._transfer.import_(records, user_id=user_id, on_conflict=on_conflict)
+        or nothing, keeping ids and times; see ``Transfer.import_``. Card and task lines
+        are imported too; ``import_report`` also says how many."""
+        return self.import_report(records, user_id=user_id, on_conflict=on_conflict).memories
+
+    def import_report(
+        self,
+        records: Iterable[Mapping[str, Any] | str],
+        *,
+        user_id: str,
+        on_conflict: Literal["error", "skip"] = "error",
+        workspace: bool = True,
+    ) -> ImportReport:
+        """``import_`` that says what it wrote: the memories, and how many state cards
+        (and their revisions) and tasks, so a surface can report all three. Memories,
+        cards and tasks land in one store transaction, or none do. ``on_conflict``
+        applies to cards (by session) and tasks (by id) too. ``workspace=False`` refuses
+        card and task lines (an import into one agent's own store)."""
+        if not isinstance(workspace, bool):
+            raise ValidationError("workspace must be true or false", field="workspace")
+        others = WorkspaceImport(self.store, self._clock, accept=workspace)
+        memories = self._transfer.import_(
+            records, user_id=user_id, on_conflict=on_conflict, others=others
+        )
+        done = others.imported
+        return ImportReport(memories, done.cards, done.revisions, done.tasks)
 
     def users(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
         """Who has memories here and how many, a page at a time, sorted by user id: the

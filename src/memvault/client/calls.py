@@ -520,8 +520,9 @@ def context(
 def export(
     *, user_id: str | None = None, agent_id: str | None = None
 ) -> Call[list[dict[str, Any]]]:
-    """Every memory of the caller's as a JSON-ready dict, oldest first (the records
-    ``import_`` and ``Vault.import_`` take back)."""
+    """The caller's export as JSON-ready dicts: every memory, oldest first, then (without
+    ``agent_id``) one ``"record": "card"`` dict per state card and one ``"record": "task"``
+    per task — the records ``import_`` and ``Vault.import_`` take back."""
 
     def records(r: httpx.Response, _: str | None) -> list[dict[str, Any]]:
         return [json.loads(line) for line in r.text.splitlines() if line.strip()]

@@ -143,7 +143,8 @@ def list_memories(
     responses={
         **NOT_FOUND,
         200: {
-            "description": "one exported memory per line",
+            "description": "one exported memory per line, then one line per state card "
+            "and per task (without agent_id)",
             "content": {NDJSON: {"schema": {"type": "string"}}},
         },
     },
@@ -153,8 +154,11 @@ def export_memories(
 ) -> StreamingResponse:
     # Read it all here, in one thread: errors surface before the 200, and the store's
     # cursor never moves between threadpool workers.
+    # A user's whole export carries the workspace (state cards, tasks) after the
+    # memories; an agent's holds that agent's memories only.
     vault = gw.vault_for(agent_id)
-    records = list(vault.export(user_id=act_as(who, user_id), agent_id=agent_id))
+    target = act_as(who, user_id)
+    records = list(vault.export(user_id=target, agent_id=agent_id, workspace=agent_id is None))
 
     def lines() -> Iterator[str]:
         for record in records:
@@ -163,10 +167,18 @@ def export_memories(
     return StreamingResponse(lines(), media_type=NDJSON)
 
 
+class ImportReportResponse(ImportResponse):
+    """What an import wrote: the memories (their count and ids), and how many state
+    cards and tasks came with them."""
+
+    cards: int = Field(description="state cards imported, each with its whole history")
+    tasks: int = Field(description="tasks imported")
+
+
 @router.post(
     "/v1/memories/import",
     status_code=201,
-    response_model=ImportResponse,
+    response_model=ImportReportResponse,
     responses={**NOT_FOUND, **CONFLICT},
     openapi_extra={
         "requestBody": {
@@ -184,21 +196,28 @@ async def import_memories(
     agent_id: AgentQuery = None,
     on_conflict: Literal["error", "skip"] = "error",
 ) -> dict[str, Any]:
-    """All or nothing. ``agent_id`` picks the store: name the agent to import an agent's
-    export into that agent's own store (the records keep their own ``agent_id``)."""
+    """All or nothing, memories, state cards and tasks together. ``agent_id`` picks the
+    store: name the agent to import an agent's export into that agent's own store (the
+    records keep their own ``agent_id``); card and task lines need it left out."""
     raw = await request.body()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ValidationError("the body is not UTF-8 text: send JSON lines") from None
     target = act_as(who, user_id)
-    entries = await run_in_threadpool(
-        gw.vault_for(agent_id).import_,
+    report = await run_in_threadpool(
+        gw.vault_for(agent_id).import_report,
         text.splitlines(),
         user_id=target,
         on_conflict=on_conflict,
+        workspace=agent_id is None,
     )
-    return {"imported": len(entries), "ids": [e.id for e in entries]}
+    return {
+        "imported": len(report.memories),
+        "ids": [e.id for e in report.memories],
+        "cards": report.cards,
+        "tasks": report.tasks,
+    }
 
 
 class DeleteManyRequest(BaseModel):

@@ -1,8 +1,9 @@
 // Downloads made in the page: the export is fetched with the key (a plain link could not
 // send it), then handed to the browser as a file through a short-lived blob: URL.
-import { api } from "./core.js";
+import { api, plural } from "./core.js";
 
-// Fetch a user's export and save it as <user>.jsonl; returns how many lines it holds.
+// Fetch a user's export and save it as <user>.jsonl; returns what it holds, by kind of line
+// ({ memories, cards, tasks }: a line without "record" is a memory).
 export async function downloadExport(userId, options) {
   const res = await api("GET", "/v1/memories/export", { ...options, raw: true });
   const text = await res.text();
@@ -17,5 +18,21 @@ export async function downloadExport(userId, options) {
   link.remove();
   // The browser has the file once the click is handled; free the URL a moment later.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return text.split("\n").filter((line) => line.trim()).length;
+  const counts = { memories: 0, cards: 0, tasks: 0 };
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const record = JSON.parse(line).record || "memory";
+    if (record === "card") counts.cards += 1;
+    else if (record === "task") counts.tasks += 1;
+    else counts.memories += 1;
+  }
+  return counts;
+}
+
+// "3 memories, 1 state card and 2 tasks" (the workspace parts only when there are some).
+export function describeExport({ memories, cards = 0, tasks = 0 }) {
+  const parts = [plural(memories, "memory", "memories")];
+  if (cards) parts.push(plural(cards, "state card", "state cards"));
+  if (tasks) parts.push(plural(tasks, "task", "tasks"));
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }

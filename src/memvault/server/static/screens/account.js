@@ -1,9 +1,9 @@
 // Account (any key, for the acting user): download my memories, import a file of them
 // (all or nothing), and set or change the reveal secret that guards redacted originals.
 import {
-  $, ApiError, api, el, guarded, notify, plural, registerScreen, section, state,
+  $, ApiError, api, el, guarded, notify, registerScreen, section, state,
 } from "../core.js";
-import { downloadExport } from "../download.js";
+import { describeExport, downloadExport } from "../download.js";
 
 const MIN_SECRET = 6;
 const CONFLICT_LABEL = "When a memory's id already exists";
@@ -59,7 +59,7 @@ async function exportMine() {
   const lines = await guarded(() => downloadExport(state.userId, {}));
   button.disabled = false;
   if (lines !== undefined) {
-    notify(`Downloaded your export: ${plural(lines, "memory", "memories")}.`, "ok");
+    notify(`Downloaded your export: ${describeExport(lines)}.`, "ok");
   }
 }
 
@@ -89,7 +89,7 @@ async function importFile(event) {
     result.textContent = `Nothing was imported from ${file.name}.`;
     return;
   }
-  result.textContent = `Imported ${plural(done.imported, "memory", "memories")} from ${file.name}.`;
+  result.textContent = `Imported ${describeExport({ memories: done.imported, cards: done.cards, tasks: done.tasks })} from ${file.name}.`;
   notify(result.textContent, "ok");
   $("#account-file").value = "";
 }

@@ -3,7 +3,7 @@
 import {
   $, api, armed, el, guarded, notify, plural, registerScreen, screens, section, state,
 } from "../core.js";
-import { downloadExport } from "../download.js";
+import { describeExport, downloadExport } from "../download.js";
 
 const PAGE = 50;
 const view = { offset: 0 };
@@ -75,7 +75,7 @@ async function exportUser(id) {
   const lines = await guarded(() =>
     downloadExport(id, { query: { user_id: id }, userIn: "none" }));
   if (lines !== undefined) {
-    notify(`Downloaded the export of ${id}: ${plural(lines, "memory", "memories")}.`, "ok");
+    notify(`Downloaded the export of ${id}: ${describeExport(lines)}.`, "ok");
   }
 }
 
