@@ -22,6 +22,19 @@ Where they run
 Python blocks
     Run as a script by this interpreter; the block passes when it exits with 0.
 
+Blocks that need a service: marks
+    Words after the language in the fence's info string ask the runner for a service,
+    started for that block alone and stopped after it (an unknown word fails the block):
+
+    ``server``  (```` ```console server ````) a ``memvault serve`` of the block's home on
+        a free 127.0.0.1 port, with two keys made beforehand: ``$MEMVAULT_KEY`` is a
+        user key of ``alice``, ``$MEMVAULT_ADMIN_KEY`` an admin key; ``$MEMVAULT_URL``
+        is the server's address. The address the pages write, ``127.0.0.1:8765`` or
+        ``localhost:8765``, is replaced by the real one in the block's text, and the
+        real one by ``127.0.0.1:8765`` in what it prints.
+    ``llm``  the ``MEMVAULT_LLM_*`` variables point memvault's own LLM calls at the
+        loopback chat server (model ``fake-chat``), as ``OPENAI_*`` do for clients.
+
 Console blocks
     A line starting with ``$ `` is a command; a command line ending in ``\\`` goes on
     with the next line. Every other line, up to the next command, is the output the
@@ -35,7 +48,9 @@ Console blocks
     trailing spaces are dropped and so are blank lines at the start and end of a
     command's output; every 32-digit hex id becomes ``<id>``; every ISO 8601 timestamp
     (``2026-12-02T02:43:46.207118+00:00``, with or without fraction and offset) becomes
-    ``<time>``. An expected line that is exactly ``...`` matches any number of actual
+    ``<time>``; an API key (``mv_<id>_<secret>``) becomes ``<key>`` and a key's
+    12-digit hex id ``<key-id>``, since a new key's secret is shown once and never the
+    same twice. An expected line that is exactly ``...`` matches any number of actual
     lines (none included). A command followed by no output lines must print nothing.
 """
 
@@ -43,31 +58,44 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import httpx
 
 from tests.fakes.openai_chat import FakeChatServer, Reply
 
 ROOT = Path(__file__).parents[1]
 SRC = ROOT / "src"
 
-_FENCE = re.compile(r"^```(python|console)[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+_FENCE = re.compile(
+    r"^```(python|console)((?:[ \t]+[a-z]+)*)[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE
+)
+MARKS = frozenset({"server", "llm"})
+_KEY = re.compile(r"\bmv_[0-9a-f]{12}_[A-Za-z0-9_-]+")
+_KEY_ID = re.compile(r"\b[0-9a-f]{12}\b")
 _ID = re.compile(r"\b[0-9a-f]{32}\b")
+_PAGE_ADDRESS = re.compile(r"\b(?:127\.0\.0\.1|localhost):8765\b")
 _TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?")
 _MARK = "@@memvault-doc-block"
 
 
 @dataclass(frozen=True)
 class Block:
-    """One runnable fence: the page, the line of its opening fence, its language, its text."""
+    """One runnable fence: the page, the line of its opening fence, its language, its
+    text, and the services its info string asks for (see "marks" above)."""
 
     page: Path
     line: int
     lang: str
     code: str
+    marks: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -78,7 +106,13 @@ def blocks(page: Path, lang: str | None = None) -> list[Block]:
     """The runnable blocks of ``page`` in order (only ``lang``'s when given)."""
     text = page.read_text(encoding="utf-8")
     found = [
-        Block(page, text.count("\n", 0, m.start()) + 1, m.group(1), m.group(2))
+        Block(
+            page,
+            text.count("\n", 0, m.start()) + 1,
+            m.group(1),
+            m.group(3),
+            tuple(m.group(2).split()),
+        )
         for m in _FENCE.finditer(text)
     ]
     return [b for b in found if lang is None or b.lang == lang]
@@ -101,17 +135,92 @@ def block_env(tmp_path: Path) -> dict[str, str]:
 Runner = Callable[[dict[str, str]], "subprocess.CompletedProcess[str]"]
 
 
-def _with_chat(env: dict[str, str], run: Runner) -> subprocess.CompletedProcess[str]:
-    with FakeChatServer(respond=lambda _body: Reply.text("Noted.")) as chat:
-        return run({**env, "OPENAI_BASE_URL": chat.base_url, "OPENAI_API_KEY": "test"})
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
-def run_python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+@contextmanager
+def _served(env: dict[str, str]) -> Iterator[dict[str, str]]:
+    """A ``memvault serve`` of the block's home, with a user and an admin key made first."""
+    from memvault.server.keys import KeyStore
+
+    keys = KeyStore.in_home(Path(env["MEMVAULT_HOME"]))
+    _, user_key = keys.create(user_id="alice", label="doc block")
+    _, admin_key = keys.create(user_id=None, label="doc block admin")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = Path(env["MEMVAULT_HOME"]).parent / "server.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "memvault", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120  # a start-up cap, not an assertion on speed
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"memvault serve exited:\n{log.read_text()[-2000:]}")
+            try:
+                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"memvault serve never got ready:\n{log.read_text()[-2000:]}")
+            time.sleep(0.1)
+        yield {
+            **env,
+            "MEMVAULT_URL": url,
+            "MEMVAULT_KEY": user_key,
+            "MEMVAULT_ADMIN_KEY": admin_key,
+        }
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _run_with_services(
+    env: dict[str, str], marks: tuple[str, ...], run: Runner
+) -> subprocess.CompletedProcess[str]:
+    """Run ``run`` with the loopback chat server and the services ``marks`` ask for."""
+    unknown = set(marks) - MARKS
+    if unknown:
+        raise ValueError(f"unknown block mark(s) {sorted(unknown)}: use {sorted(MARKS)}")
+    with FakeChatServer(respond=lambda _body: Reply.text("Noted.")) as chat, ExitStack() as stack:
+        env = {**env, "OPENAI_BASE_URL": chat.base_url, "OPENAI_API_KEY": "test"}
+        if "llm" in marks:
+            env.update(
+                MEMVAULT_LLM_BASE_URL=chat.base_url,
+                MEMVAULT_LLM_MODEL="fake-chat",
+                MEMVAULT_LLM_API_KEY="test",
+            )
+        if "server" in marks:
+            env = stack.enter_context(_served(env))
+        return run(env)
+
+
+def served_address(text: str, env: dict[str, str]) -> str:
+    """``text`` with the pages' server address replaced by the running server's."""
+    return _PAGE_ADDRESS.sub(env["MEMVAULT_URL"].removeprefix("http://"), text)
+
+
+def run_python(
+    code: str, tmp_path: Path, marks: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     """Run a Python block as a script; the caller checks ``returncode``."""
     script = tmp_path / "block.py"
-    script.write_text(code, encoding="utf-8")
 
     def run(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        script.write_text(served_address(code, env) if "server" in marks else code, "utf-8")
         return subprocess.run(
             [sys.executable, str(script)],
             cwd=tmp_path,
@@ -121,7 +230,7 @@ def run_python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
             timeout=300,
         )
 
-    return _with_chat(block_env(tmp_path), run)
+    return _run_with_services(block_env(tmp_path), marks, run)
 
 
 @dataclass(frozen=True)
@@ -156,8 +265,11 @@ def commands(code: str) -> list[Command]:
 
 
 def normalise(lines: list[str]) -> list[str]:
-    """Trailing spaces, edge blank lines, ids and timestamps evened out (module docstring)."""
-    out = [_TIME.sub("<time>", _ID.sub("<id>", line.rstrip())) for line in lines]
+    """Trailing spaces, edge blank lines, ids, keys and timestamps evened out (module docstring)."""
+    out = [
+        _TIME.sub("<time>", _ID.sub("<id>", _KEY_ID.sub("<key-id>", _KEY.sub("<key>", line))))
+        for line in (line.rstrip() for line in lines)
+    ]
     while out and not out[0]:
         out.pop(0)
     while out and not out[-1]:
@@ -175,19 +287,23 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return bool(actual) and actual[0] == head and matches(rest, actual[1:])
 
 
-def run_console(code: str, tmp_path: Path) -> list[str]:
+def run_console(code: str, tmp_path: Path, marks: tuple[str, ...] = ()) -> list[str]:
     """Run a console block; the problems found, one message each (empty: it passed)."""
     cmds = commands(code)
     if not cmds:
         return ["a console block without any `$ ` command"]
-    script = []
-    for n, cmd in enumerate(cmds):
-        script.append(f"echo '{_MARK} {n}'")
-        script.append(f"{{\n{cmd.text}\n}} 2>&1")
-        script.append(f'echo "{_MARK}-status {n} $?"')
-    (tmp_path / "block.sh").write_text("\n".join(script) + "\n", encoding="utf-8")
+    served: list[str] = []  # the server's real address, when the block has one
 
     def run(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        script = []
+        for n, cmd in enumerate(cmds):
+            text = served_address(cmd.text, env) if "server" in marks else cmd.text
+            script.append(f"echo '{_MARK} {n}'")
+            script.append(f"{{\n{text}\n}} 2>&1")
+            script.append(f'echo "{_MARK}-status {n} $?"')
+        (tmp_path / "block.sh").write_text("\n".join(script) + "\n", encoding="utf-8")
+        if "server" in marks:
+            served.append(env["MEMVAULT_URL"].removeprefix("http://"))
         return subprocess.run(
             ["bash", "--noprofile", "--norc", str(tmp_path / "block.sh")],
             cwd=tmp_path,
@@ -198,13 +314,17 @@ def run_console(code: str, tmp_path: Path) -> list[str]:
             timeout=600,
         )
 
-    done = _with_chat(block_env(tmp_path), run)
+    done = _run_with_services(block_env(tmp_path), marks, run)
+    stdout = done.stdout.replace(served[0], "127.0.0.1:8765") if served else done.stdout
     outputs: dict[int, list[str]] = {}
     statuses: dict[int, int] = {}
     current: int | None = None
-    for line in done.stdout.splitlines():
-        if line.startswith(_MARK + "-status "):
-            n, status = line.split()[1:]
+    for line in stdout.splitlines():
+        if _MARK + "-status " in line:  # output without a final newline runs into it
+            last, line = line.split(_MARK + "-status ")
+            if last and current is not None:
+                outputs[current].append(last)
+            n, status = line.split()
             statuses[int(n)] = int(status)
             current = None
         elif line.startswith(_MARK + " "):

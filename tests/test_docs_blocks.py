@@ -13,7 +13,17 @@ import pytest
 
 from .doc_blocks import ROOT, Block, blocks, commands, matches, normalise, run_console, run_python
 
-GUIDES = ("quickstart.md", "cli.md", "http.md", "agents.md", "workspace.md")
+GUIDES = (
+    "quickstart.md",
+    "cli.md",
+    "http.md",
+    "agents.md",
+    "workspace.md",
+    "concepts.md",
+    "mcp.md",
+    "sensitive.md",
+    "operations.md",
+)
 BLOCKS = [b for name in GUIDES for b in blocks(ROOT / "docs" / name)]
 
 
@@ -26,10 +36,10 @@ def test_every_guide_page_has_runnable_blocks() -> None:
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
 def test_docs_block_runs(block: Block, tmp_path: Path) -> None:
     if block.lang == "python":
-        done = run_python(block.code, tmp_path)
+        done = run_python(block.code, tmp_path, block.marks)
         assert done.returncode == 0, f"{block.id} failed:\n{done.stderr[-3000:]}"
     else:
-        problems = run_console(block.code, tmp_path)
+        problems = run_console(block.code, tmp_path, block.marks)
         assert problems == [], f"{block.id}:\n" + "\n\n".join(problems)
 
 
@@ -66,3 +76,40 @@ def test_a_console_block_fails_on_wrong_output_and_on_a_failing_command(tmp_path
     assert len(failing) == 1 and "exited with 1" in failing[0]
     assert run_console('$ X=7\n$ echo "$X" "$MEMVAULT_HOME"\n...\n', tmp_path) == []
     assert run_console(f'$ echo "$MEMVAULT_HOME"\n{tmp_path / "home"}\n', tmp_path) == []
+
+
+def test_keys_are_normalised_like_ids() -> None:
+    seen = normalise(["mv_5d0a55843f71_3yQm0rJm5X2wq8-k_3o7Cj1x", "key 5d0a55843f71 for alice"])
+    assert seen == ["<key>", "key <key-id> for alice"]
+
+
+def test_marks_in_the_fence_ask_for_services_and_unknown_ones_fail(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```console server llm\n$ true\n```\n\n```console\n$ true\n```\n\n"
+        "```console sever\n$ true\n```\n",
+        encoding="utf-8",
+    )
+    found = blocks(page)
+    assert [b.marks for b in found] == [("server", "llm"), (), ("sever",)]
+    with pytest.raises(ValueError, match="unknown block mark"):
+        run_console(found[2].code, tmp_path, found[2].marks)
+
+
+def test_output_without_a_final_newline_is_still_read(tmp_path: Path) -> None:
+    assert run_console("$ printf 'no newline'\nno newline\n$ echo next\nnext\n", tmp_path) == []
+
+
+@pytest.mark.slow
+def test_a_server_block_gets_a_running_server_at_the_pages_address(tmp_path: Path) -> None:
+    code = (
+        "$ curl -s localhost:8765/healthz -o /dev/null -w '%{http_code}\\n'\n200\n"
+        '$ echo "$MEMVAULT_URL"\nhttp://127.0.0.1:8765\n'
+        '$ curl -s -H "Authorization: Bearer $MEMVAULT_KEY" 127.0.0.1:8765/v1/memories'
+        " | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"total\"])'\n0\n"
+        '$ curl -s -o /dev/null -w "%{http_code}\\n" -H "Authorization: Bearer $MEMVAULT_ADMIN_KEY"'
+        " localhost:8765/v1/keys\n200\n"
+    )
+    assert run_console(code, tmp_path, ("server",)) == []
+    llm = '$ echo "$MEMVAULT_LLM_MODEL" "${MEMVAULT_LLM_BASE_URL%%:*}"\nfake-chat http\n'
+    assert run_console(llm, tmp_path, ("llm",)) == []
