@@ -263,3 +263,36 @@ export function section(name, title, ...children) {
   return el("section", { id: `screen-${name}`, class: "screen", hidden: true },
     el("h2", { text: title }), ...children);
 }
+
+// -- paging ----------------------------------------------------------------------------
+
+// Previous / Next over `view.offset` in steps of `size`, for the list routes' answers
+// ({ offset, items, total }). `ids` names the two buttons and the label; the controls show
+// once the total reaches `showFrom` (0: always). Call wire() once, show(page) after a load.
+export function pager(ids, view, size, load, { showFrom = 1 } = {}) {
+  const [prevId, nextId, labelId] = ids;
+  return {
+    wire() {
+      $(prevId).addEventListener("click", () => {
+        view.offset = Math.max(0, view.offset - size);
+        load();
+      });
+      $(nextId).addEventListener("click", () => {
+        view.offset += size;
+        load();
+      });
+    },
+    show(page) {
+      const prev = $(prevId);
+      const next = $(nextId);
+      const shown = Boolean(page) && page.total >= showFrom;
+      prev.hidden = next.hidden = !shown;
+      const first = page && page.items.length ? page.offset + 1 : 0;
+      $(labelId).textContent = shown && page.total
+        ? `${first}–${page.offset + page.items.length} of ${page.total}` : "";
+      if (!shown) return;
+      prev.disabled = page.offset === 0;
+      next.disabled = page.offset + page.items.length >= page.total;
+    },
+  };
+}

@@ -1,12 +1,15 @@
 // Archive: the memories maintenance moved down the tiers (cold, then archive), one tier at a
 // time and paged, each with "Restore" (back to active) and its history.
-import { $, api, el, guarded, loading, notify, plural, registerScreen, section, when }
-  from "../core.js";
+import {
+  $, api, el, guarded, loading, notify, pager, plural, registerScreen, section, when,
+} from "../core.js";
 import { historyButton } from "../history.js";
 
 const PAGE = 20;
 const TIERS = ["cold", "archive"]; // model.Tier below active
 const view = { offset: 0 };
+const paging = pager(["#archive-prev", "#archive-next", "#archive-page"], view, PAGE, load,
+  { showFrom: PAGE + 1 });
 
 function build() {
   const tiers = el("select", { id: "archive-tier", "aria-label": "Tier" },
@@ -38,7 +41,7 @@ async function load() {
     { query: { tier, limit: PAGE, offset: view.offset } }));
   if (!data) {
     list.replaceChildren();
-    setPager(null);
+    paging.show(null);
     return;
   }
   if (!data.items.length && view.offset > 0 && data.total > 0) {
@@ -49,19 +52,7 @@ async function load() {
   $("#archive-summary").textContent = `${plural(data.total, "memory", "memories")} in ${tier}`;
   list.replaceChildren(...(data.items.length ? data.items.map(archiveItem)
     : [el("li", { class: "empty", text: `No memory is in the ${tier} tier.` })]));
-  setPager(data);
-}
-
-function setPager(page) {
-  const prev = $("#archive-prev");
-  const next = $("#archive-next");
-  const shown = Boolean(page && page.total > PAGE);
-  prev.hidden = next.hidden = !shown;
-  $("#archive-page").textContent = shown
-    ? `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}` : "";
-  if (!shown) return;
-  prev.disabled = page.offset === 0;
-  next.disabled = page.offset + page.items.length >= page.total;
+  paging.show(data);
 }
 
 function archiveItem(entry) {
@@ -97,14 +88,7 @@ function wire() {
     view.offset = 0;
     load();
   });
-  $("#archive-prev").addEventListener("click", () => {
-    view.offset = Math.max(0, view.offset - PAGE);
-    load();
-  });
-  $("#archive-next").addEventListener("click", () => {
-    view.offset += PAGE;
-    load();
-  });
+  paging.wire();
 }
 
 function reset() {
@@ -112,7 +96,7 @@ function reset() {
   $("#archive-tier").value = TIERS[0];
   $("#archive-list").replaceChildren();
   $("#archive-summary").textContent = "";
-  setPager(null);
+  paging.show(null);
 }
 
 registerScreen({ name: "archive", label: "Archive", build, wire, load, reset });

@@ -1,8 +1,9 @@
 // Decisions: the memories that record a decision (those with a status), each with its state,
 // the moves open to it (a state and a reason), every move so far, the adopted decisions it
 // conflicts with (click one to see it) and its history.
-import { $, api, el, guarded, loading, notify, plural, registerScreen, section, when }
-  from "../core.js";
+import {
+  $, api, el, guarded, loading, notify, pager, plural, registerScreen, section, when,
+} from "../core.js";
 import { historyButton } from "../history.js";
 
 const PAGE = 20;
@@ -11,6 +12,8 @@ const MOST = 100; // the server's largest page
 const STATES = ["proposed", "exploring", "pending", "adopted", "rejected", "superseded",
   "invalid"];
 const view = { offset: 0 };
+const paging = pager(["#decisions-prev", "#decisions-next", "#decisions-page"], view, PAGE,
+  load, { showFrom: PAGE + 1 });
 
 function build() {
   const states = el("select", { id: "decisions-state", "aria-label": "State" },
@@ -74,7 +77,7 @@ async function load() {
   const data = await guarded(() => fetchPage(state));
   if (!data) {
     list.replaceChildren();
-    setPager(null);
+    paging.show(null);
     return;
   }
   if (!data.items.length && view.offset > 0 && data.total > 0) {
@@ -86,25 +89,13 @@ async function load() {
   if (!data.items.length) {
     list.replaceChildren(el("li", { class: "empty", text: state ? `No decision is ${state}.`
       : "No decisions yet: a memory written with a status (proposed, adopted, …) is one." }));
-    setPager(null);
+    paging.show(null);
     return;
   }
   const rows = data.items.map(decisionItem);
   list.replaceChildren(...rows.map((row) => row.item));
-  setPager(data);
+  paging.show(data);
   await Promise.all(rows.map((row) => row.filled));
-}
-
-function setPager(page) {
-  const prev = $("#decisions-prev");
-  const next = $("#decisions-next");
-  const shown = Boolean(page && page.total > PAGE);
-  prev.hidden = next.hidden = !shown;
-  $("#decisions-page").textContent = shown
-    ? `${page.offset + 1}–${page.offset + page.items.length} of ${page.total}` : "";
-  if (!shown) return;
-  prev.disabled = page.offset === 0;
-  next.disabled = page.offset + page.items.length >= page.total;
 }
 
 function decisionItem(entry) {
@@ -220,14 +211,7 @@ function wire() {
     view.offset = 0;
     load();
   });
-  $("#decisions-prev").addEventListener("click", () => {
-    view.offset = Math.max(0, view.offset - PAGE);
-    load();
-  });
-  $("#decisions-next").addEventListener("click", () => {
-    view.offset += PAGE;
-    load();
-  });
+  paging.wire();
 }
 
 function reset() {
@@ -235,7 +219,7 @@ function reset() {
   $("#decisions-state").value = "";
   $("#decisions-list").replaceChildren();
   $("#decisions-summary").textContent = "";
-  setPager(null);
+  paging.show(null);
 }
 
 registerScreen({ name: "decisions", label: "Decisions", build, wire, load, reset });

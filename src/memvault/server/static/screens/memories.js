@@ -1,6 +1,8 @@
 // Memories: add, search, filter, sort, page, edit, delete (one or a page's selection),
 // review held ones, reveal redacted ones.
-import { $, api, el, guarded, loading, notify, plural, registerScreen, when } from "../core.js";
+import {
+  $, api, el, guarded, loading, notify, pager, plural, registerScreen, when,
+} from "../core.js";
 import { historyButton } from "../history.js";
 
 const PAGE = 20;
@@ -8,6 +10,7 @@ const LONG_CHARS = 400; // content longer than this, or than LONG_LINES lines, s
 const LONG_LINES = 6;
 const LONG_METADATA = 4; // more metadata fields than this start folded
 const view = { offset: 0, query: "" };
+const paging = pager(["#page-prev", "#page-next", "#page-label"], view, PAGE, loadMemories);
 let choices = null; // the values of kind, tier, ... as the server's enums have them
 
 // The forms' labels, by the HTTP fields they fill: the server's errors name these.
@@ -88,7 +91,7 @@ async function loadMemories() {
       renderMemories(data.results.map((hit) => ({ entry: hit.entry, score: hit.score })));
       $("#memories-summary").textContent =
         `${plural(data.results.length, "result", "results")} for “${view.query}”`;
-      setPager(null);
+      paging.show(null);
     } else {
       // The review queue has its own route; the other filters do not apply to it.
       const held = $("#filter-held").checked;
@@ -104,26 +107,11 @@ async function loadMemories() {
       }
       renderMemories(data.items.map((entry) => ({ entry })));
       $("#memories-summary").textContent = plural(data.total, "memory", "memories");
-      setPager(data);
+      paging.show(data);
     }
   });
   if (list.querySelector(".loading")) list.replaceChildren();
   updateBulk();
-}
-
-function setPager(page) {
-  const prev = $("#page-prev");
-  const next = $("#page-next");
-  if (!page || page.total === 0) {
-    prev.hidden = next.hidden = true;
-    $("#page-label").textContent = "";
-    return;
-  }
-  prev.hidden = next.hidden = false;
-  prev.disabled = page.offset === 0;
-  next.disabled = page.offset + page.items.length >= page.total;
-  const first = page.items.length ? page.offset + 1 : 0;
-  $("#page-label").textContent = `${first}–${page.offset + page.items.length} of ${page.total}`;
 }
 
 function renderMemories(rows) {
@@ -436,14 +424,7 @@ function wire() {
     view.offset = 0;
     setTimeout(loadMemories); // after the browser has cleared the inputs
   });
-  $("#page-prev").addEventListener("click", () => {
-    view.offset = Math.max(0, view.offset - PAGE);
-    loadMemories();
-  });
-  $("#page-next").addEventListener("click", () => {
-    view.offset += PAGE;
-    loadMemories();
-  });
+  paging.wire();
   $("#select-page").addEventListener("change", (event) => {
     for (const box of document.querySelectorAll("#memories-list input.pick")) {
       box.checked = event.target.checked;
@@ -469,7 +450,7 @@ function reset() {
   }
   $("#memories-list").replaceChildren();
   $("#memories-summary").textContent = "";
-  setPager(null);
+  paging.show(null);
   updateBulk();
 }
 

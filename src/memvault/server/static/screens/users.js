@@ -1,12 +1,14 @@
 // Users (admin keys): everyone with memories on this server and how many, to act as one,
 // download their export, or erase them.
 import {
-  $, api, armed, el, guarded, notify, plural, registerScreen, screens, section, state,
+  $, api, armed, el, guarded, notify, pager, plural, registerScreen, screens, section, state,
 } from "../core.js";
 import { describeExport, downloadExport } from "../download.js";
 
 const PAGE = 50;
 const view = { offset: 0 };
+const paging = pager(["#users-prev", "#users-next", "#users-page"], view, PAGE, loadUsers,
+  { showFrom: 0 });
 
 function build() {
   return section("users", "Users",
@@ -42,11 +44,7 @@ async function loadUsers() {
   $("#users-summary").textContent = plural(data.total, "user", "users");
   body.replaceChildren(...(data.items.length ? data.items.map(userRow) : [el("tr", {},
     el("td", { colspan: 3, class: "empty", text: "No user has memories yet." }))]));
-  const first = data.items.length ? data.offset + 1 : 0;
-  $("#users-page").textContent = data.total
-    ? `${first}–${data.offset + data.items.length} of ${data.total}` : "";
-  $("#users-prev").disabled = data.offset === 0;
-  $("#users-next").disabled = data.offset + data.items.length >= data.total;
+  paging.show(data);
 }
 
 function userRow(user) {
@@ -104,13 +102,6 @@ registerScreen({
     view.offset = 0;
   },
   wire() {
-    $("#users-prev").addEventListener("click", () => {
-      view.offset = Math.max(0, view.offset - PAGE);
-      loadUsers();
-    });
-    $("#users-next").addEventListener("click", () => {
-      view.offset += PAGE;
-      loadUsers();
-    });
+    paging.wire();
   },
 });
