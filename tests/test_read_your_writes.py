@@ -184,3 +184,30 @@ def test_the_user_a_search_waits_for_is_embedded_first(tmp_path: Path) -> None:
     finally:
         model.release.set()
         v.close()
+
+
+def test_an_entry_the_back_fill_embeds_is_not_embedded_again_from_the_queue(
+    tmp_path: Path,
+) -> None:
+    """A write that commits while the opening back-fill reads the store is both back-filled
+    and queued; the queued copy of the same version is then skipped, not embedded twice."""
+    path = tmp_path / "q.db"
+    with Vault(path, config=cfg(tmp_path, provider="none")) as plain:
+        for i in range(2):
+            plain.add(f"slow note {i}", user_id="bob")
+    model = HeldEmbedder()
+    v = Vault(path, config=cfg(tmp_path, batch_size=2), embedder=model)
+    try:
+        assert model.holding.wait(timeout=60)  # the back-fill holds both notes
+        # The write path's own submit of the same versions, as after a racing commit.
+        v._derived.worker.submit(v.list(user_id="bob"))  # type: ignore[union-attr]
+        model.release.set()
+        assert v.flush(timeout=60)
+        assert sorted(t for c in model.calls for t in c) == ["slow note 0", "slow note 1"]
+        assert {h.entry.content for h in v.search("slow note", user_id="bob")} == {
+            "slow note 0",
+            "slow note 1",
+        }
+    finally:
+        model.release.set()
+        v.close()

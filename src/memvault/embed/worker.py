@@ -21,8 +21,9 @@ import atexit
 import logging
 import threading
 import weakref
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from functools import partial
 
 from ..model import MemoryEntry
@@ -33,6 +34,10 @@ from .base import Embedder
 from .guard import EmbeddingStopped, exiting
 
 log = logging.getLogger(__name__)
+
+#: How many back-filled entries are remembered so a queued copy is not embedded again (a
+#: miss only costs a second embedding of the same text).
+BACKFILLED_KEPT = 10_000
 
 
 class EmbeddingWorker:
@@ -65,6 +70,10 @@ class EmbeddingWorker:
         self._in_flight = 0
         self._backfill = backfill
         self._backfill_after: tuple[str, str] | None = None
+        # What the back-fill embedded lately, id -> the version embedded: an entry written
+        # while the back-fill was reading may be queued too, and is then not embedded twice.
+        self._backfilled: OrderedDict[str, datetime] = OrderedDict()
+        self._backfill_batch: list[MemoryEntry] | None = None
         self._stopping = False
         self._thread: threading.Thread | None = None
         self._at_exit: Callable[[], None] | None = None
@@ -203,18 +212,22 @@ class EmbeddingWorker:
         only their entries, newest first, so the batch it waits for is no bigger than
         it needs; otherwise every user in turn, oldest first."""
         taken: list[tuple[str, int, MemoryEntry]] = []
+        skipped = 0  # entries taken off the queues, embedded now or already
         users = [u for u in self._waiters if u in self._queues] or list(self._queues)
         for user_id in users:
             queue = self._queues.pop(user_id)
             take = queue.pop if user_id in self._waiters else queue.popleft
             while queue and len(taken) < self.batch_size:
                 seq, entry = take()
+                skipped += 1
+                if self._backfilled.pop(entry.id, None) == entry.updated_at:
+                    continue  # the back-fill embedded this very version already
                 taken.append((user_id, seq, entry))
             if queue:  # to the back of the turn
                 self._queues[user_id] = queue
             if len(taken) >= self.batch_size:
                 break
-        self._queued -= len(taken)
+        self._queued -= skipped
         return taken
 
     def _next_batch(self) -> list[MemoryEntry] | None:
@@ -245,6 +258,7 @@ class EmbeddingWorker:
                 return []
             self._backfill_after = (batch[-1].user_id, batch[-1].id)
             self._in_flight = len(batch)
+            self._backfill_batch = batch
             return batch
 
     def _run(self) -> None:
@@ -257,6 +271,7 @@ class EmbeddingWorker:
             stop = False
             try:
                 self._process(batch)
+                self._remember_backfilled(batch)
             except Exception as exc:  # keyword search still works; back-fill retries later
                 # At exit (the guard refused the call, or a model loading while the
                 # interpreter exits failed) the thread just stops: what is left is
@@ -271,10 +286,21 @@ class EmbeddingWorker:
                 with self._cond:
                     self._in_flight = 0
                     self._batch = []
+                    self._backfill_batch = None
                     self._stopping = self._stopping or stop
                     self._cond.notify_all()
             if stop:
                 return
+
+    def _remember_backfilled(self, batch: list[MemoryEntry]) -> None:
+        with self._cond:
+            if batch is not self._backfill_batch:
+                return
+            for entry in batch:
+                self._backfilled[entry.id] = entry.updated_at
+                self._backfilled.move_to_end(entry.id)
+            while len(self._backfilled) > BACKFILLED_KEPT:
+                self._backfilled.popitem(last=False)
 
     def _process(self, batch: list[MemoryEntry]) -> None:
         vectors = self.embedder.embed([self.text_of(e) for e in batch])
