@@ -264,7 +264,20 @@ export function section(name, title, ...children) {
     el("h2", { text: title }), ...children);
 }
 
+// An entry in an agent's own store is reached through that agent: the query for its routes.
+export function agentOf(entry) {
+  return entry.agent_id ? { agent_id: entry.agent_id } : {};
+}
+
 // -- paging ----------------------------------------------------------------------------
+
+// The Previous / label / Next row whose ids pager() takes: #<name>-prev, -page, -next.
+export function pagerRow(name) {
+  return el("div", { class: "row pager" },
+    el("button", { type: "button", id: `${name}-prev`, class: "quiet", text: "← Previous" }),
+    el("span", { id: `${name}-page` }),
+    el("button", { type: "button", id: `${name}-next`, class: "quiet", text: "Next →" }));
+}
 
 // Previous / Next over `view.offset` in steps of `size`, for the list routes' answers
 // ({ offset, items, total }). `ids` names the two buttons and the label; the controls show

@@ -2,7 +2,7 @@
 // opens, under the entry's actions, the versions of the fact (what changed, when, by whom)
 // with "Undo last change". onChange(current) runs after an undo, with the entry the server
 // says is current afterwards (an undo of a replacement brings the replaced one back).
-import { api, el, guarded, notify, plural, when } from "./core.js";
+import { agentOf, api, el, guarded, notify, plural, when } from "./core.js";
 
 // What began a period of the fact, as the server names it (lifecycle/history.py).
 const ACTIONS = {
@@ -16,10 +16,6 @@ function path(entry, tail) {
   return `/v1/memories/${encodeURIComponent(entry.id)}/${tail}`;
 }
 
-// An entry in an agent's own store is reached through that agent.
-function agentOf(entry) {
-  return entry.agent_id ? { agent_id: entry.agent_id } : {};
-}
 
 function shown(value) {
   if (value === null || value === undefined || value === "") return "(none)";

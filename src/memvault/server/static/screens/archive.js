@@ -1,7 +1,8 @@
 // Archive: the memories maintenance moved down the tiers (cold, then archive), one tier at a
 // time and paged, each with "Restore" (back to active) and its history.
 import {
-  $, api, el, guarded, loading, notify, pager, plural, registerScreen, section, when,
+  $, agentOf, api, el, guarded, loading, notify, pager, pagerRow, plural, registerScreen,
+  section, when,
 } from "../core.js";
 import { historyButton } from "../history.js";
 
@@ -22,15 +23,9 @@ function build() {
     el("div", { class: "row archive-filter" }, el("label", {}, "Tier", tiers)),
     el("p", { id: "archive-summary", class: "summary" }),
     el("ul", { id: "archive-list", class: "entries" }),
-    el("div", { class: "row pager" },
-      el("button", { type: "button", id: "archive-prev", class: "quiet", text: "← Previous" }),
-      el("span", { id: "archive-page" }),
-      el("button", { type: "button", id: "archive-next", class: "quiet", text: "Next →" })));
+    pagerRow("archive"));
 }
 
-function agentOf(entry) {
-  return entry.agent_id ? { agent_id: entry.agent_id } : {};
-}
 
 async function load() {
   const list = $("#archive-list");

@@ -2,7 +2,8 @@
 // the moves open to it (a state and a reason), every move so far, the adopted decisions it
 // conflicts with (click one to see it) and its history.
 import {
-  $, api, el, guarded, loading, notify, pager, plural, registerScreen, section, when,
+  $, agentOf, api, el, guarded, loading, notify, pager, pagerRow, plural, registerScreen,
+  section, when,
 } from "../core.js";
 import { historyButton } from "../history.js";
 
@@ -27,19 +28,13 @@ function build() {
     el("div", { class: "row decisions-filter" }, el("label", {}, "State", states)),
     el("p", { id: "decisions-summary", class: "summary" }),
     el("ul", { id: "decisions-list", class: "entries" }),
-    el("div", { class: "row pager" },
-      el("button", { type: "button", id: "decisions-prev", class: "quiet", text: "← Previous" }),
-      el("span", { id: "decisions-page" }),
-      el("button", { type: "button", id: "decisions-next", class: "quiet", text: "Next →" })));
+    pagerRow("decisions"));
 }
 
 function path(entry, tail = "") {
   return `/v1/memories/${encodeURIComponent(entry.id)}${tail}`;
 }
 
-function agentOf(entry) {
-  return entry.agent_id ? { agent_id: entry.agent_id } : {};
-}
 
 function badge(status) {
   return el("span", { class: `badge state state-${status}`, text: status });

@@ -1,7 +1,7 @@
 // Memories: add, search, filter, sort, page, edit, delete (one or a page's selection),
 // review held ones, reveal redacted ones.
 import {
-  $, api, el, guarded, loading, notify, pager, plural, registerScreen, when,
+  $, agentOf, api, el, guarded, loading, notify, pager, plural, registerScreen, when,
 } from "../core.js";
 import { historyButton } from "../history.js";
 
@@ -203,7 +203,7 @@ function memoryItem(entry, score) {
       return;
     }
     del.disabled = true;
-    const query = entry.agent_id ? { agent_id: entry.agent_id } : {};
+    const query = agentOf(entry);
     const done = await guarded(async () => {
       await api("DELETE", `/v1/memories/${encodeURIComponent(entry.id)}`, { query });
       return true;

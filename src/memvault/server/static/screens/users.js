@@ -1,7 +1,8 @@
 // Users (admin keys): everyone with memories on this server and how many, to act as one,
 // download their export, or erase them.
 import {
-  $, api, armed, el, guarded, notify, pager, plural, registerScreen, screens, section, state,
+  $, api, armed, el, guarded, notify, pager, pagerRow, plural, registerScreen, screens, section,
+  state,
 } from "../core.js";
 import { describeExport, downloadExport } from "../download.js";
 
@@ -20,10 +21,7 @@ function build() {
       el("thead", {}, el("tr", {}, ...["User", "Memories", ""].map((name) =>
         el("th", { text: name })))),
       el("tbody"))),
-    el("div", { class: "row pager" },
-      el("button", { type: "button", id: "users-prev", class: "quiet", text: "← Previous" }),
-      el("span", { id: "users-page" }),
-      el("button", { type: "button", id: "users-next", class: "quiet", text: "Next →" })));
+    pagerRow("users"));
 }
 
 async function loadUsers() {
