@@ -55,8 +55,16 @@ class CachedEmbedder:
         return embed_queries(self.inner, texts)  # queries are never cached: latency is real
 
     def save(self) -> None:
-        if self.path is not None:
-            self.path.write_bytes(pickle.dumps(self.cache))
+        """Merge into the file (another run may have saved since this one loaded it)."""
+        if self.path is None:
+            return
+        if self.path.exists():
+            on_disk = pickle.loads(self.path.read_bytes())
+            on_disk.update(self.cache)
+            self.cache = on_disk
+        partial = self.path.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(self.cache))
+        partial.replace(self.path)
 
 
 def session_date(raw: str) -> str:

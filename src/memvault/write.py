@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from .config import EmbeddingConfig, VaultConfig
 from .embed.base import Embedder
+from .embed.bilingual import comparable
 from .embed.worker import EmbeddingWorker
 from .errors import SecurityError, ValidationError
 from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
@@ -171,6 +172,7 @@ class Built:
 def semantic_screen(mode: str, embedder: Embedder | None) -> SemanticScreen | None:
     """The meaning check of the write path for ``security.semantic_screen``: ``auto``
     uses it only with an embedder whose threshold was measured on the scan corpora."""
+    embedder = comparable(embedder)
     if mode == "off" or embedder is None:
         return None
     if mode == "auto" and embedder.name not in SEMANTIC_THRESHOLDS:

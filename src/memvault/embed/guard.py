@@ -22,7 +22,7 @@ import threading
 from collections.abc import Sequence
 
 from ..errors import EmbeddingError
-from .base import Embedder, Vectors
+from .base import Embedder, Vectors, embed_queries
 
 #: The longest the exit waits for calls already running (a batch, or a remote request
 #: with its own timeout). Past it the process exits anyway.
@@ -124,6 +124,16 @@ class ExitGuarded:
         _gate.enter()
         try:
             return self.inner.embed(texts)
+        finally:
+            _gate.leave()
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """The inner model's query side (e5's ``query: `` prefix, the bilingual model's
+        calibrated query), not its passage side: without this a guarded model would
+        embed every search as if it were stored text."""
+        _gate.enter()
+        try:
+            return embed_queries(self.inner, texts)
         finally:
             _gate.leave()
 

@@ -17,7 +17,6 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from pathlib import Path
 
 import numpy as np
 
@@ -35,7 +34,7 @@ from ..views import entry_filter, recall_scope, recall_view
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
-from .rerank import FEATURES, SHIPPED, Candidate, Model, features
+from .rerank import FEATURES, Candidate, Model, calibration_for, features
 
 log = logging.getLogger(__name__)
 
@@ -159,27 +158,14 @@ class Recall:
         self.reranker, self.stage_note = self._check_reranker(reranker)
 
     def _check_reranker(self, model: Model | None) -> tuple[Model | None, str]:
-        """The model when it fits this vault's channels, else None and why (logged once):
-        its cosine features only mean something for the embedding model it was trained on."""
+        """The model when this vault's channels can feed it, else None and why. Its
+        features name no embedder: cosines enter calibrated (``rerank.calibration_for``),
+        everything else as ranks and shares, so one model serves every embedder."""
         if model is None:
             return None, ""
         if self.vector is None:  # keyword only: the model was trained on both channels
             return None, "keyword search only: the fused order is final"
-        embedder = self.vector.index.model
-        # Vectors are stored under the model's full identity (name/variant/dim/pooling);
-        # the weights need only the same model: its int8 and float forms give cosines
-        # within 0.001 of each other (tests/test_local_model.py), so they share weights.
-        if embedder.split("/", 1)[0] == model.model.split("/", 1)[0]:
-            return model, ""
-        note = (
-            f"reranker trained for embedding model {model.model!r}, this vault's is "
-            f"{embedder!r}: fusion order is used (retrieval.rerank = false silences this)"
-        )
-        # The shipped weights know one model; another model chosen in the config is a
-        # supported setup, so only a weights file the user named is worth a warning.
-        shipped = Path(model.source) == SHIPPED
-        log.log(logging.INFO if shipped else logging.WARNING, "memvault: %s", note)
-        return None, note
+        return model, ""
 
     def query(self, user_id: str, text: str) -> Query:
         """The keyword terms and phrases, and the named person, of a search text."""
@@ -335,14 +321,8 @@ class Recall:
         names = tuple(channel.name for channel in self.channels)
         stage, note = "fusion", self.stage_note
         if self.reranker is not None and candidates:
-            if has_cjk(query.text):
-                # Trained on English conversations only; measured on bench/paraphrase.py's
-                # Chinese set it did worse than fusion (the English model's cosines of
-                # Chinese text are weak evidence), so such queries keep the fused order.
-                note = "a query with CJK text keeps the fused order (reranker trained on English)"
-            else:
-                candidates = self._rerank(self.reranker, view, pool, query, candidates)
-                stage = "rerank"
+            candidates = self._rerank(self.reranker, view, pool, query, candidates)
+            stage = "rerank"
         return Recalled(
             query,
             depth,
@@ -377,7 +357,10 @@ class Recall:
                     c.person > 1.0,
                 )
             )
-        matrix = features(rows, query.terms)
+        calibration = (
+            (1.0, 0.0) if self.vector is None else calibration_for(self.vector.index.model)
+        )
+        matrix = features(rows, query.terms, cjk=has_cjk(query.text), calibration=calibration)
         scores = model.scores(matrix)
         order = np.lexsort((np.arange(len(candidates)), -scores))
         out = []

@@ -47,15 +47,20 @@ from ..text import has_cjk, tokenize
 
 SHIPPED = Path(__file__).with_name("rerank_weights.json")
 FORMAT = "memvault-rerank"
-VERSION = 1
+VERSION = 2
 
 #: The features, in the order the weights file lists them. Per candidate: keyword
-#: channel (``kw_*``), vector channel (``vec_*``, ``cos*``), the entry's own text
-#: (``cover``), boosts; then crossed with the query-level readings ``kq`` (keyword
-#: coverage of the query), ``vtop`` (best cosine), ``vgap`` (best minus fifth),
-#: ``kwtop`` (ln(1 + best BM25)), ``kwper`` (best BM25 per query term: a rare word
-#: matched scores high, a stray common one low) and ``agree`` (the keyword channel's
-#: best three's mean cosine minus the best cosine: whether meaning backs them).
+#: channel (``kw_*``: ranks, BM25 relative to the query's best), vector channel
+#: (``vec_*`` ranks; ``cos`` the calibrated cosine, ``cos_rel`` its distance below the
+#: best, ``cos_z`` its standard score among the query's candidates), the entry's own
+#: text (``cover``; ``own``, the same weighed by how rare each term is among the
+#: candidates' own texts), boosts; then crossed with the query-level readings ``kq`` (keyword
+#: coverage of the query), ``vtop`` (best calibrated cosine), ``vgap`` (best minus
+#: fifth), ``kwtop`` (ln(1 + best BM25)), ``kwper`` (best BM25 per query term: a rare
+#: word matched scores high, a stray common one low), ``kwcos`` (the keyword channel's
+#: best three's mean cosine minus the best cosine: whether meaning backs them),
+#: ``agree`` (how many of the two channels' first ten are the same entries), ``cjk``
+#: (the query has CJK text) and ``qlen`` (query terms, up to ten, over ten).
 FEATURES: tuple[str, ...] = (
     "kw_rr",
     "kw_lr",
@@ -66,7 +71,9 @@ FEATURES: tuple[str, ...] = (
     "vec_miss",
     "cos",
     "cos_rel",
+    "cos_z",
     "cover",
+    "own",
     "person",
     "boost",
     "fused_rel",
@@ -75,6 +82,7 @@ FEATURES: tuple[str, ...] = (
     "vec_lr*kq",
     "cos_rel*kq",
     "cover*kq",
+    "own*kq",
     "kw_lr*vtop",
     "vec_lr*vtop",
     "cos_rel*vtop",
@@ -84,8 +92,18 @@ FEATURES: tuple[str, ...] = (
     "cos_rel*kwtop",
     "kw_lr*kwper",
     "cos_rel*kwper",
+    "kw_lr*kwcos",
+    "cos_rel*kwcos",
     "kw_lr*agree",
-    "cos_rel*agree",
+    "vec_lr*agree",
+    "kw_lr*cjk",
+    "kw_rel*cjk",
+    "vec_lr*cjk",
+    "cos_rel*cjk",
+    "cover*cjk",
+    "own*cjk",
+    "kw_lr*qlen",
+    "cos_rel*qlen",
 )
 
 #: Rank features fall linearly in log rank from 1 at rank 1 to 0 past this depth.
@@ -133,9 +151,9 @@ def screen(terms: frozenset[str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(starts) + r")\w*") if starts else re.compile(r"(?!)")
 
 
-def coverage(entry: MemoryEntry, terms: frozenset[str], prefixes: re.Pattern[str]) -> float:
-    """The share of the query's ``terms`` found in the entry's own text (name,
-    description, content; not the neighbouring turns the index adds).
+def covered(entry: MemoryEntry, terms: frozenset[str], prefixes: re.Pattern[str]) -> set[str]:
+    """Which of the query's ``terms`` the entry's own text holds (name, description,
+    content; not the neighbouring turns the index adds).
 
     Tokenising every candidate whole would cost more than the rest of the search, so
     in text without CJK only the words that start like a term (its first three
@@ -143,42 +161,76 @@ def coverage(entry: MemoryEntry, terms: frozenset[str], prefixes: re.Pattern[str
     letters, so this finds the same terms except for a word whose first letters carry
     a diacritic."""
     if not terms:
-        return 0.0
+        return set()
     text = " ".join(p for p in (entry.name, entry.description, entry.content) if p)
     if has_cjk(text):
         found = {index_form(t) for t in tokenize(text)}
     else:
         words = prefixes.findall(text.lower())
         found = {index_form(t) for t in tokenize(" ".join(words))} if words else set()
-    return len(terms & found) / len(terms)
+    return set(terms & found)
 
 
-def features(candidates: Sequence[Candidate], terms: Sequence[str]) -> np.ndarray:
-    """The feature matrix (one row per candidate, columns as :data:`FEATURES`)."""
+def coverage(entry: MemoryEntry, terms: frozenset[str], prefixes: re.Pattern[str]) -> float:
+    """The share of the query's ``terms`` found in the entry's own text (:func:`covered`)."""
+    return len(covered(entry, terms, prefixes)) / len(terms) if terms else 0.0
+
+
+def features(
+    candidates: Sequence[Candidate],
+    terms: Sequence[str],
+    *,
+    cjk: bool = False,
+    calibration: tuple[float, float] = (1.0, 0.0),
+) -> np.ndarray:
+    """The feature matrix (one row per candidate, columns as :data:`FEATURES`).
+
+    ``calibration`` maps the embedder's cosines onto the scale the weights were fitted
+    on (``scale * cos + offset``, :func:`calibration_for`); every other feature is a
+    rank, a share, or a score relative to the same query's other candidates, so no
+    feature names the embedder."""
     wanted = frozenset(index_form(t) for t in terms)
     n = len(candidates)
     out = np.zeros((n, len(FEATURES)), dtype=np.float64)
     if n == 0:
         return out
+    scale, offset = calibration
     prefixes = screen(wanted)
-    cover = [coverage(c.entry, wanted, prefixes) for c in candidates]
+    found = [covered(c.entry, wanted, prefixes) for c in candidates]
+    cover = [len(f) / len(wanted) if wanted else 0.0 for f in found]
+    # The own text's coverage with each term weighed by how few candidates hold it in
+    # their own text: a turn that holds the rare words itself beats one whose
+    # neighbours lent it them (the keyword channel scores both alike).
+    held = {t: sum(t in f for f in found) for t in wanted}
+    rarity = {t: math.log1p(n / (1 + held[t])) for t in wanted}
+    total = sum(rarity.values()) or 1.0
+    own = [sum(rarity[t] for t in f) / total for f in found]
     kw_best = max((c.keyword[1] for c in candidates if c.keyword), default=0.0)
     by_kw = sorted(
         (c.keyword[0], cover[i]) for i, c in enumerate(candidates) if c.keyword is not None
     )
     kq = max((share for _, share in by_kw[:3]), default=0.0)
-    vec = sorted(c.vector for c in candidates if c.vector is not None)
+    vec = sorted(
+        (c.vector[0], scale * c.vector[1] + offset) for c in candidates if c.vector is not None
+    )
     vtop = vec[0][1] if vec else 0.0
     vgap = vtop - vec[min(4, len(vec) - 1)][1] if vec else 0.0
-    cos_floor = min((c.vector[1] for c in candidates if c.vector), default=0.0)
+    cos_floor = min((v for _, v in vec), default=0.0)
     fused_best = max(c.fused for c in candidates) or 1.0
     kwtop = math.log1p(max(0.0, kw_best))
     kwper = max(0.0, kw_best) / max(1, len(wanted))
-    cosines = [c.cosine if c.cosine is not None else cos_floor for c in candidates]
+    cosines = [scale * c.cosine + offset if c.cosine is not None else cos_floor for c in candidates]
+    spread = float(np.std(cosines)) if n > 1 else 0.0
+    mean_cos = float(np.mean(cosines))
     kw_first = sorted(
         (c.keyword[0], cosines[i]) for i, c in enumerate(candidates) if c.keyword is not None
     )[:3]
-    agree = (sum(cos for _, cos in kw_first) / len(kw_first) - vtop) if kw_first and vec else 0.0
+    kwcos = (sum(cos for _, cos in kw_first) / len(kw_first) - vtop) if kw_first and vec else 0.0
+    top_kw = {id(c) for c in candidates if c.keyword is not None and c.keyword[0] <= 10}
+    top_vec = {id(c) for c in candidates if c.vector is not None and c.vector[0] <= 10}
+    agree = len(top_kw & top_vec) / 10.0
+    qcjk = float(cjk)
+    qlen = min(len(wanted), 10) / 10.0
     for i, c in enumerate(candidates):
         kw_rr = kw_lr = kw_rel = 0.0
         if c.keyword is not None:
@@ -190,6 +242,7 @@ def features(candidates: Sequence[Candidate], terms: Sequence[str]) -> np.ndarra
             vec_rr, vec_lr = 1.0 / c.vector[0], _log_rank(c.vector[0])
         cos = cosines[i]
         cos_rel = cos - vtop
+        cos_z = (cos - mean_cos) / spread if spread > 1e-6 else 0.0
         out[i] = (
             kw_rr,
             kw_lr,
@@ -200,7 +253,9 @@ def features(candidates: Sequence[Candidate], terms: Sequence[str]) -> np.ndarra
             float(c.vector is None),
             cos,
             cos_rel,
+            cos_z,
             cover[i],
+            own[i],
             float(c.person),
             math.log(c.boost) if c.boost > 0 else 0.0,
             c.fused / fused_best,
@@ -209,6 +264,7 @@ def features(candidates: Sequence[Candidate], terms: Sequence[str]) -> np.ndarra
             vec_lr * kq,
             cos_rel * kq,
             cover[i] * kq,
+            own[i] * kq,
             kw_lr * vtop,
             vec_lr * vtop,
             cos_rel * vtop,
@@ -218,10 +274,38 @@ def features(candidates: Sequence[Candidate], terms: Sequence[str]) -> np.ndarra
             cos_rel * kwtop,
             kw_lr * kwper,
             cos_rel * kwper,
+            kw_lr * kwcos,
+            cos_rel * kwcos,
             kw_lr * agree,
-            cos_rel * agree,
+            vec_lr * agree,
+            kw_lr * qcjk,
+            kw_rel * qcjk,
+            vec_lr * qcjk,
+            cos_rel * qcjk,
+            cover[i] * qcjk,
+            own[i] * qcjk,
+            kw_lr * qlen,
+            cos_rel * qlen,
         )
     return out
+
+
+#: Cosine calibrations of the local models onto the scale the shipped weights were
+#: fitted on (MiniLM's, which the default bilingual embedder's scores already use):
+#: ``scale * cos + offset``, by model name (the first part of an embedder's name).
+#: A model not listed (an API model) is taken as it is: most sentence models put
+#: unrelated text near 0.1 and a paraphrase near 0.4, as MiniLM does.
+CALIBRATIONS: dict[str, tuple[float, float]] = {
+    "all-MiniLM-L6-v2": (1.0, 0.0),
+    "bilingual-minilm-e5": (1.0, 0.0),
+    "multilingual-e5-small": (6.3, -5.18),
+}
+
+
+def calibration_for(model: str) -> tuple[float, float]:
+    """The cosine calibration of embedding model ``model`` (see :data:`CALIBRATIONS`)."""
+    name = model.split("/", 1)[0].rsplit("/", 1)[-1]
+    return CALIBRATIONS.get(name, (1.0, 0.0))
 
 
 def _bad(source: str, why: str) -> ConfigError:
@@ -286,13 +370,16 @@ def load_model(path: str | Path | None = None) -> Model:
 
 
 __all__ = [
+    "CALIBRATIONS",
     "FEATURES",
     "FORMAT",
     "SHIPPED",
     "VERSION",
     "Candidate",
     "Model",
+    "calibration_for",
     "coverage",
+    "covered",
     "features",
     "load_model",
     "parse_model",

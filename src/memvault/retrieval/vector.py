@@ -25,6 +25,14 @@ from ..stores.values import View
 Matrix = npt.NDArray[np.float32]
 
 
+def _length(query: Matrix) -> float:
+    """A query's length: a store that searches by cosine distance (pgvector) normalises
+    the query, which a calibrated query vector (``embed.bilingual``) is not; scaling its
+    scores back by the length gives the dot products the in-process search computes."""
+    length = float(np.linalg.norm(query))
+    return 1.0 if length == 0.0 or abs(length - 1.0) < 1e-4 else length
+
+
 class _UserVectors:
     """One user's vectors: rows ``[0, n)`` of ``matrix`` are live."""
 
@@ -171,13 +179,15 @@ class VectorIndex:
         return nearest if known else None
 
     def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
-        """Entry ids in ``view`` by cosine similarity to a unit ``query`` vector, best first."""
+        """Entry ids in ``view`` by their dot product with ``query`` (the cosine, for a unit
+        query vector), best first."""
         with self._lock:
             self._apply_removals()
             self._check_external_writes()
             in_store = self._searched_in_store(view.user_id)
             if in_store is not None:
-                return in_store.nearest(view, self.model, query, k)
+                found = in_store.nearest(view, self.model, query, k)
+                return [(i, s * _length(query)) for i, s in found]
             return self._user(view.user_id).search(view, query, k)
 
     def similarity(self, view: View, query: Matrix, entry_ids: Sequence[str]) -> dict[str, float]:
@@ -188,7 +198,8 @@ class VectorIndex:
             self._check_external_writes()
             in_store = self._searched_in_store(view.user_id)
             if in_store is not None:
-                return in_store.vector_similarity(view.user_id, self.model, query, entry_ids)
+                sims = in_store.vector_similarity(view.user_id, self.model, query, entry_ids)
+                return {i: s * _length(query) for i, s in sims.items()}
             return self._user(view.user_id).similarity(query, entry_ids)
 
     def upsert(self, user_id: str, items: Sequence[tuple[str, str | None, Matrix]]) -> None:

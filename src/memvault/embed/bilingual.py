@@ -1,0 +1,220 @@
+"""The default local embedder: English by all-MiniLM-L6-v2, everything else by multilingual-e5.
+
+Why two models: measured on memvault's development sets, multilingual-e5-small finds
+Chinese paraphrases that MiniLM cannot (it reads Chinese; MiniLM mostly matches shared
+characters), while MiniLM is the better and several times cheaper model for English,
+especially for long assistant answers and for cues that share no word with what they
+recall. So each stored text is embedded by the model of its language (:func:`route`):
+English (and any text in Latin script that reads as English) by MiniLM, Chinese,
+Japanese, Korean, other scripts and Latin-script text in another language by e5.
+
+One vector space: a stored vector is ``[minilm | 0 | 1 | 0] / sqrt(2)`` or
+``[0 | e5 | 0 | 1] / sqrt(2)`` (unit length, 770 numbers). A query is embedded by
+both models into ``sqrt(2) * [minilm | scale * e5 | 0 | offset]``, so its dot product
+with a stored vector is MiniLM's cosine for an English entry and
+``scale * cosine + offset`` of e5 for the others: e5's cosines (unrelated texts near
+0.8) mapped onto MiniLM's scale (unrelated near 0.1) by the :data:`CALIBRATION`
+measured on ``bench/paraphrase.py``'s sets. One index, one channel, one ranking; the
+thresholds downstream (``retrieval.min_similarity``, the context gate) read one scale.
+An English query finds a Chinese memory through e5 (it is cross-lingual); a Chinese
+query finds English memories only by MiniLM's reading of it, which is weak.
+
+A query vector is not unit length, on purpose: a store that normalises it (pgvector's
+cosine distance) gives the same order, and the vector index scales such a store's
+scores back by the query's length.
+
+Cost: a stored text costs one model call of its own language only; a query costs both
+(short texts: a few milliseconds each). e5 reads at most :data:`E5_MAX_CHARS`
+characters of a stored text (about its 512-token window for Chinese): its cost grows
+with the text, and the start of a long message says what it is about.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from .base import Embedder, ModelIdentity, Vectors
+from .guard import ExitGuarded, guarded
+from .local import IDENTITY as MINILM
+from .local import LocalEmbedder
+from .multilingual import IDENTITY as E5
+from .multilingual import MultilingualEmbedder
+
+MODEL_NAME = "bilingual-minilm-e5"
+
+#: e5 cosine -> MiniLM scale: ``scale * cos + offset``. Fitted so that e5's mean cosine
+#: of a Chinese question to its answer and to the other memories of the same vault
+#: land where MiniLM's land for the English set (``bench/paraphrase.py`` data; see
+#: ``bench/calibrate_bilingual.py``): 0.885 -> 0.40 and 0.84 -> 0.11.
+CALIBRATION = (6.3, -5.18)
+E5_MAX_CHARS = 600
+
+_HALF = MINILM.dim  # 384: MiniLM's numbers, then e5's, then the two route flags
+DIM = MINILM.dim + E5.dim + 2
+_ROOT2 = math.sqrt(2.0)
+
+IDENTITY = ModelIdentity(
+    MODEL_NAME,
+    f"{MINILM.variant}+{E5.variant}+cal{CALIBRATION[0]:g}:{CALIBRATION[1]:g}",
+    DIM,
+    "route-l2",
+)
+
+# Function words that mark a Latin-script text as written in a language other than
+# English (MiniLM reads English only). A text goes to e5 when such words outnumber the
+# English ones and there are at least two of them.
+_ENGLISH = frozenset(
+    "the and is are was were to of in that it you my for with on have has be this not "
+    "what do did me we they he she his her at from but or an will would can".split()
+)
+_OTHER = frozenset(
+    # de
+    "und der die das ist nicht ich ein eine zu mit auf für sie wir es den dem sich auch "
+    # fr
+    "le la les et est une des du je pas que qui pour dans avec ce il nous vous sur mais "
+    # es / pt / it
+    "el los las y es una por para con del mi yo pero muy su se lo como más "
+    "os um não com da eu meu você isso "
+    "il gli è che non di sono della per questo anche "
+    # nl / sv / da / no
+    "het een en niet ik van dat voor zijn maar och att jag det är inte som og ikke jeg "
+    # tr / id / vi / pl
+    "ve bir bu için değil yang dan tidak saya ini itu dengan và của không là tôi có "
+    "nie jest się że jak".split()
+)
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# The speaker the write path puts before a turn ("Ann: text", ``embedding.metadata_prefix``).
+_SPEAKER = re.compile(r"([^\s:：]{1,24}(?: [^\s:：]{1,24}){0,2}): (.*)", re.DOTALL)
+
+
+def without_speaker(text: str) -> str:
+    """``text`` without a leading "speaker: " (up to three short words before ": ").
+
+    The speaker's name helps MiniLM on English conversations where questions name
+    people; for e5 on Chinese chats it hurt (recall@10 0.882 without, 0.850 with, on
+    ``bench/data/zh.json``), and its Latin letters must not decide the route of a short
+    Chinese reply ("assistant: 好的")."""
+    m = _SPEAKER.fullmatch(text)
+    return m.group(2) if m else text
+
+
+@lru_cache(maxsize=4096)
+def _script(ch: str) -> str:
+    """'latin', 'other' (a letter of another script) or '' (not a letter)."""
+    if not ch.isalpha():
+        return ""
+    if ch.isascii():
+        return "latin"
+    name = unicodedata.name(ch, "")
+    return "latin" if name.startswith("LATIN") else "other"
+
+
+def route(text: str) -> str:
+    """``"e5"`` for text MiniLM cannot read (another script for at least a sixth of its
+    letters, or Latin-script text in another language), else ``"minilm"``; a leading
+    speaker's name does not count (:func:`without_speaker`)."""
+    text = without_speaker(text)
+    latin = other = accented = 0
+    for ch in text:
+        kind = _script(ch)
+        if kind == "latin":
+            latin += 1
+            accented += not ch.isascii()
+        elif kind == "other":
+            other += 1
+    letters = latin + other
+    if letters == 0:
+        return "minilm"
+    # A CJK character carries a word's worth of meaning: a sixth of the letters is a lot.
+    if other * 6 >= letters:
+        return "e5"
+    if accented * 25 >= latin and accented >= 3:  # é, ü, ñ, ş, ă, ơ … in every other word
+        return "e5"
+    words = [w.lower() for w in _WORD.findall(text)]
+    english = sum(w in _ENGLISH for w in words)
+    foreign = sum(w in _OTHER for w in words)
+    return "e5" if foreign >= 2 and foreign > english else "minilm"
+
+
+class BilingualEmbedder:
+    """MiniLM for English, multilingual-e5 for the rest, in one calibrated space."""
+
+    identity = IDENTITY
+    quick_start = True
+
+    def __init__(self, *, threads: int | None = None, query_cache: int = 1024) -> None:
+        self.minilm = LocalEmbedder(threads=threads)
+        self.e5 = MultilingualEmbedder(threads=threads, query_cache=query_cache)
+
+    @property
+    def name(self) -> str:
+        return IDENTITY.key
+
+    @property
+    def dim(self) -> int:
+        return DIM
+
+    def load(self) -> None:
+        """Load both models now (each loads on first use otherwise)."""
+        self.minilm.load()
+        self.e5.load()
+
+    def routes(self, texts: Sequence[str]) -> list[str]:
+        """Which model embeds each stored text (:func:`route`)."""
+        return [route(t) for t in texts]
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Unit vectors of stored text, each by the model of its language."""
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        ways = self.routes(texts)
+        english = [i for i, way in enumerate(ways) if way == "minilm"]
+        others = [i for i, way in enumerate(ways) if way == "e5"]
+        if english:
+            out[english, :_HALF] = self.minilm.embed([texts[i] for i in english])
+            out[english, DIM - 2] = 1.0
+        if others:
+            cut = [without_speaker(texts[i])[:E5_MAX_CHARS] for i in others]
+            out[others, _HALF : DIM - 2] = self.e5.embed(cut)
+            out[others, DIM - 1] = 1.0
+        out /= _ROOT2
+        return out
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Query vectors (not unit length: see the module docstring)."""
+        scale, offset = CALIBRATION
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if texts:
+            out[:, :_HALF] = self.minilm.embed(texts)
+            out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
+            out[:, DIM - 1] = offset
+        out *= _ROOT2
+        return out
+
+
+def comparable(embedder: Embedder | None) -> Embedder | None:
+    """The embedder to compare two stored texts with (the semantic screen does): the
+    bilingual model's stored vectors of an English and a Chinese text are orthogonal
+    by construction, so such checks use its MiniLM, as they did before it was the
+    default; any other embedder is returned as it is."""
+    inner = embedder.inner if isinstance(embedder, ExitGuarded) else embedder
+    if isinstance(inner, BilingualEmbedder):
+        return guarded(inner.minilm)
+    return embedder
+
+
+__all__ = [
+    "CALIBRATION",
+    "DIM",
+    "IDENTITY",
+    "MODEL_NAME",
+    "BilingualEmbedder",
+    "comparable",
+    "route",
+    "without_speaker",
+]
