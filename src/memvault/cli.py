@@ -910,7 +910,7 @@ def entities_list(
     as_json: AsJson = False,
 ) -> None:
     """List the entities the user's memories name, most named first."""
-    from .entities import entity_dict
+    from .engine.entities import entity_dict
 
     with _state(ctx).vault(agent=agent) as vault:
         found = vault.entities(
@@ -1727,7 +1727,7 @@ def migrate_store(
 
     from rich.console import Console
 
-    from .migrate import migrate_store as copy_vault
+    from .engine.migrate import migrate_store as copy_vault
     from .stores import open_store, sqlite_file
 
     if source.strip() == target.strip():
@@ -1739,7 +1739,7 @@ def migrate_store(
     embedder = None if keep_vectors else make_embedder(config.embedding)
     text_of = None
     if embedder is not None:
-        from .write import embed_text
+        from .engine.write import embed_text
 
         prefix = config.embedding.metadata_prefix
         text_of = lambda entry: embed_text(entry, prefix)  # noqa: E731

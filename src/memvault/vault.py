@@ -19,17 +19,22 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .config import VaultConfig, load_config
-from .deciding import MACHINE_SOURCES, Conflict, DecisionService, check_actor
 from .embed.advice import EmbedderAdvice, advise
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
-from .entities import EntityDetail, EntityService
+from .engine.deciding import MACHINE_SOURCES, Conflict, DecisionService, check_actor
+from .engine.entities import EntityDetail, EntityService
+from .engine.history import HistoryService
+from .engine.reveal import RevealService
+from .engine.review import ReviewService
+from .engine.transfer import ImportReport, Transfer
+from .engine.views import RecallScope, entry_filter, owner_view, read_entry
+from .engine.write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 from .errors import ValidationError
 from .graph import Extractor
 from .graph.links import Linker
 from .graph.view import EntityGraphView, entity_graph
-from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.compress import Compaction, Compressor
 from .lifecycle.decisions import DecisionMove, check_move
@@ -61,15 +66,12 @@ from .retrieval.people import People
 from .retrieval.recall import Recall
 from .retrieval.relevance import Relevance
 from .retrieval.rerank import load_model
-from .reveal import RevealService
-from .review import ReviewService
 from .security.protect import Protector
 from .stores import open_store
 from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
 from .stores.stats import Stats, make_stats, window_start
 from .stores.values import NO_FILTER, AuditRecord, EntryFilter, EntryOrder, UserMemories, View
-from .transfer import ImportReport, Transfer
 from .validation import (
     check_bool,
     check_datetime,
@@ -82,13 +84,11 @@ from .validation import (
     make_scope,
     thread_session,
 )
-from .views import RecallScope, entry_filter, owner_view, read_entry
 from .workspace.archive import WorkspaceImport, export_lines
 from .workspace.board import Board, Task, TaskStatus
 from .workspace.cards import Card, CardPatch, Cards, Revision
 from .workspace.render import render_card
 from .workspace.sessions import WorkspaceSession, workspace_sessions
-from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
 _UNSET: Any = object()
 

@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from ..engine.views import RecallScope
 from ..errors import ValidationError
 from ..model import Hit
 from ..render import count_tokens, pack, packed_size
 from ..vault import Vault
-from ..views import RecallScope
 from ..workspace.allocator import Allocation, allocate, check_window, fit_text
 from ..workspace.board import Task
 from ..workspace.cards import Card

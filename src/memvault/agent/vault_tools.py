@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..deciding import MACHINE_SOURCES
+from ..engine.deciding import MACHINE_SOURCES
 from ..errors import ConfigError, MemvaultError, NotFoundError, SecurityError
 from ..lifecycle.decisions import USER_ONLY, legal_moves
 from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry, Source

@@ -35,7 +35,7 @@ from ..agent.builtin import BuiltinFileProvider
 from ..agent.files import ENTRY_DELIMITER
 from ..agent.provider import WriteTarget
 from ..agent.workspace_tools import card_view, task_view
-from ..entities import entity_dict
+from ..engine.entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
 from ..validation import check_ident

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..config import VaultConfig
 from ..embed.base import Vectors
+from ..engine.views import entry_filter, recall_scope, recall_view
 from ..errors import ValidationError
 from ..lifecycle.history import states_at, validity_filter
 from ..model import Hit, MemoryEntry
@@ -31,7 +32,6 @@ from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
 from ..validation import check_bool, check_datetime, check_encodable, check_limit
-from ..views import entry_filter, recall_scope, recall_view
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People

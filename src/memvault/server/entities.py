@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 
-from ..entities import entity_dict
+from ..engine.entities import entity_dict
 from ..graph.view import MAX_DEPTH, MAX_NODES
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, NOT_FOUND

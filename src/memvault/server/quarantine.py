@@ -1,6 +1,6 @@
 """``/v1/quarantine``: the review queue of memories held by the threat scan.
 
-Thin routes over ``Vault`` (``memvault.review``): list the held entries, approve one
+Thin routes over ``Vault`` (``memvault.engine.review``): list the held entries, approve one
 (it becomes part of recall again) or reject it (deleted). A user key acts for its own
 user, an admin key names one; another user's entry is a 404 like everywhere else.
 The actor written to the audit log is the API key's id (or "local").

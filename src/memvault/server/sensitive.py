@@ -1,6 +1,6 @@
 """``/v1/sensitive``: the reveal secret, authorised reveal of redacted originals, the audit log.
 
-Thin routes over ``Vault`` (``memvault.reveal``): a user key acts for its own
+Thin routes over ``Vault`` (``memvault.engine.reveal``): a user key acts for its own
 user; the actor written to the audit log is the API key's id (or "local").
 Setting the first secret needs only the user's key; changing it needs
 ``current_secret``, or an admin key (a reset, audited as ``reset_secret``). Wrong

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from .errors import NotFoundError, ValidationError
-from .model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
-from .stores.protocols import EntryStore
-from .stores.values import EntryFilter, View
-from .validation import check_entry_id, check_subject, make_scope
-from .validation import check_optional_enum as _enum
-from .validation import check_optional_ident as _ident
+from ..errors import NotFoundError, ValidationError
+from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
+from ..stores.protocols import EntryStore
+from ..stores.values import EntryFilter, View
+from ..validation import check_entry_id, check_subject, make_scope
+from ..validation import check_optional_enum as _enum
+from ..validation import check_optional_ident as _ident
 
 
 def owner_view(user_id: object, agent_id: object = None) -> View:

@@ -36,17 +36,17 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from .config import DecisionConfig
-from .errors import MemvaultError, ValidationError
+from ..config import DecisionConfig
+from ..errors import MemvaultError, ValidationError
+from ..lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, move_record
+from ..lifecycle.history import UPDATED
+from ..llm import LLMFor, ask_json
+from ..model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
+from ..stores.protocols import EntryStore, Store
+from ..stores.values import AuditRecord, EntryFilter, View
+from ..text import STOPWORDS, tokenize
+from ..validation import check_enum, check_short_text
 from .history import HistoryService
-from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, move_record
-from .lifecycle.history import UPDATED
-from .llm import LLMFor, ask_json
-from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
-from .stores.protocols import EntryStore, Store
-from .stores.values import AuditRecord, EntryFilter, View
-from .text import STOPWORDS, tokenize
-from .validation import check_enum, check_short_text
 from .views import owner_view, read_entry, recall_view
 from .write import Draft, Patch, Writer
 

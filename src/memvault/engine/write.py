@@ -29,15 +29,15 @@ from enum import Enum
 from functools import partial
 from typing import Any, Literal
 
-from .config import EmbeddingConfig, VaultConfig
-from .embed.base import Embedder
-from .embed.worker import EmbeddingWorker
-from .errors import SecurityError, ValidationError
-from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
-from .graph.links import Linker
-from .lifecycle.decisions import check_move
-from .lifecycle.domains import DomainClassifier
-from .model import (
+from ..config import EmbeddingConfig, VaultConfig
+from ..embed.base import Embedder
+from ..embed.worker import EmbeddingWorker
+from ..errors import SecurityError, ValidationError
+from ..fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
+from ..graph.links import Linker
+from ..lifecycle.decisions import check_move
+from ..lifecycle.domains import DomainClassifier
+from ..model import (
     DecisionStatus,
     Domain,
     Kind,
@@ -48,7 +48,7 @@ from .model import (
     Tier,
     new_id,
 )
-from .retrieval.conversation import (
+from ..retrieval.conversation import (
     Conversations,
     SessionKey,
     changed,
@@ -56,16 +56,16 @@ from .retrieval.conversation import (
     session_of,
     stamp_after,
 )
-from .retrieval.keyword import search_doc
-from .retrieval.people import People
-from .retrieval.vector import VectorIndex
-from .security.protect import Protector, higher
-from .security.quarantine import reason, screened_text, write_verdict
-from .security.scan import SemanticScreen, Verdict, assess
-from .security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
-from .stores.protocols import Store
-from .stores.values import SearchDoc, View
-from .validation import check_entry_id, check_field, check_records, check_turn_fields
+from ..retrieval.keyword import search_doc
+from ..retrieval.people import People
+from ..retrieval.vector import VectorIndex
+from ..security.protect import Protector, higher
+from ..security.quarantine import reason, screened_text, write_verdict
+from ..security.scan import SemanticScreen, Verdict, assess
+from ..security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
+from ..stores.protocols import Store
+from ..stores.values import SearchDoc, View
+from ..validation import check_entry_id, check_field, check_records, check_turn_fields
 from .views import not_found
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).

@@ -20,12 +20,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from .errors import ConflictError, ImportFormatError, ValidationError
-from .fields import RECORD_NAMES
-from .model import MemoryEntry
-from .stores.protocols import Store
-from .stores.values import View
-from .validation import check_records, make_scope, parse_json
+from ..errors import ConflictError, ImportFormatError, ValidationError
+from ..fields import RECORD_NAMES
+from ..model import MemoryEntry
+from ..stores.protocols import Store
+from ..stores.values import View
+from ..validation import check_records, make_scope, parse_json
 from .write import Built, Derived, Draft, Writer
 
 #: Fields an import record may carry: every key of ``MemoryEntry.to_dict()``, by the field
