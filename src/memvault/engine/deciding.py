@@ -241,6 +241,28 @@ class DecisionService:
 
     # -- writes ------------------------------------------------------------------------
 
+    def route(self, draft: Draft, *, user_id: str, agent_id: str | None) -> MemoryEntry:
+        """``Vault.add``'s write: a plain memory to the write path; one that supersedes
+        another through ``history`` (the old one stops being current in the same
+        write); a decision with its first move audited (and its conflicts with adopted
+        ones recorded, unless it replaces a memory: those are found when it is adopted).
+        """
+        by_user = check_enum(Source, draft.source, "source") not in MACHINE_SOURCES
+        actor = "owner" if by_user else "model"
+        status = draft.status
+        if draft.supersedes is not None:
+            view = owner_view(user_id, agent_id)
+            if status is None:
+                return self._history.add(draft, view=view)
+            check_move(None, check_enum(DecisionStatus, status, "status"), by_user=by_user)
+            with self.store.atomic():
+                entry = self._history.add(draft, view=view)
+                self.first_move(entry, actor)
+            return entry
+        if status is not None:
+            return self.add(draft, user_id=user_id, by_user=by_user, actor=actor)
+        return self._writer.add(draft, user_id=user_id)
+
     def add(self, draft: Draft, *, user_id: str, by_user: bool, actor: str) -> MemoryEntry:
         """Store a new decision, its conflicts with adopted ones recorded with it."""
         status = check_enum(DecisionStatus, draft.status, "status")
