@@ -37,7 +37,15 @@ from .engine.namespaces.workspace import Workspace
 from .engine.reveal import RevealService
 from .engine.review import ReviewService
 from .engine.transfer import ImportReport, Transfer
-from .engine.views import RecallScope, entry_filter, owner_view, read_entry
+from .engine.views import (
+    Filters,
+    RecallScope,
+    Where,
+    entry_filter,
+    owner_view,
+    read_entry,
+    recall_search,
+)
 from .engine.write import KEEP, Draft, Patch, Writer, semantic_screen
 from .errors import ValidationError
 from .graph import Extractor
@@ -346,7 +354,15 @@ class Vault:
         assert self._replacements is not None
         if not isinstance(content, str) or not content.strip():
             return None  # the write path refuses it with its own message
-        asked = self._recall.ask(content, user_id, agent_id, CANDIDATES, quarantined=False)
+        asked = recall_search(
+            self._recall,
+            content,
+            user_id,
+            agent_id,
+            CANDIDATES,
+            where=Where(),
+            filters={"quarantined": False},
+        )
         similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
         return self._replacements.replaced(content, similar, user_id=user_id, agent_id=agent_id)
 
@@ -455,12 +471,12 @@ class Vault:
         how many pages the same filters and date range make."""
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
-            kind,
-            mem_class,
-            domain,
-            tier,
-            session_id,
-            quarantined,
+            kind=kind,
+            mem_class=mem_class,
+            domain=domain,
+            tier=tier,
+            session_id=session_id,
+            quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,
             source_subject=source_subject,
@@ -549,24 +565,19 @@ class Vault:
         call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
         those of ``workspace_id``; the id the scope needs must be given.
         """
-        asked = self._recall.ask(
-            query,
-            user_id,
-            agent_id,
-            limit,
-            kind,
-            mem_class,
-            domain,
-            tier,
-            quarantined,
-            sensitivity,
-            status,
-            source_subject,
-            as_of=as_of,
-            include_superseded=include_superseded,
-            scope=scope,
-            session_id=session_id,
-            workspace_id=workspace_id,
+        filters: Filters = {
+            "kind": kind,
+            "mem_class": mem_class,
+            "domain": domain,
+            "tier": tier,
+            "quarantined": quarantined,
+            "sensitivity": sensitivity,
+            "status": status,
+            "source_subject": source_subject,
+        }
+        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
+        asked = recall_search(
+            self._recall, query, user_id, agent_id, limit, where=where, filters=filters
         )
         return self._recall.hits(asked)
 
@@ -594,24 +605,19 @@ class Vault:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
         and what ``context`` would do with it. Its ``hits`` are what ``search`` returns."""
-        asked = self._recall.ask(
-            query,
-            user_id,
-            agent_id,
-            limit,
-            kind,
-            mem_class,
-            domain,
-            tier,
-            quarantined,
-            sensitivity,
-            status,
-            source_subject,
-            as_of=as_of,
-            include_superseded=include_superseded,
-            scope=scope,
-            session_id=session_id,
-            workspace_id=workspace_id,
+        filters: Filters = {
+            "kind": kind,
+            "mem_class": mem_class,
+            "domain": domain,
+            "tier": tier,
+            "quarantined": quarantined,
+            "sensitivity": sensitivity,
+            "status": status,
+            "source_subject": source_subject,
+        }
+        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
+        asked = recall_search(
+            self._recall, query, user_id, agent_id, limit, where=where, filters=filters
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -648,23 +654,31 @@ class Vault:
         filters are ``search``'s, ``scope`` included (a work-scoped recall,
         ``domain="work"``, never brings back life memories).
         """
-        filters = {
+        filters: Filters = {
             "kind": kind,
             "mem_class": mem_class,
             "domain": domain,
             "tier": tier,
+            "quarantined": False,
             "sensitivity": sensitivity,
             "status": status,
             "source_subject": source_subject,
-            "as_of": as_of,
-            "include_superseded": include_superseded,
-            "scope": scope,
-            "session_id": session_id,
-            "workspace_id": workspace_id,
         }
-        return self._recall.context(
-            query, user_id, agent_id, max_tokens, limit, self._relevance.select, filters=filters
+        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
+        asked = recall_search(
+            self._recall,
+            query,
+            user_id,
+            agent_id,
+            self._context_limit(limit),
+            where=where,
+            filters=filters,
         )
+        return self._recall.context(asked, max_tokens, self._relevance.select)
+
+    def _context_limit(self, limit: int | None) -> object:
+        """``context``'s limit: the caller's, or ``context.limit`` when it gave none."""
+        return limit or self.config.context.limit
 
     def context_hits(
         self,
@@ -680,15 +694,17 @@ class Vault:
     ) -> list[Hit]:
         """The hits ``context`` would pack, best first, for a caller that packs them into
         a budget of its own (``render.pack``; the workspace's budget allocator does)."""
-        filters = {
-            "domain": domain,
-            "scope": scope,
-            "session_id": session_id,
-            "workspace_id": workspace_id,
-        }
-        return self._recall.relevant(
-            query, user_id, agent_id, limit, self._relevance.select, filters=filters
+        where = Where(scope, session_id, workspace_id)
+        asked = recall_search(
+            self._recall,
+            query,
+            user_id,
+            agent_id,
+            self._context_limit(limit),
+            where=where,
+            filters={"domain": domain, "quarantined": False},
         )
+        return self._recall.relevant(asked, self._relevance.select)
 
     # -- transfer ---------------------------------------------------------------------
 
@@ -911,12 +927,12 @@ class Vault:
         """
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
-            kind,
-            mem_class,
-            domain,
-            tier,
-            session_id,
-            quarantined,
+            kind=kind,
+            mem_class=mem_class,
+            domain=domain,
+            tier=tier,
+            session_id=session_id,
+            quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,
             source_subject=source_subject,
