@@ -119,7 +119,7 @@ def run(
                 if not wait:
                     deadline = time.monotonic() + 30 + debounce * 4
                     time.sleep(debounce)
-                    while vault.learning_pending() and time.monotonic() < deadline:
+                    while vault.learning.pending() and time.monotonic() < deadline:
                         time.sleep(0.05)
                     time.sleep(0.2)  # let the worker finish the batch it took
             usage = vault.llm_usage(user_id="priya").to_dict()

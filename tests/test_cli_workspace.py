@@ -138,4 +138,4 @@ def test_the_task_board_from_the_command_line(home: Path) -> None:
     )
     with Vault(config=load_config(environ={}, home=home, embedding={"provider": "none"})) as v:
         assert [t.title for t in v.tasks(user_id="alice")] == ["Plant tulips"]
-        assert v.session_workspace(user_id="alice", session_id="chat-2") is None
+        assert v.workspace.session_workspace(user_id="alice", session_id="chat-2") is None

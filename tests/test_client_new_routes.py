@@ -16,7 +16,7 @@ import pytest
 
 from memvault import ForbiddenError, NotFoundError, ValidationError, Vault, load_config
 from memvault.client import AsyncClient, Client
-from memvault.entities import EntityDetail
+from memvault.engine.entities import EntityDetail
 from memvault.graph.view import EntityGraphView
 from memvault.stores.stats import Stats
 from memvault.stores.values import UserMemories

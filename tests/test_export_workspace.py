@@ -46,7 +46,7 @@ def workspace(v: Vault, user: str) -> dict[str, Any]:
     sessions = v.workspace_sessions(user_id=user)
     cards = {
         s.session_id: (
-            v.card(user_id=user, session_id=s.session_id).workspace_id,
+            v.workspace.card(user_id=user, session_id=s.session_id).workspace_id,
             [
                 (r.revision, r.content, r.actor, r.changed_at, r.changes)
                 for r in v.card_revisions(user_id=user, session_id=s.session_id)
@@ -89,8 +89,8 @@ def test_export_then_erase_then_import_keeps_cards_with_revisions_and_tasks(vaul
     assert (report.cards, report.card_revisions, report.tasks) == (2, 4, 3)
     assert sorted(e.id for e in report.memories) == memories
     assert workspace(vault, "alice") == before
-    assert vault.card(user_id="alice", session_id="s1").workspace_id == "w1"
-    assert vault.card(user_id="alice", session_id="loose").workspace_id is None
+    assert vault.workspace.card(user_id="alice", session_id="s1").workspace_id == "w1"
+    assert vault.workspace.card(user_id="alice", session_id="loose").workspace_id is None
     # Exported again, the workspace is the same lines (a task's revision restarts at 1).
     assert _without_task_revisions(lines_of(vault)) == _without_task_revisions(lines)
     # A task goes on from revision 1, the card from its last revision.

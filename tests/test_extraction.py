@@ -136,7 +136,7 @@ def test_three_messages_in_one_quiet_period_cost_one_extraction(
             so_far.append({"role": "user", "content": text})
             done = v.remember(list(so_far), user_id="u", session_id="s1")
             assert done.extraction == "queued"
-        assert v.learning_pending() == 1 and chat.requests == []
+        assert v.learning.pending() == 1 and chat.requests == []
         assert v.flush_learning() == 1
         assert len(chat.requests) == 1
         prompt = chat.requests[0]["messages"][1]["content"]
@@ -170,12 +170,12 @@ def test_closing_the_vault_learns_from_everything_queued(
     chat.replies.extend([answer([fact("Likes tea")]), answer([fact("Likes chess")])])
     heard: dict[str, list[str]] = {}
     v = make_vault(chat.base_url, tmp_path)
-    v.on_learned(
+    v.learning.on_learned(
         lambda done: heard.setdefault(done.user_id, []).extend(a.fact.content for a in done.added)
     )
     v.remember([{"role": "user", "content": "I like tea"}], user_id="u1", session_id="s")
     v.remember([{"role": "user", "content": "I like chess"}], user_id="u2", session_id="s")
-    assert v.learning_pending() == 2 and chat.requests == []
+    assert v.learning.pending() == 2 and chat.requests == []
     v.close()
     assert len(chat.requests) == 2
     assert sorted(heard["u1"] + heard["u2"]) == ["Likes chess", "Likes tea"]
@@ -500,7 +500,7 @@ def test_a_server_error_is_retried_at_the_next_quiet_period(
     with make_vault(chat.base_url, tmp_path) as v:
         v.remember([{"role": "user", "content": "tea"}], user_id="u", session_id="s1")
         assert v.flush_learning() == 1
-        assert v.profile(user_id="u").facts == [] and v.learning_pending() == 1  # queued again
+        assert v.profile(user_id="u").facts == [] and v.learning.pending() == 1  # queued again
         assert v.flush_learning() == 1
         assert [f.content for f in v.profile(user_id="u").facts] == ["Likes tea"]
         usage = v.llm_usage(user_id="u")
@@ -591,7 +591,7 @@ def test_listeners_hear_every_extraction(chat: FakeChatServer, tmp_path: Path) -
     chat.replies.append(answer([fact("Likes tea")]))
     heard: list[Any] = []
     with make_vault(chat.base_url, tmp_path) as v:
-        stop = v.on_learned(heard.append)
+        stop = v.learning.on_learned(heard.append)
         v.remember([{"role": "user", "content": "tea"}], user_id="u", session_id="s", wait=True)
         stop()
         chat.replies.append(answer([fact("Likes cake")]))
@@ -602,7 +602,7 @@ def test_listeners_hear_every_extraction(chat: FakeChatServer, tmp_path: Path) -
 def test_extraction_disabled_archives_only(chat: FakeChatServer, tmp_path: Path) -> None:
     with make_vault(chat.base_url, tmp_path, enabled=False) as v:
         done = v.remember([{"role": "user", "content": "tea"}], user_id="u", session_id="s")
-        assert done.extraction == "disabled" and v.learning_pending() == 0
+        assert done.extraction == "disabled" and v.learning.pending() == 0
         assert v.count(user_id="u") == 1 and chat.requests == []
 
 
@@ -637,9 +637,9 @@ def test_erasing_a_user_drops_their_queued_conversations(
     with make_vault(chat.base_url, tmp_path) as v:
         v.remember([{"role": "user", "content": "I like tea"}], user_id="u", session_id="s")
         v.remember([{"role": "user", "content": "I like tea"}], user_id="w", session_id="s")
-        assert v.learning_pending() == 2
+        assert v.learning.pending() == 2
         v.erase_user(user_id="u")
-        assert v.learning_pending() == 1
+        assert v.learning.pending() == 1
         v.flush_learning()
         assert len(chat.requests) == 1 and "I like tea" in json.dumps(chat.requests[0])
         assert v.count(user_id="u") == 0 and v.profile(user_id="u").facts == []

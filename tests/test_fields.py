@@ -31,6 +31,8 @@ from pydantic import BaseModel
 
 import memvault
 from memvault import DecisionStatus, MemoryEntry, SQLiteStore, Vault, VaultConfig
+from memvault.engine.transfer import IMPORT_FIELDS
+from memvault.engine.write import KEEP, Draft, Patch
 from memvault.fields import (
     ADDRESS,
     BY_NAME,
@@ -57,8 +59,6 @@ from memvault.server.schemas import AddRequest, Entry, UpdateRequest
 from memvault.stores.protocols import Store
 from memvault.stores.rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
 from memvault.stores.values import SearchDoc, View
-from memvault.transfer import IMPORT_FIELDS
-from memvault.write import KEEP, Draft, Patch
 
 from .gateway_server import Live, live_gateway
 

@@ -322,7 +322,7 @@ def test_entities_on_the_command_line(tmp_path: Path) -> None:
 
 
 def test_migrate_store_copies_the_graph(tmp_path: Path, config: VaultConfig) -> None:
-    from memvault.migrate import migrate_store
+    from memvault.engine.migrate import migrate_store
     from memvault.stores import open_store
 
     with Vault(tmp_path / "src.db", config=config, embedder=None) as v:

@@ -374,7 +374,7 @@ def test_after_agent_hands_the_run_to_remember_when_learning_is_on(tmp_path: Pat
                 "D'accord.",
                 "Please answer in French from now on.",
             ]
-            assert vault.learning_pending() == 1 and extractor.requests == []
+            assert vault.learning.pending() == 1 and extractor.requests == []
             assert vault.flush_learning() == 1
             assert [f.content for f in vault.profile(user_id="alice").facts] == [
                 "Prefers answers in French"

@@ -16,8 +16,8 @@ import pytest
 
 from memvault import ConflictError, Store, ValidationError, Vault, load_config
 from memvault.embed import HashingEmbedder
+from memvault.engine.migrate import migrate_store, vault_checksum
 from memvault.errors import AuthorizationError, RevealLockedError
-from memvault.migrate import migrate_store, vault_checksum
 from memvault.model import MemoryEntry
 from memvault.stores import open_store
 from memvault.stores.values import VectorItem, View

@@ -225,7 +225,7 @@ def test_embedding_advice_samples_every_users_memories(tmp_path: Path, url: str)
         vault.add("公司的数据仓库用的是 ClickHouse", user_id="ann")
         vault.add("我每天早上喝一杯黑咖啡", user_id="bob")
         vault.reindex(user_id="bob")  # one with a vector, one without: both are sampled
-        advice = vault.embedding_advice()
+        advice = vault.admin.embedding_advice()
         assert advice.sampled == 2 and advice.cjk_share == 1.0
         assert advice.recommend == "multilingual-e5-small"
-        assert vault.embedding_advice(user_id="ann").sampled == 1
+        assert vault.admin.embedding_advice(user_id="ann").sampled == 1

@@ -317,8 +317,11 @@ def test_account_export_and_import_count_state_cards_and_tasks(
     expect(page.locator("#account-import-result")).to_have_text(
         "Imported 1 memory, 1 state card and 1 task from alice.jsonl."
     )
-    assert live.vault.card(user_id="alice", session_id="chat-1").content.goal == "ship the parser"
-    assert live.vault.task(user_id="alice", task_id=task.id).title == "Write the lexer"
+    assert (
+        live.vault.workspace.card(user_id="alice", session_id="chat-1").content.goal
+        == "ship the parser"
+    )
+    assert live.vault.workspace.task(user_id="alice", task_id=task.id).title == "Write the lexer"
 
 
 def test_account_reveal_secret_set_change_and_then_a_reveal(page: Page, live: Live) -> None:

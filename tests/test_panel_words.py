@@ -163,7 +163,7 @@ def test_a_long_goal_or_decision_names_its_box_on_the_card(page: Page, live: Liv
     shown = _refused(page, "line 2 of “Decisions (one a line)” is 1001 characters")
     assert "decisions[1]" not in shown
     _names_controls_on_screen(page, shown)
-    assert live.vault.card(user_id="alice", session_id="chat-1").revision == 0
+    assert live.vault.workspace.card(user_id="alice", session_id="chat-1").revision == 0
 
 
 def test_an_import_of_existing_ids_names_the_choice_that_skips_them(

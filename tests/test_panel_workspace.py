@@ -46,7 +46,7 @@ def test_edit_a_card_and_see_its_revision(page: Page, live: Live) -> None:
     expect(newest).to_contain_text("decisions: + “PEG grammar”, + “no backtracking”")
     expect(newest).to_contain_text("fields.branch: (empty) → “parser-2”")
     expect(page.locator("#ws-revisions li.ws-revision")).to_have_count(2)
-    card = live.vault.card(user_id="alice", session_id="chat-1")
+    card = live.vault.workspace.card(user_id="alice", session_id="chat-1")
     assert card.revision == 2
     assert card.content.decisions == ("PEG grammar", "no backtracking")
     assert dict(card.content.fields) == {"branch": "parser-2"}
@@ -60,7 +60,7 @@ def test_edit_a_card_and_see_its_revision(page: Page, live: Live) -> None:
     expect(page.locator("#ws-revisions li.ws-revision").first).to_contain_text(
         "fields.branch: “parser-2” → (empty)"
     )
-    assert live.vault.card(user_id="alice", session_id="chat-1").content.fields == {}
+    assert live.vault.workspace.card(user_id="alice", session_id="chat-1").content.fields == {}
 
     delete = page.locator("#ws-card-form").get_by_role("button", name="Delete card")
     delete.click()
@@ -106,7 +106,7 @@ def test_the_task_board(page: Page, live: Live) -> None:
     expect(_column(page, "blocked").locator("li.ws-task")).to_have_count(1)
     expect(_column(page, "blocked")).to_contain_text("Write the parser")
     expect(_column(page, "todo").locator("li.ws-task")).to_have_count(0)
-    parser = live.vault.task(user_id="alice", task_id=tasks["Write the parser"].id)
+    parser = live.vault.workspace.task(user_id="alice", task_id=tasks["Write the parser"].id)
     assert parser.status.value == "blocked"
 
     # Reassign within the workspace: a new conversation joins it.
@@ -117,7 +117,7 @@ def test_the_task_board(page: Page, live: Live) -> None:
     expect(page.locator("#notice")).to_contain_text("now belongs to conversation chat-2")
     expect(_task(page, "Write the lexer")).to_contain_text("Conversation chat-2")
     lexer_id = tasks["Write the lexer"].id
-    assert live.vault.task(user_id="alice", task_id=lexer_id).session_id == "chat-2"
+    assert live.vault.workspace.task(user_id="alice", task_id=lexer_id).session_id == "chat-2"
 
     # A conversation of another workspace is refused: the server says why.
     lexer = _task(page, "Write the lexer")
@@ -127,7 +127,7 @@ def test_the_task_board(page: Page, live: Live) -> None:
     notice = page.locator("#notice")
     expect(notice).to_contain_text("belongs to workspace 'garden', not 'compiler'")
     expect(notice).to_have_class("notice error")
-    assert live.vault.task(user_id="alice", task_id=lexer_id).session_id == "chat-2"
+    assert live.vault.workspace.task(user_id="alice", task_id=lexer_id).session_id == "chat-2"
 
     # A task's conversation opens its card.
     _task(page, "Write the parser").get_by_role("button", name="chat-1").click()
@@ -179,5 +179,5 @@ def test_an_admin_acting_for_alice_edits_her_card(page: Page, live: Live) -> Non
     page.locator("#ws-task-title").fill("Admin's task")
     page.get_by_role("button", name="Add task").click()
     expect(_column(page, "todo")).to_contain_text("Admin's task")
-    assert live.vault.card(user_id="alice", session_id="chat-1").content.goal == "Ship it"
+    assert live.vault.workspace.card(user_id="alice", session_id="chat-1").content.goal == "Ship it"
     assert [t.title for t in live.vault.tasks(user_id="alice")] == ["Admin's task"]

@@ -224,7 +224,7 @@ def test_a_borderline_verdict_is_held_whatever_rule_gave_it(
     vault: Vault, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The scanner decides what is borderline; the write path only acts on the verdict.
-    import memvault.write as engine
+    import memvault.engine.write as engine
 
     def borderline(text: str) -> Assessment:
         return Assessment(Verdict.QUARANTINE, (THREAT,)) if "borderline" in text else assess(text)

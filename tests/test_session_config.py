@@ -12,8 +12,8 @@ import pytest
 
 from memvault import VaultConfig
 from memvault.agent.config import InjectionSection, MemoryConfigStore
+from memvault.engine.views import SCOPES
 from memvault.errors import ConfigError, ValidationError
-from memvault.views import SCOPES
 from memvault.workspace.presets import PRESET_NAMES
 
 from .gateway_server import Live, live_gateway

@@ -10,7 +10,7 @@ import pytest
 
 from memvault import Source, Vault, VaultConfig, load_config
 from memvault.agent.vault_tools import VaultTools
-from memvault.deciding import MACHINE_SOURCES
+from memvault.engine.deciding import MACHINE_SOURCES
 from memvault.errors import ConfigError
 from memvault.mcp import UserTools
 from memvault.server.auth import CLIENT_HEADER

@@ -272,7 +272,7 @@ def test_superseded_entries_take_no_candidate_place_in_any_channel(
 
 
 def test_migrate_store_moves_the_history(v: Vault, clock: Clock, tmp_path: Path) -> None:
-    from memvault.migrate import migrate_store
+    from memvault.engine.migrate import migrate_store
     from memvault.stores import open_store
 
     a = v.add("Hana's laptop is a ThinkPad", user_id="hana")

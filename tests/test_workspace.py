@@ -59,7 +59,7 @@ def ws(store: Store, config: VaultConfig, clock: Clock) -> Vault:
 
 
 def test_a_card_keeps_every_revision_with_who_when_and_the_diff(ws: Vault, clock: Clock) -> None:
-    empty = ws.card(user_id="alice", session_id="s1")
+    empty = ws.workspace.card(user_id="alice", session_id="s1")
     assert (empty.revision, empty.content, empty.updated_at) == (0, StateCard(), None)
     ws.upsert_card(
         user_id="alice",
@@ -113,7 +113,7 @@ def test_expected_revision_refuses_a_stale_writer_and_changes_nothing(ws: Vault)
         ws.upsert_card(user_id="alice", session_id="s1", goal="lost", expected_revision=1)
     with pytest.raises(ConflictError):
         ws.upsert_card(user_id="alice", session_id="s2", goal="x", expected_revision=3)
-    assert ws.card(user_id="alice", session_id="s1").content.goal == "b"
+    assert ws.workspace.card(user_id="alice", session_id="s1").content.goal == "b"
     assert len(ws.card_revisions(user_id="alice", session_id="s1")) == 2
 
 
@@ -135,7 +135,7 @@ def test_concurrent_writers_without_a_pinned_revision_both_land(ws: Vault) -> No
     for t in threads:
         t.join()
     assert errors == []
-    card = ws.card(user_id="alice", session_id="s1")
+    card = ws.workspace.card(user_id="alice", session_id="s1")
     assert dict(card.content.fields) == {"left": "set", "right": "set"} and card.revision == 3
 
 
@@ -153,15 +153,15 @@ def test_card_limits_are_refused_with_the_limit_named(ws: Vault) -> None:
         ws.upsert_card(user_id="alice", session_id="s1", decisions="one string")  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match="actor is empty"):
         ws.upsert_card(user_id="alice", session_id="s1", goal="x", actor=" ")
-    assert ws.card(user_id="alice", session_id="s1").revision == 1
+    assert ws.workspace.card(user_id="alice", session_id="s1").revision == 1
 
 
 def test_cards_are_isolated_per_user_and_deleted_with_the_session(ws: Vault) -> None:
     ws.upsert_card(user_id="alice", session_id="s1", goal="alice's")
-    assert ws.card(user_id="bob", session_id="s1").revision == 0
+    assert ws.workspace.card(user_id="bob", session_id="s1").revision == 0
     assert ws.card_revisions(user_id="bob", session_id="s1") == []
-    assert ws.delete_card(user_id="bob", session_id="s1") is False
-    assert ws.delete_card(user_id="alice", session_id="s1") is True
+    assert ws.workspace.delete_card(user_id="bob", session_id="s1") is False
+    assert ws.workspace.delete_card(user_id="alice", session_id="s1") is True
     assert ws.card_revisions(user_id="alice", session_id="s1") == []
     assert ws.upsert_card(user_id="alice", session_id="s1", goal="again").revision == 1
 
@@ -171,9 +171,9 @@ def test_erasing_a_user_erases_cards_and_tasks(ws: Vault) -> None:
     ws.add_task(user_id="alice", workspace_id="w1", session_id="s1", title="t")
     ws.add_task(user_id="bob", workspace_id="w1", session_id="s1", title="bob's")
     ws.erase_user(user_id="alice")
-    assert ws.card(user_id="alice", session_id="s1").revision == 0
+    assert ws.workspace.card(user_id="alice", session_id="s1").revision == 0
     assert ws.tasks(user_id="alice") == [] and len(ws.tasks(user_id="bob")) == 1
-    assert ws.session_workspace(user_id="alice", session_id="s1") is None
+    assert ws.workspace.session_workspace(user_id="alice", session_id="s1") is None
 
 
 # -- the task board ---------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_tasks_live_on_their_workspace_board_linked_to_one_session(ws: Vault, cl
     assert [t.id for t in ws.tasks(user_id="alice", workspace_id="w1")] == [a.id, b.id]
     assert [t.id for t in ws.tasks(user_id="alice", workspace_id="w1", status="doing")] == [b.id]
     assert [t.id for t in ws.tasks(user_id="alice", session_id="s1")] == [a.id]
-    assert ws.session_workspace(user_id="alice", session_id="s2") == "w1"
+    assert ws.workspace.session_workspace(user_id="alice", session_id="s2") == "w1"
     clock.tick()
     moved = ws.move_task(user_id="alice", task_id=a.id, status=TaskStatus.BLOCKED)
     assert (moved.status, moved.revision, moved.updated_at) == (
@@ -200,10 +200,10 @@ def test_tasks_live_on_their_workspace_board_linked_to_one_session(ws: Vault, cl
     )
     renamed = ws.update_task(user_id="alice", task_id=a.id, title="lexer v2", notes="see PR")
     assert (renamed.title, renamed.notes, renamed.created_at) == ("lexer v2", "see PR", T0)
-    assert ws.delete_task(user_id="alice", task_id=b.id) is True
-    assert ws.delete_task(user_id="alice", task_id=b.id) is False
+    assert ws.workspace.delete_task(user_id="alice", task_id=b.id) is True
+    assert ws.workspace.delete_task(user_id="alice", task_id=b.id) is False
     with pytest.raises(NotFoundError, match="list the board"):
-        ws.task(user_id="alice", task_id=b.id)
+        ws.workspace.task(user_id="alice", task_id=b.id)
 
 
 def test_reassigning_stays_within_the_workspace(ws: Vault) -> None:
@@ -212,18 +212,18 @@ def test_reassigning_stays_within_the_workspace(ws: Vault) -> None:
     # A new session joins the task's workspace; one of the same workspace is fine.
     moved = ws.update_task(user_id="alice", task_id=task.id, session_id="s2")
     assert moved.session_id == "s2" and moved.workspace_id == "w1"
-    assert ws.session_workspace(user_id="alice", session_id="s2") == "w1"
+    assert ws.workspace.session_workspace(user_id="alice", session_id="s2") == "w1"
     # s1 no longer holds a task or a card: it is free to join another workspace.
-    assert ws.session_workspace(user_id="alice", session_id="s1") is None
+    assert ws.workspace.session_workspace(user_id="alice", session_id="s1") is None
     with pytest.raises(ValidationError, match="belongs to workspace 'w2', not 'w1'"):
         ws.update_task(user_id="alice", task_id=task.id, session_id="s9")
-    assert ws.task(user_id="alice", task_id=task.id).session_id == "s2"
+    assert ws.workspace.task(user_id="alice", task_id=task.id).session_id == "s2"
     with pytest.raises(ValidationError, match="belongs to workspace 'w1'"):
         ws.add_task(user_id="alice", workspace_id="w2", session_id="s2", title="cross")
     # A card ties its session the same way.
     with pytest.raises(ValidationError, match="belongs to workspace 'w2'"):
         ws.upsert_card(user_id="alice", session_id="s9", goal="g", workspace_id="w1")
-    assert ws.card(user_id="alice", session_id="s9").revision == 0
+    assert ws.workspace.card(user_id="alice", session_id="s9").revision == 0
     card = ws.upsert_card(user_id="alice", session_id="s2", goal="g", workspace_id="w1")
     assert card.workspace_id == "w1"
 
@@ -233,20 +233,20 @@ def test_a_stale_task_revision_conflicts(ws: Vault) -> None:
     ws.move_task(user_id="alice", task_id=task.id, status="doing", expected_revision=1)
     with pytest.raises(ConflictError, match="revision 2, not 1"):
         ws.move_task(user_id="alice", task_id=task.id, status="done", expected_revision=1)
-    assert ws.task(user_id="alice", task_id=task.id).status is TaskStatus.DOING
+    assert ws.workspace.task(user_id="alice", task_id=task.id).status is TaskStatus.DOING
 
 
 def test_tasks_never_cross_users(ws: Vault) -> None:
     task = ws.add_task(user_id="alice", workspace_id="w1", session_id="s1", title="mine")
     assert ws.tasks(user_id="bob", workspace_id="w1") == []
     with pytest.raises(NotFoundError):
-        ws.task(user_id="bob", task_id=task.id)
+        ws.workspace.task(user_id="bob", task_id=task.id)
     with pytest.raises(NotFoundError):
         ws.update_task(user_id="bob", task_id=task.id, title="stolen")
-    assert ws.delete_task(user_id="bob", task_id=task.id) is False
+    assert ws.workspace.delete_task(user_id="bob", task_id=task.id) is False
     # bob's own session s1 is his, in whatever workspace he puts it.
     ws.add_task(user_id="bob", workspace_id="w7", session_id="s1", title="bob's")
-    assert ws.task(user_id="alice", task_id=task.id).title == "mine"
+    assert ws.workspace.task(user_id="alice", task_id=task.id).title == "mine"
 
 
 def test_task_input_is_checked(ws: Vault) -> None:
@@ -257,9 +257,9 @@ def test_task_input_is_checked(ws: Vault) -> None:
     with pytest.raises(ValidationError, match="workspace_id"):
         ws.add_task(user_id="alice", workspace_id="", session_id="s1", title="t")
     with pytest.raises(ValidationError, match="task_id"):
-        ws.task(user_id="alice", task_id="../x")
+        ws.workspace.task(user_id="alice", task_id="../x")
     assert ws.tasks(user_id="alice") == []
-    assert ws.session_workspace(user_id="alice", session_id="s1") is None
+    assert ws.workspace.session_workspace(user_id="alice", session_id="s1") is None
 
 
 # -- rendering --------------------------------------------------------------------------
@@ -335,7 +335,7 @@ def test_every_revision_is_the_diff_of_the_one_before(patches: list[dict[str, ob
         for patch in patches:
             v.upsert_card(user_id="alice", session_id="s1", **patch)  # type: ignore[arg-type]
         revisions = v.card_revisions(user_id="alice", session_id="s1")
-        card = v.card(user_id="alice", session_id="s1")
+        card = v.workspace.card(user_id="alice", session_id="s1")
     assert [r.revision for r in revisions] == list(range(1, len(revisions) + 1))
     assert card.revision == len(revisions) <= len(patches)
     before = StateCard()

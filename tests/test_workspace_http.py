@@ -121,7 +121,7 @@ def test_users_never_reach_each_others_cards_or_tasks(live: Live) -> None:
     with live.client(None) as anonymous:
         assert anonymous.get("/v1/cards/s1").status_code == 401
         assert anonymous.get("/v1/v2/tasks").status_code == 401
-    assert live.vault.task(user_id="alice", task_id=task["id"]).title == "mine"
+    assert live.vault.workspace.task(user_id="alice", task_id=task["id"]).title == "mine"
 
 
 def test_the_routes_are_in_the_openapi_document(live: Live) -> None:

@@ -40,10 +40,10 @@ def test_sessions_of_cards_and_tasks_with_their_workspaces(vault: Vault) -> None
 def test_a_session_leaves_the_list_with_its_last_card_and_task(vault: Vault) -> None:
     task = vault.add_task(user_id="alice", workspace_id="w1", session_id="s1", title="x")
     vault.upsert_card(user_id="alice", session_id="s1", goal="g")
-    vault.delete_task(user_id="alice", task_id=task.id)
+    vault.workspace.delete_task(user_id="alice", task_id=task.id)
     left = vault.workspace_sessions(user_id="alice")
     assert [(c.session_id, c.tasks) for c in left] == [("s1", 0)]
-    vault.delete_card(user_id="alice", session_id="s1")
+    vault.workspace.delete_card(user_id="alice", session_id="s1")
     assert vault.workspace_sessions(user_id="alice") == []
 
 

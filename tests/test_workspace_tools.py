@@ -60,7 +60,7 @@ def test_the_model_updates_its_own_sessions_card(vault: Vault, tmp_path: Path) -
     assert session is not None
     revisions = vault.card_revisions(user_id="alice", session_id=session)
     assert [r.actor for r in revisions] == ["model", "model"]
-    assert vault.card(user_id="bob", session_id=session).revision == 0
+    assert vault.workspace.card(user_id="bob", session_id=session).revision == 0
     got = call(p, "state_card", {"action": "get"})
     assert got["card"]["next_step"] == "tests" and got["card"]["decisions"] == ["PEG"]
 
@@ -71,7 +71,7 @@ def test_the_model_cannot_pick_another_session_or_send_bad_arguments(
     p = provider(vault, tmp_path)
     other = call(p, "state_card", {"action": "update", "goal": "x", "session_id": "s2"})
     assert other["success"] is False and "this conversation" in other["error"]
-    assert vault.card(user_id="alice", session_id="s2").revision == 0
+    assert vault.workspace.card(user_id="alice", session_id="s2").revision == 0
     for args, words in [
         ({"action": "update"}, "at least one of"),
         ({"action": "update", "mood": "x"}, "unknown parameters"),
@@ -103,7 +103,7 @@ def test_the_board_is_the_workspace_of_the_session(vault: Vault, tmp_path: Path)
     assert call(p, "task_board", {"action": "list", "status": "doing"})["count"] == 1
     elsewhere = call(p, "task_board", {"action": "update", "task_id": hidden.id, "title": "mine"})
     assert elsewhere["success"] is False and "no task" in elsewhere["error"]
-    assert vault.task(user_id="alice", task_id=hidden.id).title == "other"
+    assert vault.workspace.task(user_id="alice", task_id=hidden.id).title == "other"
     bad = call(p, "task_board", {"action": "create", "title": "x", "status": "someday"})
     assert bad["success"] is False and "status" in bad["error"]
 
@@ -126,7 +126,7 @@ def test_a_new_thread_is_another_card(vault: Vault, tmp_path: Path) -> None:
     assert call(p, "state_card", {"action": "get"})["card"]["revision"] == 0
     p.on_session_switch("t2-branch", parent_thread_id="t2")
     call(p, "state_card", {"action": "update", "goal": "second"})
-    assert vault.card(user_id="alice", session_id="t2").content.goal == "second"
+    assert vault.workspace.card(user_id="alice", session_id="t2").content.goal == "second"
 
 
 def test_the_mcp_schemas_name_the_session() -> None:

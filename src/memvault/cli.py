@@ -554,10 +554,10 @@ def set_secret(
     secret = sys.stdin.readline().rstrip("\n")
     with _state(ctx).vault() as vault:
         if reset:
-            vault.reset_reveal_secret(user_id=user, secret=secret, actor="cli")
+            vault.reveal.reset_secret(user_id=user, secret=secret, actor="cli")
         else:
             try:
-                vault.set_reveal_secret(user_id=user, secret=secret, current=old, actor="cli")
+                vault.reveal.set_secret(user_id=user, secret=secret, current=old, actor="cli")
             except AuthorizationError as exc:
                 if old is not None or "already set" not in str(exc):
                     raise
@@ -572,7 +572,7 @@ def set_secret(
 def unlock(ctx: typer.Context, user: User) -> None:
     """Lift a user's reveal lock (after too many wrong answers), audited."""
     with _state(ctx).vault() as vault:
-        vault.unlock_reveal(user_id=user, actor="cli")
+        vault.reveal.unlock(user_id=user, actor="cli")
     typer.echo("reveal unlocked")
 
 
@@ -607,8 +607,8 @@ def reveal(
     """Show a memory's original text: answers the reveal challenge (secret on stdin), audited."""
     secret = sys.stdin.readline().rstrip("\n")
     with _state(ctx).vault() as vault:
-        vault.authorize_reveal(entry_id, user_id=user, secret=secret, actor="cli")
-        entry = vault.reveal(entry_id, user_id=user, actor="cli")
+        vault.reveal.authorize(entry_id, user_id=user, secret=secret, actor="cli")
+        entry = vault.reveal.entry(entry_id, user_id=user, actor="cli")
     if as_json:
         _echo_json(entry.to_dict())
     else:
@@ -625,7 +625,7 @@ def audit(
 ) -> None:
     """The audit log of reveal attempts, grants, reveals and unlocks."""
     with _state(ctx).vault() as vault:
-        records = vault.audit_log(user_id=user, entry_id=entry, limit=limit)
+        records = vault.reveal.audit_log(user_id=user, entry_id=entry, limit=limit)
     rows = [
         {
             "seq": r.seq,
@@ -861,7 +861,7 @@ def quarantine_list(
 ) -> None:
     """List the user's memories held for review, newest first."""
     with _state(ctx).vault() as vault:
-        entries = vault.quarantined(user_id=user, limit=limit, offset=offset)
+        entries = vault.review.quarantined(user_id=user, limit=limit, offset=offset)
     if as_json:
         _echo_json([e.to_dict() for e in entries])
         return
@@ -879,7 +879,7 @@ def quarantine_approve(
 ) -> None:
     """Release a held memory: recall may put it into prompts again (audited)."""
     with _state(ctx).vault() as vault:
-        vault.approve(entry_id, user_id=user, actor="cli")
+        vault.review.approve(entry_id, user_id=user, actor="cli")
     typer.echo(f"approved {entry_id}")
 
 
@@ -891,7 +891,7 @@ def quarantine_reject(
 ) -> None:
     """Delete a held memory (audited)."""
     with _state(ctx).vault() as vault:
-        vault.reject(entry_id, user_id=user, actor="cli")
+        vault.review.reject(entry_id, user_id=user, actor="cli")
     typer.echo(f"rejected {entry_id}")
 
 
@@ -910,10 +910,10 @@ def entities_list(
     as_json: AsJson = False,
 ) -> None:
     """List the entities the user's memories name, most named first."""
-    from .entities import entity_dict
+    from .engine.entities import entity_dict
 
     with _state(ctx).vault(agent=agent) as vault:
-        found = vault.entities(
+        found = vault.entities.list(
             user_id=user, agent_id=agent, prefix=prefix, limit=limit, offset=offset
         )
     if as_json:
@@ -935,7 +935,7 @@ def entities_show(
 ) -> None:
     """One entity: its names, relations both ways and the memories naming it."""
     with _state(ctx).vault(agent=agent) as vault:
-        detail = vault.entity(name, user_id=user, agent_id=agent)
+        detail = vault.entities.get(name, user_id=user, agent_id=agent)
     data = detail.to_dict()
     if as_json:
         _echo_json(data)
@@ -965,7 +965,7 @@ def entities_graph(
     from .stores.graph_values import MENTIONED_WITH
 
     with _state(ctx).vault(agent=agent) as vault:
-        graph = vault.entity_graph(
+        graph = vault.entities.graph(
             user_id=user, agent_id=agent, limit=limit, center=center, depth=depth
         )
     if as_json:
@@ -1067,7 +1067,7 @@ def _fields_of(pairs: list[str]) -> dict[str, str | None]:
 def card_show(ctx: typer.Context, user: User, session: Session, as_json: AsJson = False) -> None:
     """The conversation's state card (none yet: revision 0)."""
     with _state(ctx).vault() as vault:
-        card = vault.card(user_id=user, session_id=session)
+        card = vault.workspace.card(user_id=user, session_id=session)
     if as_json:
         _echo_json(_card_dict(card))
     else:
@@ -1105,8 +1105,8 @@ def card_set(
 ) -> None:
     """Change the parts given and keep the card as its next revision (actor: cli)."""
     with _state(ctx).vault() as vault:
-        before = vault.card(user_id=user, session_id=session).revision
-        card = vault.upsert_card(
+        before = vault.workspace.card(user_id=user, session_id=session).revision
+        card = vault.workspace.upsert_card(
             user_id=user,
             session_id=session,
             goal=goal,
@@ -1134,7 +1134,7 @@ def card_revisions(
 ) -> None:
     """Every revision of the card, oldest first: when, who, what changed."""
     with _state(ctx).vault() as vault:
-        found = vault.card_revisions(user_id=user, session_id=session)
+        found = vault.workspace.card_revisions(user_id=user, session_id=session)
     if as_json:
         _echo_json([_revision_dict(r) for r in found])
         return
@@ -1150,7 +1150,7 @@ def card_revisions(
 def card_delete(ctx: typer.Context, user: User, session: Session) -> None:
     """Drop the card and all its revisions."""
     with _state(ctx).vault() as vault:
-        gone = vault.delete_card(user_id=user, session_id=session)
+        gone = vault.workspace.delete_card(user_id=user, session_id=session)
     if not gone:
         raise NotFoundError(
             f"session {session} has no card: see `memvault card list --user {user}`"
@@ -1169,7 +1169,7 @@ def card_list(
 ) -> None:
     """The conversations with a card or a task, and the workspace each is tied to."""
     with _state(ctx).vault() as vault:
-        found = vault.workspace_sessions(user_id=user, workspace_id=workspace)
+        found = vault.workspace.sessions(user_id=user, workspace_id=workspace)
     if as_json:
         _echo_json(
             [
@@ -1235,7 +1235,9 @@ def task_list(
 ) -> None:
     """The user's tasks, oldest first."""
     with _state(ctx).vault() as vault:
-        found = vault.tasks(user_id=user, workspace_id=workspace, session_id=session, status=status)
+        found = vault.workspace.tasks(
+            user_id=user, workspace_id=workspace, session_id=session, status=status
+        )
     if as_json:
         _echo_json([_task_dict(t) for t in found])
         return
@@ -1258,7 +1260,7 @@ def task_add(
 ) -> None:
     """A task on the workspace's board, belonging to one conversation."""
     with _state(ctx).vault() as vault:
-        task = vault.add_task(
+        task = vault.workspace.add_task(
             user_id=user,
             workspace_id=workspace,
             session_id=session,
@@ -1280,7 +1282,7 @@ def task_move(
 ) -> None:
     """Move the task to another column of its board."""
     with _state(ctx).vault() as vault:
-        task = vault.move_task(
+        task = vault.workspace.move_task(
             user_id=user, task_id=task_id, status=status, expected_revision=expected_revision
         )
     _echo_task(task, as_json, f"moved {task.id} to {task.status.value}")
@@ -1297,7 +1299,7 @@ def task_assign(
 ) -> None:
     """Give the task to another conversation of its workspace."""
     with _state(ctx).vault() as vault:
-        task = vault.update_task(
+        task = vault.workspace.update_task(
             user_id=user, task_id=task_id, session_id=session, expected_revision=expected_revision
         )
     _echo_task(task, as_json, f"{task.id} now belongs to session {task.session_id}")
@@ -1307,7 +1309,7 @@ def task_assign(
 def task_delete(ctx: typer.Context, task_id: TaskId, user: User) -> None:
     """Drop the task."""
     with _state(ctx).vault() as vault:
-        if not vault.delete_task(user_id=user, task_id=task_id):
+        if not vault.workspace.delete_task(user_id=user, task_id=task_id):
             raise NotFoundError(f"no task {task_id}: see `memvault task list --user {user}`")
     typer.echo(f"deleted {task_id}")
 
@@ -1381,7 +1383,7 @@ def decide(
 ) -> None:
     """Move a decision along its lifecycle (only legal moves; you may also mark it invalid)."""
     with _state(ctx).vault(agent=agent) as vault:
-        entry = vault.decide(
+        entry = vault.decisions.decide(
             entry_id, status, user_id=user, agent_id=agent, reason=reason, actor="cli"
         )
     if as_json:
@@ -1400,8 +1402,8 @@ def decision_history(
 ) -> None:
     """Every move of a decision (when, who, from, to and why) and its recorded conflicts."""
     with _state(ctx).vault(agent=agent) as vault:
-        moves = vault.decision_history(entry_id, user_id=user)
-        conflicts = vault.conflicts(entry_id, user_id=user)
+        moves = vault.decisions.history(entry_id, user_id=user)
+        conflicts = vault.decisions.conflicts(entry_id, user_id=user)
     if as_json:
         _echo_json([m.to_dict() for m in moves])
         return
@@ -1527,7 +1529,7 @@ def usage(
 ) -> None:
     """LLM calls and tokens by operation and model (the token ledger), and today's budget."""
     with _state(ctx).vault() as vault:
-        report = vault.llm_usage(user_id=user, days=days)
+        report = vault.admin.llm_usage(user_id=user, days=days)
     if as_json:
         _echo_json(report.to_dict())
         return
@@ -1727,7 +1729,7 @@ def migrate_store(
 
     from rich.console import Console
 
-    from .migrate import migrate_store as copy_vault
+    from .engine.migrate import migrate_store as copy_vault
     from .stores import open_store, sqlite_file
 
     if source.strip() == target.strip():
@@ -1739,7 +1741,7 @@ def migrate_store(
     embedder = None if keep_vectors else make_embedder(config.embedding)
     text_of = None
     if embedder is not None:
-        from .write import embed_text
+        from .engine.derived import embed_text
 
         prefix = config.embedding.metadata_prefix
         text_of = lambda entry: embed_text(entry, prefix)  # noqa: E731
@@ -1875,7 +1877,7 @@ def doctor(
     # The embedder is named, never loaded (no back-fill thread runs in the CLI).
     with state.vault(model="yes") as vault:
         health = vault.health()
-        advice = vault.embedding_advice(user_id=user)
+        advice = vault.admin.embedding_advice(user_id=user)
     for key, value in health.items():
         typer.echo(f"store {key}: {value}")
     typer.echo(f"embedder: {advice.model or 'none (keyword search only)'}")

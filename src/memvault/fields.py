@@ -12,23 +12,23 @@ Read by (``READERS``; ``tests/test_fields.py`` keeps the list true):
 * ``stores.memory`` and ``stores.mysql.entries``: which fields feed the embedder (a change
   drops the vector; SQLite's trigger names them itself);
 * ``validation``: ``check_field``, the one rule per field, and the length limits;
-* ``write``: the draft's defaults, the patchable fields, the protected (redacted) fields;
-* ``transfer``: the fields an import record may carry;
+* ``engine.write``: the draft's defaults, the patchable fields, the protected (redacted) fields;
+* ``engine.transfer``: the fields an import record may carry;
 * ``integrations.langgraph`` and ``integrations.anthropic_memory``: the title's length limit.
 
 Typed mirrors stay written out, so a type checker sees every field: ``MemoryEntry``,
-``write.Draft`` and ``write.Patch``, ``Vault.add`` / ``Vault.update`` and the HTTP bodies of
-``server/schemas.py``. ``tests/test_fields.py`` checks each against this table (names,
-types, enums, optionality) and the SQLite ``memories`` columns against the stored rows, so
-a field added here and forgotten there fails a test.
+``engine.write.Draft`` and ``engine.write.Patch``, ``Vault.add`` / ``Vault.update`` and
+the HTTP bodies of ``server/schemas.py``. ``tests/test_fields.py`` checks each against
+this table (names, types, enums, optionality) and the SQLite ``memories`` columns against
+the stored rows, so a field added here and forgotten there fails a test.
 
 How to add a field
 ------------------
 1. Add its row below, where it should sit in ``MemoryEntry``.
 2. Add the attribute to ``model.MemoryEntry`` with the row's type and default; if the row
-   says an import keeps it, to ``write.Draft``; if update may change it, to ``write.Patch``
-   and ``Vault.update``; if HTTP exposes it, to the bodies in ``server/schemas.py``; and to
-   ``server.schemas.Entry``, which returns every field.
+   says an import keeps it, to ``engine.write.Draft``; if update may change it, to
+   ``engine.write.Patch`` and ``Vault.update``; if HTTP exposes it, to the bodies in
+   ``server/schemas.py``; and to ``server.schemas.Entry``, which returns every field.
 3. A stored field needs a migration: ``ALTER TABLE memories ADD COLUMN ...`` in
    ``stores/sqlite/schema.py`` and ``stores/mysql/schema.py`` (and in each other backend),
    with the row's SQL type and ``NOT NULL DEFAULT ...`` unless the field is optional. The
@@ -502,14 +502,14 @@ HTTP_UPDATE: Final[tuple[str, ...]] = tuple(f.name for f in FIELDS if f.http_upd
 
 #: The modules that read this table (kept true by ``tests/test_fields.py``).
 READERS: Final[tuple[str, ...]] = (
+    "memvault.engine.transfer",
+    "memvault.engine.write",
     "memvault.integrations.anthropic_memory",
     "memvault.integrations.langgraph",
     "memvault.stores.memory",
     "memvault.stores.mysql.entries",
     "memvault.stores.rows",
-    "memvault.transfer",
     "memvault.validation",
-    "memvault.write",
 )
 
 

@@ -1,8 +1,11 @@
 """``Vault``: the engine facade every surface (CLI, HTTP, MCP, agents) calls.
 
-It wires the engine's parts and delegates to them: the write path (``write``), recall
-and its inspectable twin (``retrieval.recall``, ``retrieval.explain``), transfer
-(``transfer``), reveal (``reveal``) and review (``review``); storage is a ``Store``.
+It wires the engine's parts and delegates to them: the write path (``engine.write``),
+recall and its inspectable twin (``retrieval.recall``, ``retrieval.explain``), transfer
+(``engine.transfer``) and history; storage is a ``Store``. What is not about one
+memory lives in a namespace (``engine.namespaces``): ``vault.workspace``,
+``vault.entities``, ``vault.reveal``, ``vault.review``, ``vault.decisions``,
+``vault.learning`` and ``vault.admin``. A new capability gets a namespace, not methods here.
 Every part reads time from the one clock passed in. Every call names a ``user_id``
 and nothing crosses to another user; which of the user's entries a call sees is
 written down in ``views`` (management calls: the owner's view; recall: the agent's).
@@ -10,7 +13,6 @@ written down in ``views`` (management calls: the owner's view; recall: the agent
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -19,25 +21,42 @@ from types import TracebackType
 from typing import Any, Literal
 
 from .config import VaultConfig, load_config
-from .deciding import MACHINE_SOURCES, Conflict, DecisionService, check_actor
-from .embed.advice import EmbedderAdvice, advise
 from .embed.base import Embedder
 from .embed.factory import make_embedder
 from .embed.guard import guarded
-from .entities import EntityDetail, EntityService
+from .engine.deciding import DecisionService
+from .engine.derived import Derived
+from .engine.history import HistoryService
+from .engine.namespaces.admin import Admin
+from .engine.namespaces.decisions import Decisions
+from .engine.namespaces.deprecated import Deprecated, Space
+from .engine.namespaces.entities import Entities
+from .engine.namespaces.learning import Learning
+from .engine.namespaces.reveal import Reveal
+from .engine.namespaces.workspace import Workspace
+from .engine.reveal import RevealService
+from .engine.review import ReviewService
+from .engine.transfer import ImportReport, Transfer
+from .engine.views import (
+    Filters,
+    RecallScope,
+    Where,
+    entry_filter,
+    owner_view,
+    read_entry,
+    recall_search,
+)
+from .engine.write import KEEP, Draft, Patch, Writer, semantic_screen
 from .errors import ValidationError
 from .graph import Extractor
 from .graph.links import Linker
-from .graph.view import EntityGraphView, entity_graph
-from .history import HistoryService
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.compress import Compaction, Compressor
-from .lifecycle.decisions import DecisionMove, check_move
 from .lifecycle.domains import DomainClassifier
 from .lifecycle.history import Version, validity_filter
 from .lifecycle.replacements import CANDIDATES, replacements_for
-from .llm import ChatClient, MeteredCall, MeteredLLM, Usage
-from .llm.metered import read_usage
+from .llm import MeteredCall
+from .llm.pool import LLMPool
 from .model import (
     DecisionStatus,
     Domain,
@@ -51,44 +70,30 @@ from .model import (
     utcnow,
 )
 from .profile.document import Profile
-from .profile.learn import Conversation, Learned, Learner
-from .profile.messages import filter_messages
+from .profile.learn import Learner
 from .profile.profiles import Profiles
-from .profile.remember import NOTES, Remembered, archive
+from .profile.remember import Remembered, Rememberer
 from .retrieval.channels import channels_for
 from .retrieval.explain import Explanation, explain
 from .retrieval.people import People
 from .retrieval.recall import Recall
 from .retrieval.relevance import Relevance
 from .retrieval.rerank import load_model
-from .reveal import RevealService
-from .review import ReviewService
 from .security.protect import Protector
 from .stores import open_store
-from .stores.graph_values import Entity
 from .stores.protocols import EntityGraph, Store
 from .stores.stats import Stats, make_stats, window_start
-from .stores.values import NO_FILTER, AuditRecord, EntryFilter, EntryOrder, UserMemories, View
-from .transfer import ImportReport, Transfer
+from .stores.values import NO_FILTER, EntryFilter, EntryOrder
 from .validation import (
     check_bool,
     check_datetime,
     check_entry_id,
-    check_enum,
-    check_ident,
     check_limit,
     check_offset,
     check_short_text,
     make_scope,
-    thread_session,
 )
-from .views import RecallScope, entry_filter, owner_view, read_entry
 from .workspace.archive import WorkspaceImport, export_lines
-from .workspace.board import Board, Task, TaskStatus
-from .workspace.cards import Card, CardPatch, Cards, Revision
-from .workspace.render import render_card
-from .workspace.sessions import WorkspaceSession, workspace_sessions
-from .write import KEEP, Derived, Draft, Patch, Writer, semantic_screen
 
 _UNSET: Any = object()
 
@@ -165,20 +170,17 @@ class Vault:
         semantic = semantic_screen(cfg.security.semantic_screen, native)
         # The LLM (made on first use, every call budgeted and on the ledger: llm_call),
         # for the features switched on to use it.
-        self._chats: dict[str | None, MeteredLLM] = {}
-        self._chat_lock = threading.Lock()
+        self._llm = LLMPool(cfg.llm, store, self._clock)
         lc = cfg.lifecycle
         domains = DomainClassifier(self.llm_call if cfg.domains.llm else None)
         linker = self._linker(store, cfg)
         self._writer = writer = Writer(
             store, cfg, protector, derived, self._clock, semantic, domains=domains, linker=linker
         )
-        self._entities = EntityService(store)
         channels = channels_for(store, cfg, derived.index, native, derived.settle)
         self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
-        self._reveal = RevealService(store, cfg, protector, self._clock)
-        self._review = ReviewService(store, self._clock, writer)
-        self._transfer = Transfer(store, writer, derived, self._reveal.audit)
+        reveals = RevealService(store, cfg, protector, self._clock)
+        self._transfer = Transfer(store, writer, derived, reveals.audit)
         self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
         compressor = Compressor(lc, self.llm_call if lc.compress_llm else None)
         self._compaction = Compaction(store, lc, compressor, self._add_summary)
@@ -191,8 +193,6 @@ class Vault:
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
         self._profiles = Profiles(store, self._clock)
-        self._cards = Cards(store, self._clock)
-        self._board = Board(store, self._clock)
         self._learner = Learner(
             self._profiles,
             self._extraction_llm,
@@ -201,8 +201,17 @@ class Vault:
             add=self.add,
             update=self.update,
         )
+        self._rememberer = Rememberer(store, self._learner, self.add, cfg)
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
+        # The namespaces (``engine.namespaces``): what is not about one memory.
+        self.workspace = Workspace(store, self._clock)
+        self._entities = Entities(store)
+        self._reveal = Reveal(reveals)
+        self.review = ReviewService(store, self._clock, writer)
+        self.decisions = Decisions(self._decisions)
+        self.learning = Learning(self._learner)
+        self.admin = Admin(store, cfg, self._clock, self.embedder)
 
     def _linker(self, store: Store, cfg: VaultConfig) -> Linker | None:
         """The entity graph's write side: the rules, and the LLM when one is configured."""
@@ -220,10 +229,7 @@ class Vault:
         self._derived.close()
         if self._accesses is not None:
             self._accesses.flush()
-        with self._chat_lock:
-            for chat in self._chats.values():
-                chat.client.close()
-            self._chats.clear()
+        self._llm.close()
         self.store.close()
 
     def llm_call(
@@ -238,32 +244,13 @@ class Vault:
         operation of one user: every call budgeted and recorded on the token ledger
         (``llm.metered``). None when no LLM is configured: the engine's LLM features then
         use their rules."""
-        if not self.config.llm.configured:
-            return None
-        with self._chat_lock:
-            metered = self._chats.get(model)
-            if metered is None:
-                llm = self.config.llm
-                if model is not None:
-                    llm = llm.model_copy(update={"model": model})
-                metered = self._chats[model] = MeteredLLM(
-                    ChatClient(llm), self.store, self.config.llm, self._clock
-                )
-        return metered.for_call(operation, user_id=user_id, agent_id=agent_id)
+        return self._llm.call(operation, user_id=user_id, agent_id=agent_id, model=model)
 
     def _extraction_llm(
         self, operation: str, *, user_id: str, agent_id: str | None = None
     ) -> MeteredCall | None:
         model = self.config.extraction.model_name
         return self.llm_call(operation, user_id=user_id, agent_id=agent_id, model=model)
-
-    def llm_usage(self, *, user_id: str | None = None, days: int = 1) -> Usage:
-        """LLM calls and tokens of the last ``days`` UTC days (today included), by
-        operation and model, for one user or (None) for everyone, and what is left of
-        today's budget (``llm.daily_tokens_per_user`` / ``llm.daily_tokens``)."""
-        who = None if user_id is None else make_scope(user_id).user_id
-        span = check_limit(days, "days", maximum=366)
-        return read_usage(self.store, self.config.llm, self._clock(), who, days=span)
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out.
@@ -359,22 +346,7 @@ class Vault:
         if supersedes is None and status is None and self._replacements is not None:
             supersedes = self._replaced(content, scope.user_id, scope.agent_id)
             draft = replace(draft, supersedes=supersedes)
-        by_user = check_enum(Source, source, "source") not in MACHINE_SOURCES
-        actor = "owner" if by_user else "model"
-        if supersedes is not None:  # the old memory stops being current in this write
-            view = owner_view(scope.user_id, scope.agent_id)
-            if status is None:
-                return self._history.add(draft, view=view)
-            # A decision that replaces a memory: its first move audited with it (a
-            # conflict with an adopted decision is found when it is adopted).
-            check_move(None, check_enum(DecisionStatus, status, "status"), by_user=by_user)
-            with self.store.atomic():
-                entry = self._history.add(draft, view=view)
-                self._decisions.first_move(entry, actor)
-            return entry
-        if status is not None:  # a decision: its conflicts with adopted ones recorded
-            return self._decisions.add(draft, user_id=scope.user_id, by_user=by_user, actor=actor)
-        return self._writer.add(draft, user_id=scope.user_id)
+        return self._decisions.route(draft, user_id=scope.user_id, agent_id=scope.agent_id)
 
     def _replaced(self, content: str, user_id: str, agent_id: str | None) -> str | None:
         """The current entry the configured LLM says ``content`` replaces, if any: asked
@@ -382,7 +354,15 @@ class Vault:
         assert self._replacements is not None
         if not isinstance(content, str) or not content.strip():
             return None  # the write path refuses it with its own message
-        asked = self._recall.ask(content, user_id, agent_id, CANDIDATES, quarantined=False)
+        asked = recall_search(
+            self._recall,
+            content,
+            user_id,
+            agent_id,
+            CANDIDATES,
+            where=Where(),
+            filters={"quarantined": False},
+        )
         similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
         return self._replacements.replaced(content, similar, user_id=user_id, agent_id=agent_id)
 
@@ -430,48 +410,8 @@ class Vault:
             expires_at=expires_at,
             source_subject=source_subject,
         )
-        return self._update(view, entry_id, patch, by_user=True, actor="owner", reason="")
-
-    def _update(
-        self, view: Any, entry_id: str, patch: Patch, *, by_user: bool, actor: str, reason: str
-    ) -> MemoryEntry:
-        """The write path's update, a decision's move (if any) audited with it."""
-        return self._decisions.move(
-            view, entry_id, patch, by_user=by_user, actor=actor, reason=reason
-        )
-
-    def decide(
-        self,
-        entry_id: str,
-        status: DecisionStatus | str,
-        *,
-        user_id: str,
-        agent_id: str | None = None,
-        reason: str = "",
-        actor: str = "owner",
-        by_user: bool = True,
-    ) -> MemoryEntry:
-        """Move a decision along its lifecycle (``lifecycle.decisions``): ``ValidationError``
-        naming the legal moves otherwise, and nothing written. Only ``by_user`` may mark it
-        invalid (the model's tools pass False). The move, who made it and ``reason`` go to
-        the audit log (``decision_history``)."""
-        target = check_enum(DecisionStatus, status, "status")
-        who, why = check_actor(actor, reason)
-        if not isinstance(by_user, bool):
-            raise ValidationError("by_user must be true or false", field="by_user")
-        view = owner_view(user_id, agent_id)
-        return self._update(
-            view, entry_id, Patch(status=target), by_user=by_user, actor=who, reason=why
-        )
-
-    def decision_history(self, entry_id: str, *, user_id: str) -> list[DecisionMove]:
-        """Every move of the decision, oldest first: when, who, from, to and why."""
-        return self._decisions.history(entry_id, user_id=user_id)
-
-    def conflicts(self, entry_id: str, *, user_id: str) -> list[Conflict]:
-        """Every conflict recorded between this decision and an adopted one (either side),
-        oldest first: when, found by whom and how (the word rule or the LLM)."""
-        return self._decisions.conflicts(entry_id, user_id=user_id)
+        # A decision's move (if any) is audited with it.
+        return self._decisions.move(view, entry_id, patch, by_user=True, actor="owner", reason="")
 
     def history(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> list[Version]:
         """Every period in which the fact was current, oldest first: the entry as it was,
@@ -531,12 +471,12 @@ class Vault:
         how many pages the same filters and date range make."""
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
-            kind,
-            mem_class,
-            domain,
-            tier,
-            session_id,
-            quarantined,
+            kind=kind,
+            mem_class=mem_class,
+            domain=domain,
+            tier=tier,
+            session_id=session_id,
+            quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,
             source_subject=source_subject,
@@ -625,24 +565,19 @@ class Vault:
         call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
         those of ``workspace_id``; the id the scope needs must be given.
         """
-        asked = self._recall.ask(
-            query,
-            user_id,
-            agent_id,
-            limit,
-            kind,
-            mem_class,
-            domain,
-            tier,
-            quarantined,
-            sensitivity,
-            status,
-            source_subject,
-            as_of=as_of,
-            include_superseded=include_superseded,
-            scope=scope,
-            session_id=session_id,
-            workspace_id=workspace_id,
+        filters: Filters = {
+            "kind": kind,
+            "mem_class": mem_class,
+            "domain": domain,
+            "tier": tier,
+            "quarantined": quarantined,
+            "sensitivity": sensitivity,
+            "status": status,
+            "source_subject": source_subject,
+        }
+        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
+        asked = recall_search(
+            self._recall, query, user_id, agent_id, limit, where=where, filters=filters
         )
         return self._recall.hits(asked)
 
@@ -670,24 +605,19 @@ class Vault:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
         and what ``context`` would do with it. Its ``hits`` are what ``search`` returns."""
-        asked = self._recall.ask(
-            query,
-            user_id,
-            agent_id,
-            limit,
-            kind,
-            mem_class,
-            domain,
-            tier,
-            quarantined,
-            sensitivity,
-            status,
-            source_subject,
-            as_of=as_of,
-            include_superseded=include_superseded,
-            scope=scope,
-            session_id=session_id,
-            workspace_id=workspace_id,
+        filters: Filters = {
+            "kind": kind,
+            "mem_class": mem_class,
+            "domain": domain,
+            "tier": tier,
+            "quarantined": quarantined,
+            "sensitivity": sensitivity,
+            "status": status,
+            "source_subject": source_subject,
+        }
+        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
+        asked = recall_search(
+            self._recall, query, user_id, agent_id, limit, where=where, filters=filters
         )
         return explain(self._recall, asked, self._relevance)
 
@@ -724,23 +654,31 @@ class Vault:
         filters are ``search``'s, ``scope`` included (a work-scoped recall,
         ``domain="work"``, never brings back life memories).
         """
-        filters = {
+        filters: Filters = {
             "kind": kind,
             "mem_class": mem_class,
             "domain": domain,
             "tier": tier,
+            "quarantined": False,
             "sensitivity": sensitivity,
             "status": status,
             "source_subject": source_subject,
-            "as_of": as_of,
-            "include_superseded": include_superseded,
-            "scope": scope,
-            "session_id": session_id,
-            "workspace_id": workspace_id,
         }
-        return self._recall.context(
-            query, user_id, agent_id, max_tokens, limit, self._relevance.select, filters=filters
+        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
+        asked = recall_search(
+            self._recall,
+            query,
+            user_id,
+            agent_id,
+            self._context_limit(limit),
+            where=where,
+            filters=filters,
         )
+        return self._recall.context(asked, max_tokens, self._relevance.select)
+
+    def _context_limit(self, limit: int | None) -> object:
+        """``context``'s limit: the caller's, or ``context.limit`` when it gave none."""
+        return limit or self.config.context.limit
 
     def context_hits(
         self,
@@ -756,15 +694,17 @@ class Vault:
     ) -> list[Hit]:
         """The hits ``context`` would pack, best first, for a caller that packs them into
         a budget of its own (``render.pack``; the workspace's budget allocator does)."""
-        filters = {
-            "domain": domain,
-            "scope": scope,
-            "session_id": session_id,
-            "workspace_id": workspace_id,
-        }
-        return self._recall.relevant(
-            query, user_id, agent_id, limit, self._relevance.select, filters=filters
+        where = Where(scope, session_id, workspace_id)
+        asked = recall_search(
+            self._recall,
+            query,
+            user_id,
+            agent_id,
+            self._context_limit(limit),
+            where=where,
+            filters={"domain": domain, "quarantined": False},
         )
+        return self._recall.relevant(asked, self._relevance.select)
 
     # -- transfer ---------------------------------------------------------------------
 
@@ -824,19 +764,6 @@ class Vault:
         done = others.imported
         return ImportReport(memories, done.cards, done.revisions, done.tasks)
 
-    def users(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
-        """Who has memories here and how many, a page at a time, sorted by user id: the
-        admin's view of the vault (what to export, erase or act as). Operators only:
-        never hand it to a user's request."""
-        return self.store.user_counts(
-            limit=check_limit(limit, maximum=1000), offset=check_offset(offset)
-        )
-
-    def user_total(self) -> int:
-        """How many users have at least one memory here (the length of every page of
-        ``users`` together)."""
-        return len(self.store.user_ids())
-
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user (one audit record of it stays); returns the entry count.
         Conversations of the user still waiting to be learnt from are dropped first."""
@@ -868,83 +795,14 @@ class Vault:
         conversation so far on every call: messages archived before are recognised.
         ``thread_id`` (default: the session id) groups the calls of one conversation.
         """
-        user = make_scope(user_id, agent_id)
-        if session_id is None and thread_id is None:
-            raise ValidationError(
-                "remember needs the conversation the messages belong to: pass session_id "
-                "(or thread_id)",
-                field="session_id",
-            )
-        if thread_id is not None:
-            check_short_text(thread_id, "thread_id", 512)
-        session = (
-            check_ident(session_id, "session_id")
-            if session_id is not None
-            else thread_session(str(thread_id))
+        return self._rememberer.remember(
+            messages,
+            user_id=user_id,
+            agent_id=agent_id,
+            session_id=session_id,
+            thread_id=thread_id,
+            wait=wait,
         )
-        assert session is not None
-        thread = thread_id if thread_id is not None else session
-        check_bool(wait, "wait")
-        kept = filter_messages(messages)
-        existing = self._session_turns(user.user_id, user.agent_id, session)
-        turns, new, before, refused = archive(
-            kept,
-            existing=existing,
-            add=self.add,
-            user_id=user.user_id,
-            agent_id=user.agent_id,
-            session_id=session,
-            thread_id=thread,
-        )
-        result = Remembered(session, thread, len(messages), len(kept), new, before, len(refused))
-        learnable = tuple(m for m in kept if m.index not in refused)
-        ex = self.config.extraction
-        if not learnable or not new:
-            result.extraction = "nothing_to_learn"
-        elif not ex.enabled:
-            result.extraction = "disabled"
-        elif not self.config.llm.configured:
-            result.extraction = "no_llm"
-        else:
-            conversation = Conversation(
-                user.user_id, user.agent_id, thread, session, learnable, turns
-            )
-            if wait:
-                self._learner.cancel(user.user_id, user.agent_id, thread)
-                result.learned = self._learner.learn(self._learner.stamp(conversation))
-                result.extraction = "done"
-            else:
-                self._learner.submit(conversation)
-        result.note = NOTES[result.extraction].format(delay=ex.debounce_seconds)
-        if result.learned is not None and result.learned.error:
-            result.note = f"extraction {result.learned.status}: {result.learned.error}"
-        return result
-
-    def _session_turns(
-        self, user_id: str, agent_id: str | None, session_id: str
-    ) -> list[MemoryEntry]:
-        view = View(user_id, agent_id)
-        flt = EntryFilter(session_id=session_id)
-        found: list[MemoryEntry] = []
-        while True:
-            page = self.store.list_entries(view, flt, limit=1000, offset=len(found))
-            found.extend(page)
-            if len(page) < 1000:
-                return found
-
-    def flush_learning(self) -> int:
-        """Run the queued extractions now (instead of after the quiet period); how many
-        conversations were learnt from."""
-        return self._learner.flush()
-
-    def learning_pending(self) -> int:
-        """How many conversations wait for their quiet period."""
-        return self._learner.pending()
-
-    def on_learned(self, listener: Callable[[Learned], None]) -> Callable[[], None]:
-        """Call ``listener`` after every extraction (in the thread that ran it); returns
-        the call that unsubscribes. The agent layer mirrors facts into USER.md with it."""
-        return self._learner.subscribe(listener)
 
     # -- the structured profile (seed 001) -----------------------------------------
 
@@ -997,262 +855,40 @@ class Vault:
     def health(self) -> dict[str, Any]:
         return self.store.health()
 
-    # -- the workspace: state cards and the task board (seed 004) --------------------
+    # -- namespaces whose names were methods, and the deprecated flat names -----------
 
-    def card(self, *, user_id: str, session_id: str) -> Card:
-        """The session's state card (an empty one at revision 0 when none was saved)."""
-        return self._cards.get(user_id, session_id)
-
-    def upsert_card(
-        self,
-        *,
-        user_id: str,
-        session_id: str,
-        goal: str | None = None,
-        progress: str | None = None,
-        decisions: Sequence[str] | None = None,
-        open_questions: Sequence[str] | None = None,
-        next_step: str | None = None,
-        fields: Mapping[str, str | None] | None = None,
-        expected_revision: int | None = None,
-        actor: str = "api",
-        workspace_id: str | None = None,
-        replace: bool = False,
-    ) -> Card:
-        """Change the parts given (``fields`` merges; a None value removes that field)
-        and keep the result as the card's next revision, with ``actor``, the time and
-        the diff. ``expected_revision``: refuse (``ConflictError``) if the card moved
-        on since that revision. ``workspace_id`` ties the session to that workspace."""
-        patch = CardPatch.of(
-            goal=goal,
-            progress=progress,
-            decisions=decisions,
-            open_questions=open_questions,
-            next_step=next_step,
-            fields=fields,
-        )
-        return self._cards.upsert(
-            user_id,
-            session_id,
-            patch,
-            actor=actor,
-            expected_revision=expected_revision,
-            workspace_id=workspace_id,
-            replace=replace,
-        )
-
-    def card_revisions(self, *, user_id: str, session_id: str) -> list[Revision]:
-        """Every revision of the session's card, oldest first (who, when, what changed)."""
-        return self._cards.revisions(user_id, session_id)
-
-    def delete_card(self, *, user_id: str, session_id: str) -> bool:
-        """Drop the session's card and its revisions (when the session ends for good)."""
-        return self._cards.delete(user_id, session_id)
-
-    def card_text(self, *, user_id: str, session_id: str, max_tokens: int = 300) -> str:
-        """The session's card as prompt lines within ``max_tokens`` ('' when empty)."""
-        return render_card(self.card(user_id=user_id, session_id=session_id), max_tokens)
-
-    def tasks(
-        self,
-        *,
-        user_id: str,
-        workspace_id: str | None = None,
-        session_id: str | None = None,
-        status: TaskStatus | str | None = None,
-    ) -> list[Task]:
-        """The user's tasks, oldest first, of one workspace / session / status."""
-        return self._board.tasks(
-            user_id, workspace_id=workspace_id, session_id=session_id, status=status
-        )
-
-    def task(self, *, user_id: str, task_id: str) -> Task:
-        """One of the user's tasks; ``NotFoundError`` for an id the user has none of."""
-        return self._board.get(user_id, task_id)
-
-    def add_task(
-        self,
-        *,
-        user_id: str,
-        workspace_id: str,
-        session_id: str,
-        title: str,
-        notes: str = "",
-        status: TaskStatus | str = TaskStatus.TODO,
-    ) -> Task:
-        """A task on the workspace's board, linked to the conversation ``session_id``."""
-        return self._board.add(user_id, workspace_id, session_id, title, notes=notes, status=status)
-
-    def update_task(
-        self,
-        *,
-        user_id: str,
-        task_id: str,
-        title: str | None = None,
-        notes: str | None = None,
-        status: TaskStatus | str | None = None,
-        session_id: str | None = None,
-        expected_revision: int | None = None,
-    ) -> Task:
-        """Rename, re-note, move, or reassign to another session of the same workspace."""
-        return self._board.update(
-            user_id,
-            task_id,
-            title=title,
-            notes=notes,
-            status=status,
-            session_id=session_id,
-            expected_revision=expected_revision,
-        )
-
-    def move_task(
-        self,
-        *,
-        user_id: str,
-        task_id: str,
-        status: TaskStatus | str,
-        expected_revision: int | None = None,
-    ) -> Task:
-        """Move the task to another column (todo, doing, blocked, done) of its board."""
-        return self._board.move(user_id, task_id, status, expected_revision=expected_revision)
-
-    def delete_task(self, *, user_id: str, task_id: str) -> bool:
-        """Drop the task; False when the user had none with that id."""
-        return self._board.delete(user_id, task_id)
-
-    def session_workspace(self, *, user_id: str, session_id: str) -> str | None:
-        """The workspace a card or task tied the session to (None: not tied yet)."""
-        return self._board.workspace_of(user_id, session_id)
-
-    def workspace_sessions(
-        self, *, user_id: str, workspace_id: str | None = None
-    ) -> list[WorkspaceSession]:
-        """The user's sessions with a state card or a task (of one workspace, when
-        given), so a surface can list them to pick from rather than ask for an id."""
-        return workspace_sessions(self.store, user_id, workspace_id=workspace_id)
-
-    # -- the entity graph (``entities``) ---------------------------------------------------
-
-    def entities(
-        self,
-        *,
-        user_id: str,
-        agent_id: str | None = None,
-        prefix: str | None = None,
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Entity]:
-        """The entities the caller's entries name, most named first (``prefix``: only
-        those with a name starting so, matched ignoring case and width)."""
-        return self._entities.entities(user_id, agent_id, prefix=prefix, limit=limit, offset=offset)
-
-    def entity(
-        self, name: str, *, user_id: str, agent_id: str | None = None, limit: int = 100
-    ) -> EntityDetail:
-        """One entity by any of its names: its relations both ways and the ids of the
-        entries naming it. ``NotFoundError`` when the caller's entries name none."""
-        return self._entities.entity(name, user_id, agent_id, limit=limit)
-
-    def add_alias(self, name: str, alias: str, *, user_id: str) -> Entity:
-        """Let ``alias`` name the entity ``name`` names too (recall and extraction meet it)."""
-        with self.store.atomic():
-            return self._entities.add_alias(name, alias, user_id)
-
-    def merge_entities(self, keep: str, drop: str, *, user_id: str) -> Entity:
-        """Make the entity ``drop`` names part of the one ``keep`` names (names, links and
-        relations move over)."""
-        with self.store.atomic():
-            return self._entities.merge(keep, drop, user_id)
-
-    def entity_graph(
-        self,
-        *,
-        user_id: str,
-        agent_id: str | None = None,
-        limit: int = 200,
-        center: str | None = None,
-        depth: int = 2,
-    ) -> EntityGraphView:
-        """The caller's entities as nodes and their relations as weighted edges, for
-        drawing the graph: the ``limit`` most named, or the neighbourhood of ``center``
-        up to ``depth`` relations away (``NotFoundError`` when no entry of the caller
-        names it)."""
-        view = owner_view(user_id, agent_id)
-        return entity_graph(self._entities.graph, view, limit=limit, center=center, depth=depth)
-
-    def entity_memories(
-        self, name: str, *, user_id: str, agent_id: str | None = None, limit: int = 20
-    ) -> list[MemoryEntry]:
-        """The caller's entries naming the entity, newest first: what the panel shows
-        beside a node, in one read instead of one per entry."""
-        detail = self.entity(name, user_id=user_id, agent_id=agent_id, limit=limit)
-        found = {
-            e.id: e for e in self.store.get_many(owner_view(user_id, agent_id), detail.entry_ids)
-        }
-        return [found[i] for i in detail.entry_ids if i in found]
-
-    def embedding_advice(self, *, user_id: str | None = None, sample: int = 500) -> EmbedderAdvice:
-        """Whether another local model suits the stored text better (``memvault doctor``):
-        samples the newest ``sample`` entries of ``user_id``, or the first of the store."""
-        sample = check_limit(sample, maximum=10_000)
-        if user_id is not None:
-            entries = self.store.list_entries(owner_view(user_id), limit=sample)
-        else:
-            # Entries lacking a vector of the empty model name, which no embedder has: every
-            # entry (the first of the store, any user). NUL would do too but PostgreSQL
-            # refuses it in text.
-            entries = self.store.missing_vectors("", limit=sample)
-        return advise(self.embedder, [e.content for e in entries])
-
-    # -- reveal and audit (``RevealService``) -------------------------------------------
-
-    def set_reveal_secret(
-        self, *, user_id: str, secret: str, current: str | None = None, actor: str = "owner"
-    ) -> None:
-        """Set (or, with ``current``, change) the user's reveal secret."""
-        self._reveal.set_reveal_secret(user_id=user_id, secret=secret, current=current, actor=actor)
-
-    def reset_reveal_secret(self, *, user_id: str, secret: str, actor: str) -> None:
-        """Replace the secret without knowing it and lift the lock (an administrator's act)."""
-        self._reveal.reset_reveal_secret(user_id=user_id, secret=secret, actor=actor)
-
-    def authorize_reveal(
-        self, entry_id: str, *, user_id: str, secret: str, actor: str = "owner"
-    ) -> datetime:
-        """Answer the reveal challenge for one entry; returns when the grant expires."""
-        return self._reveal.authorize_reveal(entry_id, user_id=user_id, secret=secret, actor=actor)
-
-    def reveal(self, entry_id: str, *, user_id: str, actor: str = "owner") -> MemoryEntry:
-        """The entry with its original fields, under a current grant for this version."""
-        return self._reveal.reveal(entry_id, user_id=user_id, actor=actor)
-
-    def unlock_reveal(self, entry_id: str | None = None, *, user_id: str, actor: str) -> None:
-        """Lift the user's reveal lock (an administrator's act)."""
-        self._reveal.unlock_reveal(entry_id, user_id=user_id, actor=actor)
-
-    def audit_log(
-        self, *, user_id: str, entry_id: str | None = None, limit: int = 100, after: int = 0
-    ) -> list[AuditRecord]:
-        """The user's audit records, oldest first."""
-        return self._reveal.audit_log(user_id=user_id, entry_id=entry_id, limit=limit, after=after)
-
-    # -- review (``ReviewService``) -------------------------------------------------------
-
-    def quarantined(
-        self, *, user_id: str, agent_id: str | None = None, limit: int = 100, offset: int = 0
-    ) -> list[MemoryEntry]:
-        """The user's entries held for review, newest first (the review queue)."""
-        return self._review.quarantined(
-            user_id=user_id, agent_id=agent_id, limit=limit, offset=offset
-        )
-
-    def approve(self, entry_id: str, *, user_id: str, actor: str = "owner") -> MemoryEntry:
-        """Release an entry: no longer held, its current text approved (audited)."""
-        return self._review.approve(entry_id, user_id=user_id, actor=actor)
-
-    def reject(self, entry_id: str, *, user_id: str, actor: str = "owner") -> None:
-        """Delete a held entry (audited); ``ConflictError`` if it is not held."""
-        self._review.reject(entry_id, user_id=user_id, actor=actor)
+    entities: Space[Entities] = Space(Entities.list)
+    reveal: Space[Reveal] = Space(Reveal.entry)
+    # The flat names the README, docs/ or the CHANGELOG promised (docs/quickstart.md
+    # "Deprecated aliases"): each warns and runs its namespace's method.
+    upsert_card = Deprecated("workspace", Workspace.upsert_card)
+    card_revisions = Deprecated("workspace", Workspace.card_revisions)
+    card_text = Deprecated("workspace", Workspace.card_text)
+    tasks = Deprecated("workspace", Workspace.tasks)
+    add_task = Deprecated("workspace", Workspace.add_task)
+    update_task = Deprecated("workspace", Workspace.update_task)
+    move_task = Deprecated("workspace", Workspace.move_task)
+    workspace_sessions = Deprecated("workspace", Workspace.sessions)
+    entity = Deprecated("entities", Entities.get)
+    add_alias = Deprecated("entities", Entities.add_alias)
+    merge_entities = Deprecated("entities", Entities.merge)
+    entity_graph = Deprecated("entities", Entities.graph)
+    entity_memories = Deprecated("entities", Entities.memories)
+    set_reveal_secret = Deprecated("reveal", Reveal.set_secret)
+    reset_reveal_secret = Deprecated("reveal", Reveal.reset_secret)
+    authorize_reveal = Deprecated("reveal", Reveal.authorize)
+    unlock_reveal = Deprecated("reveal", Reveal.unlock)
+    audit_log = Deprecated("reveal", Reveal.audit_log)
+    quarantined = Deprecated("review", ReviewService.quarantined)
+    approve = Deprecated("review", ReviewService.approve)
+    reject = Deprecated("review", ReviewService.reject)
+    decide = Deprecated("decisions", Decisions.decide)
+    decision_history = Deprecated("decisions", Decisions.history)
+    conflicts = Deprecated("decisions", Decisions.conflicts)
+    flush_learning = Deprecated("learning", Learning.flush)
+    users = Deprecated("admin", Admin.users)
+    user_total = Deprecated("admin", Admin.user_total)
+    llm_usage = Deprecated("admin", Admin.llm_usage)
 
     # Last in the class: below this method the name ``list`` means it, not the builtin.
 
@@ -1291,12 +927,12 @@ class Vault:
         """
         view = owner_view(user_id, agent_id)
         flt = entry_filter(
-            kind,
-            mem_class,
-            domain,
-            tier,
-            session_id,
-            quarantined,
+            kind=kind,
+            mem_class=mem_class,
+            domain=domain,
+            tier=tier,
+            session_id=session_id,
+            quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,
             source_subject=source_subject,

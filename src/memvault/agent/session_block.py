@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from ..engine.views import RecallScope
 from ..errors import ValidationError
 from ..model import Hit
 from ..render import count_tokens, pack, packed_size
 from ..vault import Vault
-from ..views import RecallScope
 from ..workspace.allocator import Allocation, allocate, check_window, fit_text
 from ..workspace.board import Task
 from ..workspace.cards import Card
@@ -201,13 +201,15 @@ def session_block(
     if snapshot is not None and injection.include_builtin:
         parts["snapshot"] = snapshot
     if "state_card" not in parts and preset.includes("state_card"):
-        card = vault.card(user_id=user_id, session_id=session_id)
+        card = vault.workspace.card(user_id=user_id, session_id=session_id)
         if card.revision > 0:
             parts["state_card"] = CardPart(card)
     if "task_board" not in parts and preset.includes("task_board"):
-        workspace = workspace_id or vault.session_workspace(user_id=user_id, session_id=session_id)
+        workspace = workspace_id or vault.workspace.session_workspace(
+            user_id=user_id, session_id=session_id
+        )
         if workspace is not None:
-            tasks = vault.tasks(user_id=user_id, workspace_id=workspace)
+            tasks = vault.workspace.tasks(user_id=user_id, workspace_id=workspace)
             if tasks:
                 parts["task_board"] = BoardPart(tasks, session_id)
     if (

@@ -371,14 +371,14 @@ class AgentVaults:
         )
 
     def users(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
-        """``Vault.users`` over every store: a user's count is summed over the stores
+        """``vault.admin.users`` over every store: a user's count is summed over the stores
         holding their memories. Each store gives its first ``offset + limit`` users,
         which hold every user of the merged page (a user's place in one store is never
         after its place among all)."""
         limit, offset = check_limit(limit, maximum=1000), check_offset(offset)
         vaults = list(self.vaults())
         if len(vaults) == 1:
-            return vaults[0].users(limit=limit, offset=offset)
+            return vaults[0].admin.users(limit=limit, offset=offset)
         counts = (
             (row.user_id, row.memories)
             for vault in vaults

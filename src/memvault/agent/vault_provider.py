@@ -153,7 +153,7 @@ class VaultProvider(MemoryProvider):
             return ""
         store = self._agents.default if self._agents is not None else self.vault
         assert self.session is not None
-        return store.card_text(
+        return store.workspace.card_text(
             user_id=self.session.user_id, session_id=session_id, max_tokens=self.card_tokens
         )
 

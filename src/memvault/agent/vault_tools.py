@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..deciding import MACHINE_SOURCES
+from ..engine.deciding import MACHINE_SOURCES
 from ..errors import ConfigError, MemvaultError, NotFoundError, SecurityError
 from ..lifecycle.decisions import USER_ONLY, legal_moves
 from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry, Source
@@ -353,15 +353,17 @@ class VaultTools:
             return _ok(
                 decision=self._decision(entry),
                 moves=[
-                    m.to_dict() for m in self.vault.decision_history(entry.id, user_id=self.user_id)
+                    m.to_dict()
+                    for m in self.vault.decisions.history(entry.id, user_id=self.user_id)
                 ],
                 conflicts=[
-                    c.to_dict() for c in self.vault.conflicts(entry.id, user_id=self.user_id)
+                    c.to_dict()
+                    for c in self.vault.decisions.conflicts(entry.id, user_id=self.user_id)
                 ],
             )
         if status is None:
             return fail("move needs the new 'status'")
-        entry = self.vault.decide(
+        entry = self.vault.decisions.decide(
             entry_id,
             status,
             user_id=self.user_id,

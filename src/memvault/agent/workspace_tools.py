@@ -194,7 +194,7 @@ class WorkspaceTools:
             return fail(problem)
         action = args.get("action")
         if action == "get":
-            card = self.vault.card(user_id=self.user_id, session_id=session)
+            card = self.vault.workspace.card(user_id=self.user_id, session_id=session)
             return _ok(card=card_view(card))
         if action != "update":
             return fail("'action' must be get or update")
@@ -204,7 +204,7 @@ class WorkspaceTools:
         fields = args.get("fields")
         if fields is not None and not isinstance(fields, dict):
             return fail("'fields' must be an object of names to texts (null removes one)")
-        card = self.vault.upsert_card(
+        card = self.vault.workspace.upsert_card(
             user_id=self.user_id,
             session_id=session,
             goal=args.get("goal"),
@@ -220,7 +220,7 @@ class WorkspaceTools:
         return _ok(action="updated", card=card_view(card))
 
     def _workspace(self, session: str) -> str | None:
-        return self.workspace_id or self.vault.session_workspace(
+        return self.workspace_id or self.vault.workspace.session_workspace(
             user_id=self.user_id, session_id=session
         )
 
@@ -239,7 +239,7 @@ class WorkspaceTools:
                 "names the workspace when the session starts"
             )
         if action == "list":
-            tasks = self.vault.tasks(
+            tasks = self.vault.workspace.tasks(
                 user_id=self.user_id, workspace_id=workspace, status=args.get("status")
             )
             return _ok(
@@ -250,7 +250,7 @@ class WorkspaceTools:
         if action == "create":
             if not isinstance(args.get("title"), str) or not args["title"].strip():
                 return fail("create needs a 'title': what the task is")
-            task = self.vault.add_task(
+            task = self.vault.workspace.add_task(
                 user_id=self.user_id,
                 workspace_id=workspace,
                 session_id=session,
@@ -264,10 +264,10 @@ class WorkspaceTools:
             return fail("update needs the 'task_id': call task_board with action 'list'")
         if not any(k in args for k in ("title", "notes", "status")):
             return fail("update needs at least one of title, notes, status")
-        found = self.vault.task(user_id=self.user_id, task_id=task_id)
+        found = self.vault.workspace.task(user_id=self.user_id, task_id=task_id)
         if found.workspace_id != workspace:
             raise NotFoundError("not on this board")  # another board's task: not the model's
-        task = self.vault.update_task(
+        task = self.vault.workspace.update_task(
             user_id=self.user_id,
             task_id=task_id,
             title=args.get("title"),

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import httpx
 
-from ..entities import EntityDetail
+from ..engine.entities import EntityDetail
 from ..graph.view import EntityGraphView
 from ..model import MemoryEntry
 from ..stores.graph_values import Entity

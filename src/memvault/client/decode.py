@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any
 
 from ..agent.external import ExternalHit
-from ..entities import EntityDetail
+from ..engine.entities import EntityDetail
 from ..graph.view import EntityGraphView, GraphEdge, GraphNode
 from ..lifecycle.history import Version
 from ..model import Hit, MemoryEntry

@@ -256,7 +256,7 @@ class MemvaultMiddleware(AgentMiddleware):
         if not isinstance(builtin, BuiltinFileProvider):
             return
         mine = (user_id, agent_id)
-        self._mirror_stop = self.vault.on_learned(
+        self._mirror_stop = self.vault.learning.on_learned(
             FilesMirror(lambda u, a: builtin if (u, a) == mine else None)
         )
 

@@ -141,7 +141,7 @@ class KnowledgeGraph:
         relations: dict[str, Relation] = {}
         for name, (entry, entity) in list(entities.items()):
             try:
-                detail = self.vault.entity(name, user_id=self.user_id, agent_id=self.agent_id)
+                detail = self.vault.entities.get(name, user_id=self.user_id, agent_id=self.agent_id)
             except (NotFoundError, UnsupportedOperationError):
                 continue  # a store without the graph: the entries' own account
             kind = detail.entity.type if detail.entity.type != UNKNOWN else entity.entity_type

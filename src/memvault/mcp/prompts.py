@@ -221,7 +221,7 @@ class UserPrompts:
         return RenderedPrompt(SUMMARIZE_ME.description, text)
 
     def _review(self) -> RenderedPrompt:
-        held = self.vault.quarantined(
+        held = self.vault.review.quarantined(
             user_id=self.user_id, agent_id=self.agent_id, limit=REVIEW_LIMIT
         )
         items = []

@@ -35,7 +35,7 @@ from ..agent.builtin import BuiltinFileProvider
 from ..agent.files import ENTRY_DELIMITER
 from ..agent.provider import WriteTarget
 from ..agent.workspace_tools import card_view, task_view
-from ..entities import entity_dict
+from ..engine.entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
 from ..validation import check_ident
@@ -333,27 +333,29 @@ class UserResources:
                 raise _not_found(uri)
             return ResourceText(uri, JSON, _dump(entry.to_dict()))
         if uri.startswith(CARD_PREFIX):
-            card = self.vault.card(user_id=self.user_id, session_id=uri[len(CARD_PREFIX) :])
+            card = self.vault.workspace.card(
+                user_id=self.user_id, session_id=uri[len(CARD_PREFIX) :]
+            )
             if card.revision == 0:
                 raise _not_found(uri)  # never saved, or another user's: the same answer
             return ResourceText(uri, JSON, _dump(card_view(card)))
         if uri.startswith(BOARD_PREFIX):
             workspace = uri[len(BOARD_PREFIX) :]
-            tasks = self.vault.tasks(user_id=self.user_id, workspace_id=workspace)
+            tasks = self.vault.workspace.tasks(user_id=self.user_id, workspace_id=workspace)
             if not tasks:
                 raise _not_found(uri)
             body = {"workspace_id": workspace, "tasks": [task_view(t) for t in tasks]}
             return ResourceText(uri, JSON, _dump(body))
         name = unquote(uri[len(ENTITY_PREFIX) :])
         try:
-            detail = self.vault.entity(name, user_id=self.user_id, agent_id=self.agent_id)
+            detail = self.vault.entities.get(name, user_id=self.user_id, agent_id=self.agent_id)
         except (NotFoundError, ValidationError, UnsupportedOperationError):
             raise _not_found(uri) from None
         return ResourceText(uri, JSON, _dump(detail.to_dict()))
 
     def _entities(self) -> list[dict[str, Any]]:
         try:
-            found = self.vault.entities(
+            found = self.vault.entities.list(
                 user_id=self.user_id, agent_id=self.agent_id, limit=ENTITY_LIMIT
             )
         except UnsupportedOperationError:
@@ -434,7 +436,9 @@ def _after(
     session = arguments.get("session_id")
     if snapshot.tool == "task_board" and change and isinstance(session, str):
         # the board of the workspace the conversation belongs to
-        workspace = resources.vault.session_workspace(user_id=resources.user_id, session_id=session)
+        workspace = resources.vault.workspace.session_workspace(
+            user_id=resources.user_id, session_id=session
+        )
         if workspace is not None:
             change = change | Change(False, frozenset({board_uri(workspace)}))
     change = Change(change.list_changed, frozenset(u for u in change.uris if u != TASKS_CHANGED))

@@ -871,7 +871,7 @@ def build_server(
     tools = UserTools(vault, user_id=user_id, agent_id=agent_id, base_dir=base_dir)
     mine = (tools.user_id, tools.agent_id)
     # Facts learnt from memory_remember also go into this user's USER.md / MEMORY.md.
-    vault.on_learned(FilesMirror(lambda u, a: tools.files if (u, a) == mine else None))
+    vault.learning.on_learned(FilesMirror(lambda u, a: tools.files if (u, a) == mine else None))
     return _server(lambda: tools)
 
 

@@ -1,12 +1,13 @@
 """One entry point for raw conversation: keep what matters, archive it, learn from it.
 
-``Vault.remember(messages, ...)`` runs :func:`archive` then hands the conversation to the
-``Learner``. Archiving is conversation-aware: each kept message becomes one turn of the
-session (``session_id``, ``metadata.turn_index``), so recall finds a turn by the words of
-the turns around it (``retrieval.conversation``). Agents hand over the whole
-conversation so far on every turn; a message archived before is recognised by its key
-(its own id when it has one, else its position and a hash of its text) and not stored
-twice, so calling ``remember`` after every turn archives each message once.
+``Vault.remember(messages, ...)`` is :meth:`Rememberer.remember`: it runs :func:`archive`
+then hands the conversation to the ``Learner``. Archiving is conversation-aware: each
+kept message becomes one turn of the session (``session_id``, ``metadata.turn_index``),
+so recall finds a turn by the words of the turns around it (``retrieval.conversation``).
+Agents hand over the whole conversation so far on every turn; a message archived before
+is recognised by its key (its own id when it has one, else its position and a hash of
+its text) and not stored twice, so calling ``remember`` after every turn archives each
+message once.
 """
 
 from __future__ import annotations
@@ -17,11 +18,23 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import SecurityError
+from ..config import VaultConfig
+from ..errors import SecurityError, ValidationError
 from ..model import Kind, MemClass, MemoryEntry, Source
-from ..validation import SUBJECT_ASSISTANT, SUBJECT_USER, TURN_INDEX_KEY
-from .learn import Learned
-from .messages import ConversationMessage
+from ..stores.protocols import EntryStore
+from ..stores.values import EntryFilter, View
+from ..validation import (
+    SUBJECT_ASSISTANT,
+    SUBJECT_USER,
+    TURN_INDEX_KEY,
+    check_bool,
+    check_ident,
+    check_short_text,
+    make_scope,
+    thread_session,
+)
+from .learn import Conversation, Learned, Learner
+from .messages import ConversationMessage, filter_messages
 
 log = logging.getLogger(__name__)
 
@@ -144,4 +157,113 @@ def archive(
     return turns, new, before, refused
 
 
-__all__ = ["MESSAGE_KEY", "NOTES", "ROLE_KEY", "Extraction", "Remembered", "archive", "message_key"]
+class Rememberer:
+    """``Vault.remember`` over one store: ``add`` is the vault's whole write path."""
+
+    def __init__(
+        self,
+        store: EntryStore,
+        learner: Learner,
+        add: Callable[..., MemoryEntry],
+        config: VaultConfig,
+    ) -> None:
+        self._store = store
+        self._learner = learner
+        self._add = add
+        self._config = config
+
+    def remember(
+        self,
+        messages: Sequence[Any],
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        thread_id: str | None = None,
+        wait: bool = False,
+    ) -> Remembered:
+        """Archive the conversation's kept messages as turns, then queue it for
+        extraction (or, with ``wait``, extract now); see ``Vault.remember``."""
+        user = make_scope(user_id, agent_id)
+        if session_id is None and thread_id is None:
+            raise ValidationError(
+                "remember needs the conversation the messages belong to: pass session_id "
+                "(or thread_id)",
+                field="session_id",
+            )
+        if thread_id is not None:
+            check_short_text(thread_id, "thread_id", 512)
+        session = (
+            check_ident(session_id, "session_id")
+            if session_id is not None
+            else thread_session(str(thread_id))
+        )
+        assert session is not None
+        thread = thread_id if thread_id is not None else session
+        check_bool(wait, "wait")
+        kept = filter_messages(messages)
+        existing = self._session_turns(user.user_id, user.agent_id, session)
+        turns, new, before, refused = archive(
+            kept,
+            existing=existing,
+            add=self._add,
+            user_id=user.user_id,
+            agent_id=user.agent_id,
+            session_id=session,
+            thread_id=thread,
+        )
+        result = Remembered(
+            session,
+            thread,
+            received=len(messages),
+            kept=len(kept),
+            archived=new,
+            already_archived=before,
+            refused=len(refused),
+        )
+        learnable = tuple(m for m in kept if m.index not in refused)
+        ex = self._config.extraction
+        if not learnable or not new:
+            result.extraction = "nothing_to_learn"
+        elif not ex.enabled:
+            result.extraction = "disabled"
+        elif not self._config.llm.configured:
+            result.extraction = "no_llm"
+        else:
+            conversation = Conversation(
+                user.user_id, user.agent_id, thread, session, learnable, turns
+            )
+            if wait:
+                self._learner.cancel(user.user_id, user.agent_id, thread)
+                result.learned = self._learner.learn(self._learner.stamp(conversation))
+                result.extraction = "done"
+            else:
+                self._learner.submit(conversation)
+        result.note = NOTES[result.extraction].format(delay=ex.debounce_seconds)
+        if result.learned is not None and result.learned.error:
+            result.note = f"extraction {result.learned.status}: {result.learned.error}"
+        return result
+
+    def _session_turns(
+        self, user_id: str, agent_id: str | None, session_id: str
+    ) -> list[MemoryEntry]:
+        view = View(user_id, agent_id)
+        flt = EntryFilter(session_id=session_id)
+        found: list[MemoryEntry] = []
+        while True:
+            page = self._store.list_entries(view, flt, limit=1000, offset=len(found))
+            found.extend(page)
+            if len(page) < 1000:
+                return found
+
+
+__all__ = [
+    "MESSAGE_KEY",
+    "NOTES",
+    "ROLE_KEY",
+    "Extraction",
+    "Remembered",
+    "Rememberer",
+    "archive",
+    "message_key",
+]

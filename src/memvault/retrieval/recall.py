@@ -14,7 +14,7 @@ shows is what ``search`` did. ``Recall.context`` packs the relevant hits into a 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -29,8 +29,7 @@ from ..render import pack
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
-from ..validation import check_bool, check_datetime, check_encodable, check_limit
-from ..views import entry_filter, recall_scope, recall_view
+from ..validation import check_encodable, check_limit
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
@@ -182,44 +181,19 @@ class Recall:
     def ask(
         self,
         query: object,
-        user_id: object,
-        agent_id: object,
+        view: View,
         limit: object,
-        kind: object = None,
-        mem_class: object = None,
-        domain: object = None,
-        tier: object = None,
-        quarantined: object = None,
-        sensitivity: object = None,
-        status: object = None,
-        source_subject: object = None,
+        flt: EntryFilter,
         *,
-        as_of: object = None,
-        include_superseded: object = False,
-        scope: object = "global",
-        session_id: object = None,
-        workspace_id: object = None,
+        as_of: datetime | None = None,
+        include_superseded: bool = False,
     ) -> Search:
-        """A search in the caller's recall view (``views.recall_view``), narrowed to its
-        ``scope`` (``views.recall_scope``), checked."""
-        view = recall_view(user_id, agent_id)
+        """A search of ``query`` in ``view`` (the caller's recall view), narrowed by
+        ``flt``: the view and the filter come checked (``engine.views``), the text and
+        ``limit`` are checked here."""
         text = check_query(query, self.config.max_query_bytes)
         checked = check_limit(limit, maximum=1000)
-        flt = entry_filter(
-            kind,
-            mem_class,
-            domain,
-            tier,
-            quarantined=quarantined,
-            sensitivity=sensitivity,
-            status=status,
-            source_subject=source_subject,
-        )
-        session, workspace = recall_scope(scope, session_id, workspace_id)
-        flt = replace(flt, session_id=session, workspace_id=workspace)
-        when = check_datetime(as_of, "as_of", optional=True)
-        wide = check_bool(include_superseded, "include_superseded")
-        return Search(view, text, flt, checked, when, wide)
+        return Search(view, text, flt, checked, as_of, include_superseded)
 
     def hits(self, search: Search) -> list[Hit]:
         """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns)."""
@@ -232,15 +206,7 @@ class Recall:
             self.on_recall(search.view.user_id, [h.entry.id for h in hits])
 
     def context(
-        self,
-        query: object,
-        user_id: object,
-        agent_id: object,
-        max_tokens: object,
-        limit: object,
-        select: Callable[[Recalled, int], list[Hit]],
-        *,
-        filters: Mapping[str, object] | None = None,
+        self, search: Search, max_tokens: object, select: Callable[[Recalled, int], list[Hit]]
     ) -> str:
         """The hits ``select`` finds relevant (``retrieval.relevance``'s gate) that are not
         held for review, packed into ``max_tokens`` (default ``context.max_tokens``) as a
@@ -249,28 +215,12 @@ class Recall:
         budget = cc.max_tokens if max_tokens is None else max_tokens
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
             raise ValidationError("max_tokens must be an integer >= 16", field="max_tokens")
-        return pack(self.relevant(query, user_id, agent_id, limit, select, filters=filters), budget)
+        return pack(self.relevant(search, select), budget)
 
-    def relevant(
-        self,
-        query: object,
-        user_id: object,
-        agent_id: object,
-        limit: object,
-        select: Callable[[Recalled, int], list[Hit]],
-        *,
-        filters: Mapping[str, object] | None = None,
-    ) -> list[Hit]:
+    def relevant(self, search: Search, select: Callable[[Recalled, int], list[Hit]]) -> list[Hit]:
         """The hits ``context`` packs, best first (recorded as recalled): a caller that
-        packs them into a budget of its own calls this and ``render.pack``."""
-        search = self.ask(
-            query,
-            user_id,
-            agent_id,
-            limit or self.config.context.limit,
-            quarantined=False,
-            **(filters or {}),
-        )
+        packs them into a budget of its own calls this and ``render.pack``. The caller's
+        search leaves held entries out (``engine.views.context_search``)."""
         chosen = select(self.run(search), search.limit)
         self._recalled(search, chosen)
         return chosen

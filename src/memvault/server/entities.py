@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 
-from ..entities import entity_dict
+from ..engine.entities import entity_dict
 from ..graph.view import MAX_DEPTH, MAX_NODES
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, NOT_FOUND
@@ -111,7 +111,7 @@ def list_entities(
 ) -> dict[str, Any]:
     """The entities the user's memories name, most named first."""
     user = act_as(who, user_id)
-    found = gw.vault_for(agent_id).entities(
+    found = gw.vault_for(agent_id).entities.list(
         user_id=user, agent_id=agent_id, prefix=prefix, limit=limit, offset=offset
     )
     return {"items": [entity_dict(e) for e in found], "limit": limit, "offset": offset}
@@ -134,7 +134,7 @@ def entity_graph(
     user = act_as(who, user_id)
     return (
         gw.vault_for(agent_id)
-        .entity_graph(user_id=user, agent_id=agent_id, limit=limit, center=center, depth=depth)
+        .entities.graph(user_id=user, agent_id=agent_id, limit=limit, center=center, depth=depth)
         .to_dict()
     )
 
@@ -159,8 +159,8 @@ def get_entity(
     (and, with ``include=memories``, the newest of those memories themselves)."""
     user = act_as(who, user_id)
     vault = gw.vault_for(agent_id)
-    detail = vault.entity(name, user_id=user, agent_id=agent_id).to_dict()
+    detail = vault.entities.get(name, user_id=user, agent_id=agent_id).to_dict()
     if include == "memories":
-        shown = vault.entity_memories(name, user_id=user, agent_id=agent_id, limit=MEMORIES_SHOWN)
+        shown = vault.entities.memories(name, user_id=user, agent_id=agent_id, limit=MEMORIES_SHOWN)
         detail["memories"] = [e.to_dict() for e in shown]
     return detail

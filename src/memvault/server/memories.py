@@ -279,7 +279,7 @@ class DecisionRequest(BaseModel):
 def decide(entry_id: str, body: DecisionRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
     """Move a decision along its lifecycle: 422 names the legal moves when this is not
     one. A person's call, so it may also mark a decision invalid."""
-    entry = gw.vault_for(body.agent_id).decide(
+    entry = gw.vault_for(body.agent_id).decisions.decide(
         entry_id,
         body.status,
         user_id=act_as(who, body.user_id),
@@ -303,8 +303,8 @@ def decision(
         "entry_id": entry.id,
         "status": entry.status.value if entry.status else None,
         "legal_moves": [m.value for m in legal_moves(entry.status, by_user=True)],
-        "history": [m.to_dict() for m in vault.decision_history(entry.id, user_id=user)],
-        "conflicts": [c.to_dict() for c in vault.conflicts(entry.id, user_id=user)],
+        "history": [m.to_dict() for m in vault.decisions.history(entry.id, user_id=user)],
+        "conflicts": [c.to_dict() for c in vault.decisions.conflicts(entry.id, user_id=user)],
     }
 
 

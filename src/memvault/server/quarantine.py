@@ -1,6 +1,6 @@
 """``/v1/quarantine``: the review queue of memories held by the threat scan.
 
-Thin routes over ``Vault`` (``memvault.review``): list the held entries, approve one
+Thin routes over ``Vault`` (``memvault.engine.review``): list the held entries, approve one
 (it becomes part of recall again) or reject it (deleted). A user key acts for its own
 user, an admin key names one; another user's entry is a 404 like everywhere else.
 The actor written to the audit log is the API key's id (or "local").
@@ -44,7 +44,7 @@ def list_quarantined(
     """Memories held for review, newest first; each carries its ``quarantine`` reason."""
     user = act_as(who, user_id)
     vault = gw.vault_for(agent_id)
-    items = vault.quarantined(user_id=user, agent_id=agent_id, limit=limit, offset=offset)
+    items = vault.review.quarantined(user_id=user, agent_id=agent_id, limit=limit, offset=offset)
     total = vault.count(user_id=user, agent_id=agent_id, quarantined=True)
     return {"items": [e.to_dict() for e in items], "total": total, "limit": limit, "offset": offset}
 
@@ -56,7 +56,7 @@ def approve(
     """Release a held memory: recall and prompts may show it from now on."""
     user = act_as(who, body.user_id if body else None)
     vault = gw.vault_for(body.agent_id if body else None)
-    return vault.approve(entry_id, user_id=user, actor=_actor(who)).to_dict()
+    return vault.review.approve(entry_id, user_id=user, actor=_actor(who)).to_dict()
 
 
 @router.post(
@@ -68,5 +68,7 @@ def approve(
 def reject(entry_id: str, who: Who, gw: GatewayDep, body: ReviewRequest | None = None) -> Response:
     """Delete a held memory (409 if the memory is not held)."""
     user = act_as(who, body.user_id if body else None)
-    gw.vault_for(body.agent_id if body else None).reject(entry_id, user_id=user, actor=_actor(who))
+    gw.vault_for(body.agent_id if body else None).review.reject(
+        entry_id, user_id=user, actor=_actor(who)
+    )
     return Response(status_code=204)

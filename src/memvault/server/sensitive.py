@@ -1,6 +1,6 @@
 """``/v1/sensitive``: the reveal secret, authorised reveal of redacted originals, the audit log.
 
-Thin routes over ``Vault`` (``memvault.reveal``): a user key acts for its own
+Thin routes over ``Vault`` (``memvault.engine.reveal``): a user key acts for its own
 user; the actor written to the audit log is the API key's id (or "local").
 Setting the first secret needs only the user's key; changing it needs
 ``current_secret``, or an admin key (a reset, audited as ``reset_secret``). Wrong
@@ -83,10 +83,10 @@ def set_secret(body: SecretRequest, who: Who, gw: GatewayDep) -> None:
     leave it out: a reset, which also lifts the user's lock)."""
     user_id = act_as(who, body.user_id)
     if who.admin and body.current_secret is None:
-        gw.vault.reset_reveal_secret(user_id=user_id, secret=body.secret, actor=_actor(who))
+        gw.vault.reveal.reset_secret(user_id=user_id, secret=body.secret, actor=_actor(who))
         return
     try:
-        gw.vault.set_reveal_secret(
+        gw.vault.reveal.set_secret(
             user_id=user_id, secret=body.secret, current=body.current_secret, actor=_actor(who)
         )
     except RevealLockedError:
@@ -103,7 +103,7 @@ def set_secret(body: SecretRequest, who: Who, gw: GatewayDep) -> None:
 
 @router.post("/v1/sensitive/{entry_id}/authorize", response_model=Grant, responses=_DENIED)
 def authorize(entry_id: str, body: AuthorizeRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    until = gw.vault.authorize_reveal(
+    until = gw.vault.reveal.authorize(
         entry_id, user_id=act_as(who, body.user_id), secret=body.secret, actor=_actor(who)
     )
     return {"entry_id": entry_id, "granted_until": until.isoformat()}
@@ -111,7 +111,7 @@ def authorize(entry_id: str, body: AuthorizeRequest, who: Who, gw: GatewayDep) -
 
 @router.post("/v1/sensitive/{entry_id}/reveal", response_model=Entry, responses=_DENIED)
 def reveal(entry_id: str, body: UserOnly, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    entry = gw.vault.reveal(entry_id, user_id=act_as(who, body.user_id), actor=_actor(who))
+    entry = gw.vault.reveal.entry(entry_id, user_id=act_as(who, body.user_id), actor=_actor(who))
     return entry.to_dict()
 
 
@@ -119,7 +119,7 @@ def reveal(entry_id: str, body: UserOnly, who: Who, gw: GatewayDep) -> dict[str,
 def unlock_user(body: UserOnly, who: Who, gw: GatewayDep) -> None:
     """Lift a user's reveal lock (admin key)."""
     require_admin(who)
-    gw.vault.unlock_reveal(user_id=act_as(who, body.user_id), actor=_actor(who))
+    gw.vault.reveal.unlock(user_id=act_as(who, body.user_id), actor=_actor(who))
 
 
 @router.post("/v1/sensitive/{entry_id}/unlock", status_code=204, responses=_DENIED)
@@ -127,7 +127,7 @@ def unlock(entry_id: str, body: UserOnly, who: Who, gw: GatewayDep) -> None:
     """Lift the reveal lock of the user owning ``entry_id`` (admin key); the lock is per
     user, so this is ``POST /v1/sensitive/unlock`` with the entry named in the audit."""
     require_admin(who)
-    gw.vault.unlock_reveal(entry_id, user_id=act_as(who, body.user_id), actor=_actor(who))
+    gw.vault.reveal.unlock(entry_id, user_id=act_as(who, body.user_id), actor=_actor(who))
 
 
 @router.get("/v1/sensitive/audit", response_model=AuditResponse)
@@ -139,7 +139,7 @@ def audit(
     limit: int = 100,
     after: int = 0,
 ) -> dict[str, Any]:
-    records = gw.vault.audit_log(
+    records = gw.vault.reveal.audit_log(
         user_id=act_as(who, user_id), entry_id=entry_id, limit=limit, after=after
     )
     return {

@@ -79,7 +79,7 @@ class Gateway:
         self._recall = LRUCache(max(self.settings.agent_cache_size, 1024))
         # Facts learnt from remembered conversations also go into USER.md / MEMORY.md.
         self.files_mirror = FilesMirror(self._files_of)
-        self.agents.on_open(lambda vault: vault.on_learned(self.files_mirror))
+        self.agents.on_open(lambda vault: vault.learning.on_learned(self.files_mirror))
 
     def _files_of(self, user_id: str, agent_id: str | None) -> BuiltinFileProvider | None:
         """The files extracted facts are mirrored into (None: the user switched them off)."""

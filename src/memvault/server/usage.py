@@ -23,7 +23,7 @@ def usage(
 ) -> dict[str, Any]:
     """LLM calls and tokens of the last ``days`` days, and today's budget left."""
     user = None if who.admin and user_id is None else act_as(who, user_id)
-    return gw.vault.llm_usage(user_id=user, days=days).to_dict()
+    return gw.vault.admin.llm_usage(user_id=user, days=days).to_dict()
 
 
 __all__ = ["router"]

@@ -177,7 +177,7 @@ def status(
         "char_usage": _usage(gw, user, agent_id),
         "external": _external(gw, user, agent_id),
         "snapshot_taken_at": _iso(gw.builtin(user, agent_id).snapshot_taken_at),
-        "llm_usage": gw.vault_for(agent_id).llm_usage(user_id=user).to_dict(),
+        "llm_usage": gw.vault_for(agent_id).admin.llm_usage(user_id=user).to_dict(),
     }
 
 

@@ -230,7 +230,7 @@ def task_out(t: Task) -> dict[str, Any]:
 @router.post("/v1/cards/upsert", response_model=CardOut)
 def upsert_card(body: CardUpsert, who: Who, gw: GatewayDep) -> dict[str, Any]:
     """Change the parts given and keep the card as its next revision (who, when, diff)."""
-    card = gw.vault.upsert_card(
+    card = gw.vault.workspace.upsert_card(
         user_id=act_as(who, body.user_id),
         session_id=body.session_id,
         goal=body.goal,
@@ -255,7 +255,7 @@ def list_sessions(
     workspace_id: Annotated[str | None, Query(description="one workspace's sessions")] = None,
 ) -> dict[str, Any]:
     """The user's sessions with a card or a task, and the workspace each is tied to."""
-    found = gw.vault.workspace_sessions(user_id=act_as(who, user_id), workspace_id=workspace_id)
+    found = gw.vault.workspace.sessions(user_id=act_as(who, user_id), workspace_id=workspace_id)
     return {"count": len(found), "sessions": [session_out(c) for c in found]}
 
 
@@ -264,7 +264,7 @@ def get_card(
     session_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None
 ) -> dict[str, Any]:
     """The session's card (revision 0 and empty parts when none was saved)."""
-    return card_out(gw.vault.card(user_id=act_as(who, user_id), session_id=session_id))
+    return card_out(gw.vault.workspace.card(user_id=act_as(who, user_id), session_id=session_id))
 
 
 @router.get("/v1/cards/{session_id}/revisions", response_model=RevisionList)
@@ -272,7 +272,7 @@ def card_revisions(
     session_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None
 ) -> dict[str, Any]:
     """Every revision of the card, oldest first."""
-    found = gw.vault.card_revisions(user_id=act_as(who, user_id), session_id=session_id)
+    found = gw.vault.workspace.card_revisions(user_id=act_as(who, user_id), session_id=session_id)
     return {
         "session_id": session_id,
         "count": len(found),
@@ -285,7 +285,11 @@ def delete_card(
     session_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None
 ) -> dict[str, Any]:
     """Drop the card and its revisions (the session is over for good)."""
-    return {"deleted": gw.vault.delete_card(user_id=act_as(who, user_id), session_id=session_id)}
+    return {
+        "deleted": gw.vault.workspace.delete_card(
+            user_id=act_as(who, user_id), session_id=session_id
+        )
+    }
 
 
 # -- the task board (v2 business API) --------------------------------------------------------
@@ -303,7 +307,7 @@ def list_tasks(
     status: TaskStatus | None = None,
 ) -> dict[str, Any]:
     """The user's tasks, oldest first."""
-    found = gw.vault.tasks(
+    found = gw.vault.workspace.tasks(
         user_id=act_as(who, user_id),
         workspace_id=workspace_id,
         session_id=session_id,
@@ -315,7 +319,7 @@ def list_tasks(
 @router.post(TASKS, status_code=201, response_model=TaskOut)
 def create_task(body: TaskCreate, who: Who, gw: GatewayDep) -> dict[str, Any]:
     """A task on the workspace's board, linked to one conversation."""
-    task = gw.vault.add_task(
+    task = gw.vault.workspace.add_task(
         user_id=act_as(who, body.user_id),
         workspace_id=body.workspace_id,
         session_id=body.session_id,
@@ -328,13 +332,13 @@ def create_task(body: TaskCreate, who: Who, gw: GatewayDep) -> dict[str, Any]:
 
 @router.get(TASKS + "/{task_id}", response_model=TaskOut, responses=NOT_FOUND)
 def get_task(task_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None) -> dict[str, Any]:
-    return task_out(gw.vault.task(user_id=act_as(who, user_id), task_id=task_id))
+    return task_out(gw.vault.workspace.task(user_id=act_as(who, user_id), task_id=task_id))
 
 
 @router.patch(TASKS + "/{task_id}", response_model=TaskOut, responses=NOT_FOUND)
 def update_task(task_id: str, body: TaskPatch, who: Who, gw: GatewayDep) -> dict[str, Any]:
     """Rename, re-note, move, or reassign to another session of the same workspace."""
-    task = gw.vault.update_task(
+    task = gw.vault.workspace.update_task(
         user_id=act_as(who, body.user_id),
         task_id=task_id,
         title=body.title,
@@ -349,7 +353,7 @@ def update_task(task_id: str, body: TaskPatch, who: Who, gw: GatewayDep) -> dict
 @router.post(TASKS + "/{task_id}/move", response_model=TaskOut, responses=NOT_FOUND)
 def move_task(task_id: str, body: TaskMove, who: Who, gw: GatewayDep) -> dict[str, Any]:
     """Move the task to another column of its board."""
-    task = gw.vault.move_task(
+    task = gw.vault.workspace.move_task(
         user_id=act_as(who, body.user_id),
         task_id=task_id,
         status=body.status,
@@ -362,8 +366,8 @@ def move_task(task_id: str, body: TaskMove, who: Who, gw: GatewayDep) -> dict[st
 def delete_task(task_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None) -> Response:
     """Drop the task; 404 when the user has none with that id."""
     user = act_as(who, user_id)
-    if not gw.vault.delete_task(user_id=user, task_id=task_id):
-        gw.vault.task(user_id=user, task_id=task_id)  # raises NotFoundError (or a 422)
+    if not gw.vault.workspace.delete_task(user_id=user, task_id=task_id):
+        gw.vault.workspace.task(user_id=user, task_id=task_id)  # raises NotFoundError (or a 422)
     return Response(status_code=204)
 
 

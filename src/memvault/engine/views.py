@@ -22,15 +22,17 @@ caller passed into one, validated.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from dataclasses import dataclass, replace
+from typing import Literal, TypedDict, Unpack, get_args
 
-from .errors import NotFoundError, ValidationError
-from .model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
-from .stores.protocols import EntryStore
-from .stores.values import EntryFilter, View
-from .validation import check_entry_id, check_subject, make_scope
-from .validation import check_optional_enum as _enum
-from .validation import check_optional_ident as _ident
+from ..errors import NotFoundError, ValidationError
+from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
+from ..retrieval.recall import Recall, Search
+from ..stores.protocols import EntryStore
+from ..stores.values import EntryFilter, View
+from ..validation import check_bool, check_datetime, check_entry_id, check_subject, make_scope
+from ..validation import check_optional_enum as _enum
+from ..validation import check_optional_ident as _ident
 
 
 def owner_view(user_id: object, agent_id: object = None) -> View:
@@ -80,32 +82,70 @@ def recall_scope(
     return None, None
 
 
-def entry_filter(
-    kind: object = None,
-    mem_class: object = None,
-    domain: object = None,
-    tier: object = None,
-    session_id: object = None,
-    quarantined: object = None,
-    *,
-    sensitivity: object = None,
-    status: object = None,
-    source_subject: object = None,
-) -> EntryFilter:
+class Filters(TypedDict, total=False):
+    """The filter words of every read (``search``, ``explain``, ``context``, ``count``,
+    ``list``), as callers name them (None = any); :func:`entry_filter` checks them."""
+
+    kind: object
+    mem_class: object
+    domain: object
+    tier: object
+    session_id: object
+    quarantined: object
+    sensitivity: object
+    status: object
+    source_subject: object
+
+
+def entry_filter(**filters: Unpack[Filters]) -> EntryFilter:
     """The classification filter a call names (None = any), each field checked."""
+    quarantined = filters.get("quarantined")
     if quarantined is not None and not isinstance(quarantined, bool):
         raise ValidationError("quarantined must be true, false or omitted", field="quarantined")
     return EntryFilter(
         quarantined=quarantined,
-        kind=_enum(Kind, kind, "kind"),
-        mem_class=_enum(MemClass, mem_class, "mem_class"),
-        domain=_enum(Domain, domain, "domain"),
-        tier=_enum(Tier, tier, "tier"),
-        session_id=_ident(session_id, "session_id"),
-        sensitivity=_enum(Sensitivity, sensitivity, "sensitivity"),
-        status=_enum(DecisionStatus, status, "status"),
-        source_subject=check_subject(source_subject),
+        kind=_enum(Kind, filters.get("kind"), "kind"),
+        mem_class=_enum(MemClass, filters.get("mem_class"), "mem_class"),
+        domain=_enum(Domain, filters.get("domain"), "domain"),
+        tier=_enum(Tier, filters.get("tier"), "tier"),
+        session_id=_ident(filters.get("session_id"), "session_id"),
+        sensitivity=_enum(Sensitivity, filters.get("sensitivity"), "sensitivity"),
+        status=_enum(DecisionStatus, filters.get("status"), "status"),
+        source_subject=check_subject(filters.get("source_subject")),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a recall looks: its ``scope`` and the caller's session and workspace, and
+    the moment it recalls (``as_of``; None: now) with or without superseded entries."""
+
+    scope: object = "global"
+    session_id: object = None
+    workspace_id: object = None
+    as_of: object = None
+    include_superseded: object = False
+
+
+def recall_search(
+    recall: Recall,
+    query: object,
+    user_id: object,
+    agent_id: object,
+    limit: object,
+    *,
+    where: Where,
+    filters: Filters,
+) -> Search:
+    """A recall's checked search: in the caller's recall view, narrowed by ``filters``
+    and by ``where``'s scope (which alone picks the session or workspace)."""
+    view = recall_view(user_id, agent_id)
+    flt = entry_filter(**filters)
+    session, workspace = recall_scope(where.scope, where.session_id, where.workspace_id)
+    flt = replace(flt, session_id=session, workspace_id=workspace)
+    when = check_datetime(where.as_of, "as_of", optional=True)
+    wide = check_bool(where.include_superseded, "include_superseded")
+    return recall.ask(query, view, limit, flt, as_of=when, include_superseded=wide)
 
 
 def not_found(entry_id: str, user_id: str) -> NotFoundError:
@@ -128,11 +168,14 @@ def read_entry(store: EntryStore, view: View, entry_id: object) -> MemoryEntry:
 
 __all__ = [
     "SCOPES",
+    "Filters",
     "RecallScope",
+    "Where",
     "entry_filter",
     "not_found",
     "owner_view",
     "read_entry",
     "recall_scope",
+    "recall_search",
     "recall_view",
 ]

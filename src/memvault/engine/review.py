@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from .errors import ConflictError
-from .model import MemoryEntry
-from .stores.protocols import Store
-from .stores.values import AuditRecord, EntryFilter, SearchDoc, View
-from .validation import check_entry_id, check_limit, check_offset, make_scope
+from ..errors import ConflictError
+from ..model import MemoryEntry
+from ..stores.protocols import Store
+from ..stores.values import AuditRecord, EntryFilter, SearchDoc, View
+from ..validation import check_entry_id, check_limit, check_offset, make_scope
 from .views import owner_view, read_entry
 from .write import Writer
 

@@ -36,17 +36,17 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from .config import DecisionConfig
-from .errors import MemvaultError, ValidationError
+from ..config import DecisionConfig
+from ..errors import MemvaultError, ValidationError
+from ..lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, move_record
+from ..lifecycle.history import UPDATED
+from ..llm import LLMFor, ask_json
+from ..model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
+from ..stores.protocols import EntryStore, Store
+from ..stores.values import AuditRecord, EntryFilter, View
+from ..text import STOPWORDS, tokenize
+from ..validation import check_enum, check_short_text
 from .history import HistoryService
-from .lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, move_record
-from .lifecycle.history import UPDATED
-from .llm import LLMFor, ask_json
-from .model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
-from .stores.protocols import EntryStore, Store
-from .stores.values import AuditRecord, EntryFilter, View
-from .text import STOPWORDS, tokenize
-from .validation import check_enum, check_short_text
 from .views import owner_view, read_entry, recall_view
 from .write import Draft, Patch, Writer
 
@@ -240,6 +240,28 @@ class DecisionService:
         return entry
 
     # -- writes ------------------------------------------------------------------------
+
+    def route(self, draft: Draft, *, user_id: str, agent_id: str | None) -> MemoryEntry:
+        """``Vault.add``'s write: a plain memory to the write path; one that supersedes
+        another through ``history`` (the old one stops being current in the same
+        write); a decision with its first move audited (and its conflicts with adopted
+        ones recorded, unless it replaces a memory: those are found when it is adopted).
+        """
+        by_user = check_enum(Source, draft.source, "source") not in MACHINE_SOURCES
+        actor = "owner" if by_user else "model"
+        status = draft.status
+        if draft.supersedes is not None:
+            view = owner_view(user_id, agent_id)
+            if status is None:
+                return self._history.add(draft, view=view)
+            check_move(None, check_enum(DecisionStatus, status, "status"), by_user=by_user)
+            with self.store.atomic():
+                entry = self._history.add(draft, view=view)
+                self.first_move(entry, actor)
+            return entry
+        if status is not None:
+            return self.add(draft, user_id=user_id, by_user=by_user, actor=actor)
+        return self._writer.add(draft, user_id=user_id)
 
     def add(self, draft: Draft, *, user_id: str, by_user: bool, actor: str) -> MemoryEntry:
         """Store a new decision, its conflicts with adopted ones recorded with it."""

@@ -20,13 +20,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from .errors import ConflictError, ImportFormatError, ValidationError
-from .fields import RECORD_NAMES
-from .model import MemoryEntry
-from .stores.protocols import Store
-from .stores.values import View
-from .validation import check_records, make_scope, parse_json
-from .write import Built, Derived, Draft, Writer
+from ..errors import ConflictError, ImportFormatError, ValidationError
+from ..fields import RECORD_NAMES
+from ..model import MemoryEntry
+from ..stores.protocols import Store
+from ..stores.values import View
+from ..validation import check_records, make_scope, parse_json
+from .derived import Derived
+from .write import Built, Draft, Writer
 
 #: Fields an import record may carry: every key of ``MemoryEntry.to_dict()``, by the field
 #: table. Those it marks ``Imported.DROP`` are ignored (the owner is the importer; an

@@ -29,16 +29,15 @@ from enum import Enum
 from functools import partial
 from typing import Any, Literal
 
-from .config import EmbeddingConfig, VaultConfig
-from .embed.base import Embedder
-from .embed.bilingual import comparable
-from .embed.worker import EmbeddingWorker
-from .errors import SecurityError, ValidationError
-from .fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
-from .graph.links import Linker
-from .lifecycle.decisions import check_move
-from .lifecycle.domains import DomainClassifier
-from .model import (
+from ..config import VaultConfig
+from ..embed.base import Embedder
+from ..embed.bilingual import comparable
+from ..errors import SecurityError, ValidationError
+from ..fields import KEPT, PATCHABLE, PROTECTED, RECORD_NAMES, Check, FieldSpec, Made, OnUpdate
+from ..graph.links import Linker
+from ..lifecycle.decisions import check_move
+from ..lifecycle.domains import DomainClassifier
+from ..model import (
     DecisionStatus,
     Domain,
     Kind,
@@ -49,7 +48,7 @@ from .model import (
     Tier,
     new_id,
 )
-from .retrieval.conversation import (
+from ..retrieval.conversation import (
     Conversations,
     SessionKey,
     changed,
@@ -57,16 +56,15 @@ from .retrieval.conversation import (
     session_of,
     stamp_after,
 )
-from .retrieval.keyword import search_doc
-from .retrieval.people import People
-from .retrieval.vector import VectorIndex
-from .security.protect import Protector, higher
-from .security.quarantine import reason, screened_text, write_verdict
-from .security.scan import SemanticScreen, Verdict, assess
-from .security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
-from .stores.protocols import Store
-from .stores.values import SearchDoc, View
-from .validation import check_entry_id, check_field, check_records, check_turn_fields
+from ..retrieval.keyword import search_doc
+from ..security.protect import Protector, higher
+from ..security.quarantine import reason, screened_text, write_verdict
+from ..security.scan import SemanticScreen, Verdict, assess
+from ..security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
+from ..stores.protocols import Store
+from ..stores.values import SearchDoc, View
+from ..validation import check_entry_id, check_field, check_records, check_turn_fields
+from .derived import Derived, embed_text
 from .views import not_found
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
@@ -178,102 +176,6 @@ def semantic_screen(mode: str, embedder: Embedder | None) -> SemanticScreen | No
     if mode == "auto" and embedder.name not in SEMANTIC_THRESHOLDS:
         return None
     return SemanticScreen(embedder)
-
-
-def embed_text(entry: MemoryEntry, metadata_prefix: Sequence[str]) -> str:
-    """What the embedder sees: 'speaker: title. description. content'."""
-    prefix = [
-        str(entry.metadata[key])
-        for key in metadata_prefix
-        if isinstance(entry.metadata.get(key), str | int | float)
-    ]
-    body = ". ".join(p for p in (entry.name, entry.description, entry.content) if p)
-    return f"{' '.join(prefix)}: {body}" if prefix else body
-
-
-class Derived:
-    """What this process keeps next to the store and must follow its writes: the
-    person names of recall, and the vectors (embedded in the background or at once)."""
-
-    def __init__(
-        self,
-        people: People,
-        index: VectorIndex | None = None,
-        worker: EmbeddingWorker | None = None,
-        *,
-        background: bool = True,
-        search_wait: float = 0.0,
-    ) -> None:
-        self.people = people
-        self.index = index
-        self.worker = worker
-        self.background = background
-        self.search_wait = search_wait
-
-    @classmethod
-    def start(
-        cls, store: Store, people: People, embedder: Embedder | None, config: EmbeddingConfig
-    ) -> Derived:
-        """With an embedder: a vector index and the worker that fills it. Pass the
-        embedder behind ``embed.guard``, so a process that exits mid-batch stays whole."""
-        if embedder is None:
-            return cls(people, background=config.background)
-        index = VectorIndex(store, embedder.name)
-        worker = EmbeddingWorker(
-            store,
-            embedder,
-            index,
-            partial(embed_text, metadata_prefix=config.metadata_prefix),
-            batch_size=config.batch_size,
-            backfill=config.background,
-        )
-        return cls(
-            people, index, worker, background=config.background, search_wait=config.search_wait
-        )
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
-        return True if self.worker is None else self.worker.flush(timeout)
-
-    def settle(self, user_id: str) -> bool:
-        """Read-your-writes, before a search ranks by meaning: wait (up to
-        ``embedding.search_wait`` seconds) until the entries this process added for
-        ``user_id`` have their vectors. False when the wait ran out."""
-        if self.worker is None or not self.background:
-            return True
-        return self.worker.wait_for(user_id, self.search_wait)
-
-    def reindex(
-        self, user_id: str | None, progress: Callable[[int, int], None] | None = None
-    ) -> int:
-        """Embed now every entry (of ``user_id``, or all) lacking a current vector."""
-        return 0 if self.worker is None else self.worker.reindex(user_id, progress)
-
-    def close(self) -> None:
-        """Finish queued embeddings."""
-        if self.worker is not None:
-            self.worker.close(drain=True)
-
-    def inserted(self, entries: list[MemoryEntry]) -> None:
-        self.people.note(entries)
-        if self.worker is None or not entries:
-            return
-        if self.background:
-            self.worker.submit(entries)
-        else:
-            self.worker.embed_now(entries)
-
-    def rewritten(self, entry: MemoryEntry, text_changed: bool) -> None:
-        self.people.forget(entry.user_id)
-        if self.index is not None and text_changed:
-            # The store dropped the old vector with the text change; embed the new text.
-            self.index.remove(entry.user_id, [entry.id])
-            self.inserted([entry])
-
-    def removed(self, user_id: str, entry_ids: Sequence[str]) -> None:
-        self.people.forget(user_id)
-        if self.index is not None:
-            self.index.remove(user_id, entry_ids)
 
 
 class Writer:
@@ -635,9 +537,7 @@ __all__ = [
     "KEEP",
     "RECORD_FIELDS",
     "Built",
-    "Derived",
     "Draft",
     "Patch",
     "Writer",
-    "embed_text",
 ]

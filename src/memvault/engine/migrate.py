@@ -38,15 +38,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .embed.base import Embedder
-from .errors import ConflictError, StoreError, ValidationError
-from .model import MemoryEntry
-from .stores import workspace_copy
-from .stores.graph_values import Mention, RelationMention
-from .stores.protocols import EntityGraph, Store
-from .stores.values import AuditRecord, RevealState, VectorItem, View
-from .stores.workspace_copy import WorkspaceCopy
-from .validation import make_scope
+from ..embed.base import Embedder
+from ..errors import ConflictError, StoreError, ValidationError
+from ..model import MemoryEntry
+from ..stores import workspace_copy
+from ..stores.graph_values import Mention, RelationMention
+from ..stores.protocols import EntityGraph, Store
+from ..stores.values import AuditRecord, RevealState, VectorItem, View
+from ..stores.workspace_copy import WorkspaceCopy
+from ..validation import make_scope
 
 #: Called after each committed batch with (entries done, entries in all).
 Progress = Callable[[int, int], object]

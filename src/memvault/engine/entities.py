@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import NotFoundError, UnsupportedOperationError, ValidationError
-from .names import name_key
-from .stores.graph_values import Entity, Relation
-from .stores.protocols import EntityGraph, Store
-from .stores.values import View
-from .validation import check_limit, check_offset, check_short_text
+from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
+from ..names import name_key
+from ..stores.graph_values import Entity, Relation
+from ..stores.protocols import EntityGraph, Store
+from ..stores.values import View
+from ..validation import check_limit, check_offset, check_short_text
 from .views import owner_view
 
 

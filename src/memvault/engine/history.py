@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from .errors import ConflictError, ValidationError
-from .lifecycle.decisions import check_move, move_record
-from .lifecycle.history import (
+from ..errors import ConflictError, ValidationError
+from ..lifecycle.decisions import check_move, move_record
+from ..lifecycle.history import (
     SUPERSEDED,
     UNDONE,
     Version,
@@ -30,11 +30,11 @@ from .lifecycle.history import (
     periods,
     states_at,
 )
-from .model import MemoryEntry
-from .stores.protocols import Store
-from .stores.values import SearchDoc, View
-from .stores.versions import StoredVersion
-from .validation import ENTRY_ID_RE
+from ..model import MemoryEntry
+from ..stores.protocols import Store
+from ..stores.values import SearchDoc, View
+from ..stores.versions import StoredVersion
+from ..validation import ENTRY_ID_RE
 from .views import read_entry
 from .write import Draft, Writer
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from .config import VaultConfig
-from .errors import AuthorizationError, RevealLockedError, ValidationError
-from .model import MemoryEntry
-from .security.protect import Protector, check_secret, grant_until, hash_secret
-from .stores.protocols import Store
-from .stores.rows import format_time
-from .stores.values import AuditRecord, RevealState
-from .validation import check_entry_id, check_limit, check_offset, make_scope
+from ..config import VaultConfig
+from ..errors import AuthorizationError, RevealLockedError, ValidationError
+from ..model import MemoryEntry
+from ..security.protect import Protector, check_secret, grant_until, hash_secret
+from ..stores.protocols import Store
+from ..stores.rows import format_time
+from ..stores.values import AuditRecord, RevealState
+from ..validation import check_entry_id, check_limit, check_offset, make_scope
 from .views import owner_view, read_entry
 
 

@@ -1,0 +1,120 @@
+"""What the process keeps beside the store and must follow its writes: the person
+names recall weighs, and the vectors (embedded in the background, or at once).
+
+``Derived`` is told of every insert, rewrite and delete the write path makes; the
+embedding worker (``embed.worker``) fills the vector index, and a search waits for the
+vectors of its user's earlier writes (read-your-writes, ``settle``). ``embed_text`` is
+what the embedder sees of an entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from ..config import EmbeddingConfig
+from ..embed.base import Embedder
+from ..embed.worker import EmbeddingWorker
+from ..model import MemoryEntry
+from ..retrieval.people import People
+from ..retrieval.vector import VectorIndex
+from ..stores.protocols import Store
+
+
+def embed_text(entry: MemoryEntry, metadata_prefix: Sequence[str]) -> str:
+    """What the embedder sees: 'speaker: title. description. content'."""
+    prefix = [
+        str(entry.metadata[key])
+        for key in metadata_prefix
+        if isinstance(entry.metadata.get(key), str | int | float)
+    ]
+    body = ". ".join(p for p in (entry.name, entry.description, entry.content) if p)
+    return f"{' '.join(prefix)}: {body}" if prefix else body
+
+
+class Derived:
+    """What this process keeps next to the store and must follow its writes: the
+    person names of recall, and the vectors (embedded in the background or at once)."""
+
+    def __init__(
+        self,
+        people: People,
+        index: VectorIndex | None = None,
+        worker: EmbeddingWorker | None = None,
+        *,
+        background: bool = True,
+        search_wait: float = 0.0,
+    ) -> None:
+        self.people = people
+        self.index = index
+        self.worker = worker
+        self.background = background
+        self.search_wait = search_wait
+
+    @classmethod
+    def start(
+        cls, store: Store, people: People, embedder: Embedder | None, config: EmbeddingConfig
+    ) -> Derived:
+        """With an embedder: a vector index and the worker that fills it. Pass the
+        embedder behind ``embed.guard``, so a process that exits mid-batch stays whole."""
+        if embedder is None:
+            return cls(people, background=config.background)
+        index = VectorIndex(store, embedder.name)
+        worker = EmbeddingWorker(
+            store,
+            embedder,
+            index,
+            partial(embed_text, metadata_prefix=config.metadata_prefix),
+            batch_size=config.batch_size,
+            backfill=config.background,
+        )
+        return cls(
+            people, index, worker, background=config.background, search_wait=config.search_wait
+        )
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every stored entry has its vector; False if ``timeout`` ran out."""
+        return True if self.worker is None else self.worker.flush(timeout)
+
+    def settle(self, user_id: str) -> bool:
+        """Read-your-writes, before a search ranks by meaning: wait (up to
+        ``embedding.search_wait`` seconds) until the entries this process added for
+        ``user_id`` have their vectors. False when the wait ran out."""
+        if self.worker is None or not self.background:
+            return True
+        return self.worker.wait_for(user_id, self.search_wait)
+
+    def reindex(
+        self, user_id: str | None, progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Embed now every entry (of ``user_id``, or all) lacking a current vector."""
+        return 0 if self.worker is None else self.worker.reindex(user_id, progress)
+
+    def close(self) -> None:
+        """Finish queued embeddings."""
+        if self.worker is not None:
+            self.worker.close(drain=True)
+
+    def inserted(self, entries: list[MemoryEntry]) -> None:
+        self.people.note(entries)
+        if self.worker is None or not entries:
+            return
+        if self.background:
+            self.worker.submit(entries)
+        else:
+            self.worker.embed_now(entries)
+
+    def rewritten(self, entry: MemoryEntry, text_changed: bool) -> None:
+        self.people.forget(entry.user_id)
+        if self.index is not None and text_changed:
+            # The store dropped the old vector with the text change; embed the new text.
+            self.index.remove(entry.user_id, [entry.id])
+            self.inserted([entry])
+
+    def removed(self, user_id: str, entry_ids: Sequence[str]) -> None:
+        self.people.forget(user_id)
+        if self.index is not None:
+            self.index.remove(user_id, entry_ids)
+
+
+__all__ = ["Derived", "embed_text"]
