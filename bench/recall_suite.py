@@ -30,6 +30,9 @@ Rows, each ranking the same user's turns for the same question:
   first ``E5_MAX_CHARS`` characters of a turn, as memvault's default does);
 * ``keyword``, ``vector``: each of memvault's channels alone (its order inside the
   default search, from ``Vault.explain``);
+* ``keyword-nosession``: the keyword channel of a keyword-only vault where the same
+  turns are stored without their session id (so no neighbour context is indexed): the
+  other way to store them, to see what conversation context does;
 * ``fusion``: the channels fused, before the second stage;
 * ``default``: ``Vault.search`` as configured by default.
 
@@ -73,7 +76,16 @@ HERE = Path(__file__).resolve().parent
 ZH = HERE / "data" / "zh.json"
 LME = LOCOMO.parents[1] / "longmemeval" / "longmemeval_s_dev.jsonl.xz"
 DEPTH = 50
-ROWS = ("bm25", "dense-minilm", "dense-e5", "keyword", "vector", "fusion", "default")
+ROWS = (
+    "bm25",
+    "dense-minilm",
+    "dense-e5",
+    "keyword",
+    "keyword-nosession",
+    "vector",
+    "fusion",
+    "default",
+)
 METRICS = ("r5", "r10", "h5", "mrr")
 
 
@@ -229,6 +241,19 @@ def run_set(
     texts = {
         c.user_id: [r["content"] for r in c.records] for c in corpora
     }  # stored text, for the plain rows
+    # The same turns without their session ids, keyword only: no neighbour context.
+    bare: dict[tuple[str, str], list[str]] = {}
+    plain = load_config(environ={}, home=tmp, embedding={"provider": "none"})
+    with Vault(tmp / f"{name}-bare.db", config=plain) as alone:
+        for corpus in corpora:
+            sessionless = [
+                {k: v for k, v in r.items() if k != "session_id"} for r in corpus.records
+            ]
+            for start in range(0, len(sessionless), 256):
+                alone.add_many(sessionless[start : start + 256], user_id=corpus.user_id)
+            for q in corpus.questions:
+                hits = alone.search(q.text, user_id=corpus.user_id, limit=DEPTH)
+                bare[corpus.user_id, q.text] = [str(h.entry.metadata["ref"]) for h in hits]
     with Vault(db, config=config, embedder=default) as vault:
         for corpus in corpora:
             for start in range(0, len(corpus.records), 256):
@@ -262,6 +287,7 @@ def run_set(
                         key=lambda c, n=channel: c.channels[n].rank,  # type: ignore[misc]
                     )
                     res.rows[channel] = metrics([_ref(c) for c in ranked], q.gold)
+                res.rows["keyword-nosession"] = metrics(bare[corpus.user_id, q.text], q.gold)
                 res.rows["fusion"] = metrics(
                     [_ref(c) for c in sorted(ex.candidates, key=lambda c: c.fusion_rank)], q.gold
                 )

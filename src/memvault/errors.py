@@ -18,6 +18,7 @@ subclasses say what went wrong, and each message says what to do about it::
     ├── AuthorizationError       a reveal was not authorised (wrong answer, no grant)
     │   └── RevealLockedError    too many wrong answers: reveal is locked for the entry
     ├── ConfigError              a setting is invalid
+    │   └── EmbeddingModelMismatchError  the vault's vectors are of another model
     ├── UnsupportedOperationError  the configured provider does not offer this operation
     ├── AuthError                the HTTP request carries no valid API key        (401)
     ├── ForbiddenError           the key may not use this HTTP route (admin only) (403)
@@ -185,6 +186,14 @@ class ConfigError(MemvaultError):
     code = "config_error"
 
 
+class EmbeddingModelMismatchError(ConfigError):
+    """The vault records another embedding model than the one this process is
+    configured for (``engine.vector_space``); ``context`` holds ``recorded`` and
+    ``configured``. Nothing was read or written with the wrong model."""
+
+    code = "embedding_model_mismatch"
+
+
 class UnsupportedOperationError(MemvaultError):
     """The configured external memory provider does not offer this operation (or no
     external provider is configured); ``context["provider"]`` names it."""
@@ -248,6 +257,7 @@ __all__ = [
     "ConfigError",
     "ConflictError",
     "EmbeddingError",
+    "EmbeddingModelMismatchError",
     "FileDriftError",
     "ForbiddenError",
     "ImportFormatError",

@@ -39,6 +39,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..lru import LRUCache
 from .base import Embedder, ModelIdentity, Vectors
 from .guard import ExitGuarded, guarded
 from .local import IDENTITY as MINILM
@@ -150,7 +151,10 @@ class BilingualEmbedder:
 
     def __init__(self, *, threads: int | None = None, query_cache: int = 1024) -> None:
         self.minilm = LocalEmbedder(threads=threads)
-        self.e5 = MultilingualEmbedder(threads=threads, query_cache=query_cache)
+        self.e5 = MultilingualEmbedder(threads=threads, query_cache=1)
+        # An agent asks the same question again more often than one would think: a
+        # repeated query costs neither model.
+        self._queries: LRUCache[str, Vectors] = LRUCache(query_cache)
 
     @property
     def name(self) -> str:
@@ -186,13 +190,29 @@ class BilingualEmbedder:
         return out
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        """Query vectors (not unit length: see the module docstring)."""
+        """Query vectors (not unit length: see the module docstring); repeated queries
+        come from a cache."""
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        todo: list[int] = []
+        for i, text in enumerate(texts):
+            cached = self._queries.get(text)
+            if cached is None:
+                todo.append(i)
+            else:
+                out[i] = cached
+        if todo:
+            fresh = self._embed_queries([texts[i] for i in todo])
+            for i, vector in zip(todo, fresh, strict=True):
+                out[i] = vector
+                self._queries.setdefault(texts[i], vector)
+        return out
+
+    def _embed_queries(self, texts: Sequence[str]) -> Vectors:
         scale, offset = CALIBRATION
         out = np.zeros((len(texts), DIM), dtype=np.float32)
-        if texts:
-            out[:, :_HALF] = self.minilm.embed(texts)
-            out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
-            out[:, DIM - 1] = offset
+        out[:, :_HALF] = self.minilm.embed(texts)
+        out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
+        out[:, DIM - 1] = offset
         out *= _ROOT2
         return out
 

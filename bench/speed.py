@@ -1,0 +1,174 @@
+"""Write and search speed of the default configuration, on a mix with long messages.
+
+Why: the default embedder runs two models, and long assistant answers (2-8 kB, code)
+cost a model far more than chat lines. This measures, through the public API, on one
+process and the machine as it is (its load average is printed; run it idle for the
+figures in the README):
+
+* ``add_many`` throughput: messages stored per second, keyword-searchable when it
+  returns (the vectors follow in the background);
+* the background embedder's throughput (messages embedded per second until ``flush``
+  returns) beside the model's own batch throughput on the same texts measured alone
+  (``embed`` in batches of 64): the share says what the engine's bookkeeping costs;
+* hybrid search latency (p50 / p95, query embedding included, every query new) at
+  ``--entries`` entries of one user, and the same queries again (the query cache);
+* where ingest time goes: ``--profile`` prints cProfile's top functions of ``add_many``.
+
+Texts: LoCoMo turns and ``bench/data/zh.json`` turns (short), and LongMemEval
+assistant answers of 2-8 kB (long, many with code), ``--long`` share of the entries.
+Vectors of the stored texts can be kept across runs (``--cache``), so the 10,000-entry
+search figure does not need ten thousand model calls each time; the throughput
+figures always call the model.
+
+    PYTHONPATH=src .venv/bin/python bench/speed.py [--entries 10000] [--long 0.3]
+        [--throughput 600] [--cache /tmp/mv-cache] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import lzma
+import os
+import pstats
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from common import CachedEmbedder
+from memvault import Vault, load_config
+from memvault.embed.bilingual import BilingualEmbedder
+from shapes import LOCOMO
+
+HERE = Path(__file__).resolve().parent
+LME = LOCOMO.parents[1] / "longmemeval" / "longmemeval_s_dev.jsonl.xz"
+
+
+def texts(entries: int, long_share: float, seed: int = 7) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    short: list[tuple[str, str]] = []
+    for conv in json.loads(LOCOMO.read_text(encoding="utf-8")):
+        for key, turns in conv["conversation"].items():
+            if key.startswith("session_") and isinstance(turns, list):
+                short += [(t["speaker"], t["text"]) for t in turns]
+    for user in json.loads((HERE / "data" / "zh.json").read_text(encoding="utf-8"))["users"]:
+        short += [(t["speaker"], t["content"]) for t in user["turns"]]
+    long: list[str] = []
+    with lzma.open(LME, "rt", encoding="utf-8") as f:
+        for line in f:
+            for session in json.loads(line)["haystack_sessions"]:
+                for turn in session:
+                    if turn["role"] == "assistant" and 2000 <= len(turn["content"]) <= 8000:
+                        long.append(turn["content"])
+    long = list(dict.fromkeys(long))
+    rng.shuffle(short)
+    rng.shuffle(long)
+    n_long = min(len(long), round(entries * long_share))
+    picked = [("assistant", t) for t in long[:n_long]]
+    picked += [short[i % len(short)] for i in range(entries - n_long)]
+    rng.shuffle(picked)
+    return [
+        {"content": text, "session_id": f"s{i // 20}", "metadata": {"speaker": speaker}}
+        for i, (speaker, text) in enumerate(picked)
+    ]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--long", type=float, default=0.3, help="share of 2-8 kB answers")
+    parser.add_argument("--throughput", type=int, default=600, help="messages for throughput")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    print(f"load average at start {load:.2f} on {os.cpu_count()} cores")
+    records = texts(args.entries, args.long)
+    model = BilingualEmbedder()
+    model.embed(["warm up", "预热"])
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        # 1. The model alone, then the engine (store + background embedder), same texts.
+        sample = records[: args.throughput]
+        t0 = time.perf_counter()
+        for start in range(0, len(sample), 64):
+            model.embed([r["content"] for r in sample[start : start + 64]])
+        alone = len(sample) / (time.perf_counter() - t0)
+        config = load_config(environ={}, home=home)
+        profile = cProfile.Profile() if args.profile else None
+        with Vault(home / "t.db", config=config, embedder=BilingualEmbedder()) as vault:
+            t0 = time.perf_counter()
+            if profile is not None:
+                profile.enable()
+            for start in range(0, len(sample), 200):
+                vault.add_many(sample[start : start + 200], user_id="u")
+            if profile is not None:
+                profile.disable()
+            stored = time.perf_counter() - t0
+            assert vault.flush(timeout=3600)
+            embedded = time.perf_counter() - t0
+        print(f"\n| measure ({len(sample)} messages, {args.long:.0%} long) | value |")
+        print("|---|---|")
+        print(
+            f"| add_many, stored and keyword-searchable | {len(sample) / stored:.0f} messages/s |"
+        )
+        print(f"| background embedder, until flush | {len(sample) / embedded:.1f} messages/s |")
+        print(f"| the model alone, batches of 64 | {alone:.1f} messages/s |")
+        share = len(sample) / embedded / alone
+        print(f"| embedder share of the model's own rate | {share:.0%} |")
+        if profile is not None:
+            print("\nadd_many profile (cumulative, top 25):\n")
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+
+        # 2. Search at --entries entries (vectors of stored texts may come from a cache).
+        cached = BilingualEmbedder()
+        cached.minilm = CachedEmbedder(
+            cached.minilm, None if args.cache is None else args.cache / "minilm.pkl"
+        )  # type: ignore[assignment]
+        cached.e5 = CachedEmbedder(cached.e5, None if args.cache is None else args.cache / "e5.pkl")  # type: ignore[assignment]
+        config = load_config(environ={}, home=home, embedding={"background": False})
+        with Vault(home / "s.db", config=config, embedder=cached) as vault:
+            for start in range(0, len(records), 500):
+                vault.add_many(records[start : start + 500], user_id="u")
+            for emb in (cached.minilm, cached.e5):
+                emb.save()  # type: ignore[attr-defined]
+            rng = random.Random(3)
+            queries = [
+                " ".join(rng.sample(r["content"].split(), min(6, len(r["content"].split()))))
+                if " " in r["content"]
+                else r["content"][:12]
+                for r in rng.sample(records, args.queries)
+            ]
+            queries = [q for q in dict.fromkeys(queries) if q.strip()]
+            first, again = [], []
+            for q in queries:
+                t0 = time.perf_counter()
+                vault.search(q, user_id="u", limit=10)
+                first.append((time.perf_counter() - t0) * 1000)
+            for q in queries:
+                t0 = time.perf_counter()
+                vault.search(q, user_id="u", limit=10)
+                again.append((time.perf_counter() - t0) * 1000)
+        head = f"hybrid search at {len(records)} entries ({len(queries)} queries)"
+        print(f"\n| {head} | p50 ms | p95 ms |")
+        print("|---|---|---|")
+        for name, times in (
+            ("new queries (both models embed the query)", first),
+            ("the same queries again (query cache)", again),
+        ):
+            print(f"| {name} | {statistics.median(times):.1f} | {pct(times, 0.95):.1f} |")
+    print(f"\nload average at end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
