@@ -1,6 +1,6 @@
 """The entity graph of the in-memory store (``protocols.EntityGraph``) in plain dicts.
 
-Kept as the SQL backends keep it (``stores.graph_sql``): entities, the keys naming
+Kept as the SQL backends keep it (``stores.sql.graph``): entities, the keys naming
 them, links and relations per entry; a view sees what its entries link to.
 """
 

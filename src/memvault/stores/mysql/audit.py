@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..clauses import audit_query, audit_record
-from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
+from ..sql.clauses import audit_query, audit_record
+from ..sql.graph import GRAPH_TABLES
+from ..sql.workspace import WORKSPACE_TABLES
 from ..values import AuditRecord, RevealChange, RevealState
-from ..workspace_sql import WORKSPACE_TABLES
 from .connection import MySQLConnection
 from .sql import log_vectors
 

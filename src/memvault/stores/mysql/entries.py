@@ -13,8 +13,8 @@ from ...errors import ConflictError, NotFoundError
 from ...fields import EMBEDDED
 from ...model import MemoryEntry
 from ..bm25 import doc_length
-from ..clauses import order_clause, touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
+from ..sql.clauses import order_clause, touch_params, touch_sql
 from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
 from .connection import MySQLConnection
 from .sql import (

@@ -278,7 +278,7 @@ def _history(cur: Any, exact: str) -> None:
 @migration(5, "the entity graph: entities, their names, entry links and relations")
 def _entity_graph(cur: Any, exact: str) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
-    # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    # them is decided by joining the entry (stores.sql.graph). Keys start with user_id.
     ident = _ids(exact)
     key = f"VARCHAR(120) CHARACTER SET utf8mb4 COLLATE {exact}"
     kind = f"VARCHAR(64) CHARACTER SET utf8mb4 COLLATE {exact}"
@@ -326,7 +326,7 @@ def _entity_graph(cur: Any, exact: str) -> None:
 
 @migration(6, "profile documents: one JSON document per user and agent, with its revision")
 def _profiles(cur: Any, exact: str) -> None:
-    # agent_key '' is the user's own profile (stores.profile_sql). One statement, with
+    # agent_key '' is the user's own profile (stores.sql.profiles). One statement, with
     # IF NOT EXISTS, so a step cut short is finished by running it again. MEDIUMTEXT
     # holds the largest document a store accepts (profile_checks.MAX_PROFILE_BYTES).
     ident = _ids(exact)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..clauses import filter_clause, view_clause
 from ..rows import ENTRY_COLUMNS
+from ..sql.clauses import filter_clause, view_clause
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)

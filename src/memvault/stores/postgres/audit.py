@@ -7,11 +7,11 @@ from typing import Any
 
 import psycopg
 
-from ..clauses import audit_query, audit_record
-from ..graph_sql import GRAPH_TABLES
 from ..rows import format_time, reveal_state
+from ..sql.clauses import audit_query, audit_record
+from ..sql.graph import GRAPH_TABLES
+from ..sql.workspace import WORKSPACE_TABLES
 from ..values import AuditRecord, RevealChange, RevealState
-from ..workspace_sql import WORKSPACE_TABLES
 from .connection import PostgresConnection
 
 

@@ -11,8 +11,8 @@ import psycopg.errors
 
 from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry
-from ..clauses import order_clause, touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, row_to_entry
+from ..sql.clauses import order_clause, touch_params, touch_sql
 from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
 from .connection import PostgresConnection
 from .sql import COPY_SQL, PAGE, SELECT, UPDATE_SQL, chunks, filter_sql, view_sql, write_row

@@ -545,7 +545,7 @@ def _history(conn: psycopg.Connection[Any]) -> None:
 @migration(12, "the entity graph: entities, their names, entry links and relations")
 def _entity_graph(conn: psycopg.Connection[Any]) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
-    # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    # them is decided by joining the entry (stores.sql.graph). Keys start with user_id.
     # IF NOT EXISTS: a step re-run over its own tables (a rolled-back record) finishes.
     _run(
         conn,
@@ -596,7 +596,7 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
 
 @migration(13, "profile documents: one JSON document per user and agent, with its revision")
 def _profiles(conn: psycopg.Connection[Any]) -> None:
-    # agent_key '' is the user's own profile (stores.profile_sql). The document is text,
+    # agent_key '' is the user's own profile (stores.sql.profiles). The document is text,
     # not jsonb, so it reads back exactly as it was given (jsonb would reorder its keys
     # and respace it). The key starts with user_id, like every table of users' data.
     _run(
@@ -617,7 +617,7 @@ def _profiles(conn: psycopg.Connection[Any]) -> None:
 @migration(14, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
 def _workspace(conn: psycopg.Connection[Any]) -> None:
     # Documents and diffs are text, not jsonb, so they read back exactly as saved
-    # (stores.workspace_sql). Every key starts with user_id.
+    # (stores.sql.workspace). Every key starts with user_id.
     _run(
         conn,
         f"""

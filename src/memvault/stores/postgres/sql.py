@@ -14,8 +14,8 @@ from typing import Any
 
 from ...model import MemoryEntry
 from ..bm25 import doc_length, index_form
-from ..clauses import filter_clause, view_clause
 from ..rows import ENTRY_COLUMNS, entry_to_row
+from ..sql.clauses import filter_clause, view_clause
 from ..values import EntryFilter, SearchDoc, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)

@@ -9,8 +9,8 @@ from typing import Any
 
 from ...errors import ConflictError, NotFoundError, StoreError
 from ...model import MemoryEntry
-from ..clauses import order_clause, touch_params, touch_sql
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
+from ..sql.clauses import order_clause, touch_params, touch_sql
 from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
 from .connection import SQLiteConnection
 from .sql import (

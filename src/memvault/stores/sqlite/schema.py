@@ -514,7 +514,7 @@ def _history(conn: sqlite3.Connection) -> None:
 @migration(16, "the entity graph: entities, their names, entry links and relations")
 def _entity_graph(conn: sqlite3.Connection) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
-    # them is decided by joining the entry (stores.graph_sql).
+    # them is decided by joining the entry (stores.sql.graph).
     _run(
         conn,
         """
@@ -557,7 +557,7 @@ def _entity_graph(conn: sqlite3.Connection) -> None:
 
 @migration(17, "profile documents: one JSON document per user and agent, with its revision")
 def _profiles(conn: sqlite3.Connection) -> None:
-    # agent_key '' is the user's own profile (stores.profile_sql); the document is kept
+    # agent_key '' is the user's own profile (stores.sql.profiles); the document is kept
     # as the text it was given. Re-runnable, like every step since the token ledger.
     _run(
         conn,
@@ -576,8 +576,8 @@ def _profiles(conn: sqlite3.Connection) -> None:
 
 @migration(18, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
 def _workspace(conn: sqlite3.Connection) -> None:
-    # The documents and diffs are JSON text the workspace package reads (stores.
-    # workspace_sql); times are fixed-width UTC text. Re-runnable, like the step before.
+    # The documents and diffs are JSON text the workspace package reads (stores.sql.
+    # workspace); times are fixed-width UTC text. Re-runnable, like the step before.
     _run(
         conn,
         """

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...model import MemoryEntry
-from ..clauses import filter_clause, view_clause
 from ..rows import ENTRY_COLUMNS
+from ..sql.clauses import filter_clause, view_clause
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)

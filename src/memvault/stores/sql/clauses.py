@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .rows import format_time, parse_time
-from .values import AuditRecord, EntryFilter, EntryOrder, View
+from ..rows import format_time, parse_time
+from ..values import AuditRecord, EntryFilter, EntryOrder, View
 
 
 def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[str, list[Any]]:
