@@ -21,16 +21,6 @@ from ..sql.clauses import filter_clause, view_clause
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
-INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
-)
-UPDATE_SQL = (
-    "UPDATE memories SET "
-    + ", ".join(f"{c} = ?" for c in _INSERT_COLUMNS)
-    + " WHERE user_id = ? AND id = ?"
-)
 PAGE = 500
 
 # The scope token of a quarantined entry, so recall can leave held entries out inside FTS.
