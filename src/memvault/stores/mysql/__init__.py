@@ -19,6 +19,7 @@ from ..sql.graph import SQLGraph
 from ..sql.profiles import SQLProfiles
 from ..sql.stats import SQLStats
 from ..sql.usage import SQLUsage
+from ..sql.versions import SQLVersions
 from ..sql.workspace import SQLWorkspace
 from .audit import MySQLAudit
 from .connection import parse_url
@@ -26,18 +27,17 @@ from .dialect import MySQLBase
 from .entries import MySQLEntries
 from .keyword import MySQLKeywordIndex
 from .vectors import MySQLVectors
-from .versions import MySQLVersions
 
 
 class MySQLStore(
     MySQLEntries,
     MySQLKeywordIndex,
     MySQLVectors,
-    MySQLVersions,
     MySQLAudit,
     MySQLBase,
     SQLStats,
     SQLUsage,
+    SQLVersions,
     SQLProfiles,
     SQLWorkspace,
     SQLGraph,

@@ -15,24 +15,24 @@ from ..sql.graph import SQLGraph
 from ..sql.profiles import SQLProfiles
 from ..sql.stats import SQLStats
 from ..sql.usage import SQLUsage
+from ..sql.versions import SQLVersions
 from ..sql.workspace import SQLWorkspace
 from .audit import PostgresAudit
 from .dialect import PostgresBase
 from .entries import PostgresEntries
 from .keyword import PostgresKeywordIndex
 from .vectors import PostgresVectors
-from .versions import PostgresVersions
 
 
 class PostgresStore(
     PostgresEntries,
     PostgresKeywordIndex,
     PostgresVectors,
-    PostgresVersions,
     PostgresAudit,
     PostgresBase,
     SQLStats,
     SQLUsage,
+    SQLVersions,
     SQLProfiles,
     SQLWorkspace,
     SQLGraph,

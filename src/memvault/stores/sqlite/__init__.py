@@ -14,6 +14,7 @@ from ..sql.graph import SQLGraph
 from ..sql.profiles import SQLProfiles
 from ..sql.stats import SQLStats
 from ..sql.usage import SQLUsage
+from ..sql.versions import SQLVersions
 from ..sql.workspace import SQLWorkspace
 from .audit import SQLiteAudit
 from .connection import create_private
@@ -22,18 +23,17 @@ from .entries import SQLiteEntries
 from .keyword import SQLiteKeywordIndex
 from .sql import scope_tokens
 from .vectors import SQLiteVectors
-from .versions import SQLiteVersions
 
 
 class SQLiteStore(
     SQLiteEntries,
     SQLiteKeywordIndex,
     SQLiteVectors,
-    SQLiteVersions,
     SQLiteAudit,
     SQLiteBase,
     SQLStats,
     SQLUsage,
+    SQLVersions,
     SQLProfiles,
     SQLWorkspace,
     SQLGraph,
