@@ -15,12 +15,7 @@ this package without it raises ``ImportError``, which ``open_store`` turns into 
 
 from __future__ import annotations
 
-from ..sql.graph import SQLGraph
-from ..sql.profiles import SQLProfiles
-from ..sql.stats import SQLStats
-from ..sql.usage import SQLUsage
-from ..sql.versions import SQLVersions
-from ..sql.workspace import SQLWorkspace
+from ..sql import SQLShared
 from .audit import MySQLAudit
 from .connection import parse_url
 from .dialect import MySQLBase
@@ -35,12 +30,7 @@ class MySQLStore(
     MySQLVectors,
     MySQLAudit,
     MySQLBase,
-    SQLStats,
-    SQLUsage,
-    SQLVersions,
-    SQLProfiles,
-    SQLWorkspace,
-    SQLGraph,
+    SQLShared,
 ):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 

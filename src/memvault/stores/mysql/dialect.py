@@ -10,8 +10,7 @@ rolls back as that one statement only, and that is the conflict.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import pymysql
@@ -59,16 +58,7 @@ class MySQLBase(MySQLConnection, SQLBase):
     """The MySQL connections, handing out runners."""
 
     dialect = DIALECT
-
-    @contextmanager
-    def _reading(self, what: str) -> Iterator[Runner]:
-        with self._read(what) as cur:
-            yield _Runner(DIALECT, cur)
-
-    @contextmanager
-    def _writing(self, what: str) -> Iterator[Runner]:
-        with self._write(what) as cur:
-            yield _Runner(DIALECT, cur)
+    runner = _Runner
 
 
 __all__ = ["DIALECT", "MySQLBase"]

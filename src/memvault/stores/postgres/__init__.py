@@ -11,12 +11,7 @@ The drivers come with the ``postgres`` extra (``pip install 'memvault[postgres]'
 
 from __future__ import annotations
 
-from ..sql.graph import SQLGraph
-from ..sql.profiles import SQLProfiles
-from ..sql.stats import SQLStats
-from ..sql.usage import SQLUsage
-from ..sql.versions import SQLVersions
-from ..sql.workspace import SQLWorkspace
+from ..sql import SQLShared
 from .audit import PostgresAudit
 from .dialect import PostgresBase
 from .entries import PostgresEntries
@@ -30,12 +25,7 @@ class PostgresStore(
     PostgresVectors,
     PostgresAudit,
     PostgresBase,
-    SQLStats,
-    SQLUsage,
-    SQLVersions,
-    SQLProfiles,
-    SQLWorkspace,
-    SQLGraph,
+    SQLShared,
 ):
     """A ``Store`` on one PostgreSQL database."""
 

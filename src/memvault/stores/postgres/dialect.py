@@ -10,8 +10,7 @@ writer (read committed), so of two writers at the same revision only one wins.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg.errors
@@ -43,16 +42,7 @@ class PostgresBase(PostgresConnection, SQLBase):
     """The PostgreSQL pool, handing out runners."""
 
     dialect = DIALECT
-
-    @contextmanager
-    def _reading(self, what: str) -> Iterator[Runner]:
-        with self._read(what) as conn:
-            yield _Runner(DIALECT, conn)
-
-    @contextmanager
-    def _writing(self, what: str) -> Iterator[Runner]:
-        with self._write(what) as conn:
-            yield _Runner(DIALECT, conn)
+    runner = _Runner
 
 
 __all__ = ["DIALECT", "PostgresBase"]

@@ -20,7 +20,7 @@ import numpy as np
 import psycopg
 import psycopg.errors
 
-from ..sql.migrations import VERSION_SQL, Registry, failed, record_params, record_sql
+from ..sql.migrations import TABLE_SQL, VERSION_SQL, Registry, failed, record_params, record_sql
 from ..values import SearchDoc
 from .sql import term_counts
 
@@ -673,10 +673,7 @@ def apply_migrations(conn: psycopg.Connection[Any], target: int | None = None) -
     """
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS memvault_migrations ("
-            " version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)"
-        )
+        conn.execute(TABLE_SQL)
     _registry.check(current_version(conn))
     applied: list[int] = []
     for step in _registry.up_to(target):

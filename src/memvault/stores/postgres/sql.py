@@ -15,7 +15,7 @@ from typing import Any
 from ...model import MemoryEntry
 from ..bm25 import doc_length, index_form
 from ..rows import ENTRY_COLUMNS
-from ..sql.clauses import filter_clause, view_clause
+from ..sql.clauses import agents_clause, filter_clause, view_clause
 from ..values import EntryFilter, SearchDoc, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -79,12 +79,7 @@ def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
 
 
 def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
-    """The WHERE clause on ``keyword_stats`` (user_id, agent) that keeps to ``view``."""
-    if view.all_agents:
-        return f"{alias}.user_id = %s", [view.user_id]
-    if view.agent_id is None:
-        return f"{alias}.user_id = %s AND {alias}.agent = ''", [view.user_id]
-    return f"{alias}.user_id = %s AND {alias}.agent IN ('', %s)", [view.user_id, view.agent_id]
+    return agents_clause(view, alias, "%s")
 
 
 def chunks(ids: Sequence[str]) -> Iterator[list[str]]:

@@ -19,6 +19,11 @@ from ...errors import MigrationError
 
 Apply = TypeVar("Apply", bound=Callable[..., None])
 
+#: The table of applied steps (SQLite and PostgreSQL; MySQL spells its types its way).
+TABLE_SQL = (
+    "CREATE TABLE IF NOT EXISTS memvault_migrations ("
+    " version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)"
+)
 #: The version a database is at: the last step recorded.
 VERSION_SQL = "SELECT coalesce(max(version), 0) FROM memvault_migrations"
 
@@ -79,4 +84,12 @@ def failed(step: Migration[Any], said: str, then: str) -> MigrationError:
     return MigrationError(f"could not apply migration {step.version} ({step.name}): {said}; {then}")
 
 
-__all__ = ["VERSION_SQL", "Migration", "Registry", "failed", "record_params", "record_sql"]
+__all__ = [
+    "TABLE_SQL",
+    "VERSION_SQL",
+    "Migration",
+    "Registry",
+    "failed",
+    "record_params",
+    "record_sql",
+]

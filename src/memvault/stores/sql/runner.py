@@ -12,7 +12,7 @@ each backend's ``dialect`` module, and nowhere else.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,14 +125,28 @@ class SQLBase:
     def _original_sql(self, template: str) -> str:
         return template.format(m=self.dialect.mark)
 
-    def _reading(self, what: str) -> AbstractContextManager[Runner]:
-        """A runner for reads: inside this thread's write transaction when there is one."""
+    runner: type[Runner] = Runner
+
+    def _read(self, what: str) -> AbstractContextManager[Any]:
+        """The backend's connection (or cursor) for reads."""
         raise NotImplementedError
 
-    def _writing(self, what: str) -> AbstractContextManager[Runner]:
+    def _write(self, what: str) -> AbstractContextManager[Any]:
+        """The backend's connection (or cursor) inside a (nested) write transaction."""
+        raise NotImplementedError
+
+    @contextmanager
+    def _reading(self, what: str) -> Iterator[Runner]:
+        """A runner for reads: inside this thread's write transaction when there is one."""
+        with self._read(what) as raw:
+            yield self.runner(self.dialect, raw)
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[Runner]:
         """A runner inside a (nested) write transaction; ``what`` names the work in the
         error that a failure raises."""
-        raise NotImplementedError
+        with self._write(what) as raw:
+            yield self.runner(self.dialect, raw)
 
 
 __all__ = ["PAGE", "Dialect", "Runner", "SQLBase", "pages"]

@@ -10,12 +10,7 @@ recorded migrations) and ``sql`` (the FTS5 scope tokens and clauses they share).
 
 from __future__ import annotations
 
-from ..sql.graph import SQLGraph
-from ..sql.profiles import SQLProfiles
-from ..sql.stats import SQLStats
-from ..sql.usage import SQLUsage
-from ..sql.versions import SQLVersions
-from ..sql.workspace import SQLWorkspace
+from ..sql import SQLShared
 from .audit import SQLiteAudit
 from .connection import create_private
 from .dialect import SQLiteBase
@@ -31,12 +26,7 @@ class SQLiteStore(
     SQLiteVectors,
     SQLiteAudit,
     SQLiteBase,
-    SQLStats,
-    SQLUsage,
-    SQLVersions,
-    SQLProfiles,
-    SQLWorkspace,
-    SQLGraph,
+    SQLShared,
 ):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 

@@ -35,6 +35,7 @@ class SQLiteBase(SQLiteConnection, SQLBase):
     """The SQLite connections, handing out runners."""
 
     dialect = DIALECT
+    runner = _Runner
     # Vectors and originals reference the entry's rowid.
     vector_join = "e.memory_pk = m.pk"
     original_where = "memory_pk = (SELECT pk FROM memories WHERE user_id = ? AND id = ?)"
@@ -44,14 +45,9 @@ class SQLiteBase(SQLiteConnection, SQLBase):
     )
 
     @contextmanager
-    def _reading(self, what: str) -> Iterator[Runner]:
-        with self._read() as conn:
-            yield _Runner(DIALECT, conn)
-
-    @contextmanager
     def _writing(self, what: str) -> Iterator[Runner]:
         try:
-            with self._write() as conn:
+            with self._write(what) as conn:
                 yield _Runner(DIALECT, conn)
         except sqlite3.Error as exc:
             raise StoreError(f"{what} failed and was rolled back: {exc}") from exc

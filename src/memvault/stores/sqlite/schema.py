@@ -16,7 +16,7 @@ from typing import Any
 
 from ...text import cjk_runs, has_cjk, tokenize
 from ..rows import format_time
-from ..sql.migrations import VERSION_SQL, Registry, failed, record_params, record_sql
+from ..sql.migrations import TABLE_SQL, VERSION_SQL, Registry, failed, record_params, record_sql
 
 _registry: Registry[Callable[[sqlite3.Connection], None]] = Registry()
 migration = _registry.migration
@@ -622,10 +622,7 @@ def apply_migrations(conn: sqlite3.Connection, target: int | None = None) -> lis
 
     ``conn`` must be in autocommit mode (``isolation_level=None``).
     """
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS memvault_migrations ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
+    conn.execute(TABLE_SQL)
     _registry.check(current_version(conn))
     applied: list[int] = []
     for step in _registry.up_to(target):

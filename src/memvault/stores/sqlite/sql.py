@@ -17,7 +17,7 @@ from typing import Any
 
 from ...model import MemoryEntry
 from ..rows import ENTRY_COLUMNS
-from ..sql.clauses import filter_clause, view_clause
+from ..sql.clauses import agents_clause, filter_clause, view_clause
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -127,12 +127,7 @@ def snapshot(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
-    """The WHERE clause on a keyword table's (user_id, agent) that keeps to ``view``."""
-    if view.all_agents:
-        return f"{alias}.user_id = ?", [view.user_id]
-    if view.agent_id is None:
-        return f"{alias}.user_id = ? AND {alias}.agent = ''", [view.user_id]
-    return f"{alias}.user_id = ? AND {alias}.agent IN ('', ?)", [view.user_id, view.agent_id]
+    return agents_clause(view, alias, "?")
 
 
 def quote(term: str) -> str:
