@@ -504,7 +504,7 @@ HTTP_UPDATE: Final[tuple[str, ...]] = tuple(f.name for f in FIELDS if f.http_upd
 READERS: Final[tuple[str, ...]] = (
     "memvault.integrations.anthropic_memory",
     "memvault.integrations.langgraph",
-    "memvault.stores.memory",
+    "memvault.stores.memory.store",
     "memvault.stores.mysql.entries",
     "memvault.stores.rows",
     "memvault.transfer",

@@ -7,9 +7,8 @@ depend on just the part it uses; ``Store`` is their union, what a backend
 implements and what the engine holds. Validation, tokenization, ranking policy
 and fusion live in the engine, above.
 
-The entity graph (entities, the entries that name them, relations) is the
-``EntityGraph`` protocol; every backend implements it, and ``GraphStore`` is a
-``Store`` that has it.
+An engine service takes the protocol it uses (a ``VectorStore``, a ``ProfileStore``,
+an ``EntityGraph``...), not the whole ``Store``; every backend implements them all.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from .values import (
     SearchDoc,
     StoredProfile,
     StoredVectors,
+    StoredVersion,
     TermGroup,
     UsageRecord,
     UsageRow,
@@ -43,7 +43,6 @@ from .values import (
     VectorItem,
     View,
 )
-from .versions import StoredVersion
 from .workspace_values import CardRevision, SessionLink, StoredCard, StoredTask
 
 
@@ -252,7 +251,7 @@ class NearestVectors(Protocol):
 
 @runtime_checkable
 class EntryHistory(Protocol):
-    """Earlier versions of entries (``stores.versions``): what ``Vault.history`` reads and
+    """Earlier versions of entries (``values.StoredVersion``): what ``Vault.history`` reads and
     ``Vault.undo`` restores. Versions go with their entry: deleting or erasing it deletes
     them. A version is written inside the transaction of the change it records."""
 
@@ -494,6 +493,7 @@ class Store(
     EntryHistory,
     ProfileStore,
     WorkspaceStore,
+    EntityGraph,
     Transactional,
     Admin,
     Protocol,
@@ -502,18 +502,12 @@ class Store(
     no trace."""
 
 
-@runtime_checkable
-class GraphStore(Store, EntityGraph, Protocol):
-    """A backend with the entity graph (all four that ship have it)."""
-
-
 __all__ = [
     "Admin",
     "EntityGraph",
     "EntryHistory",
     "EntryStats",
     "EntryStore",
-    "GraphStore",
     "KeywordIndex",
     "NearestVectors",
     "ProfileStore",

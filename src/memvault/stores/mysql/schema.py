@@ -314,7 +314,7 @@ def _entity_graph(cur: Any, exact: str) -> None:
 def _profiles(cur: Any, exact: str) -> None:
     # agent_key '' is the user's own profile (stores.sql.profiles). One statement, with
     # IF NOT EXISTS, so a step cut short is finished by running it again. MEDIUMTEXT
-    # holds the largest document a store accepts (profile_checks.MAX_PROFILE_BYTES).
+    # holds the largest document a store accepts (values.MAX_PROFILE_BYTES).
     ident = _ids(exact)
     cur.execute(
         f"""CREATE TABLE IF NOT EXISTS profiles (

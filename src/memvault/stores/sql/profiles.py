@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..profile_checks import check_put, stale_revision
 from ..rows import format_time, parse_time
-from ..values import StoredProfile
+from ..values import StoredProfile, check_put, stale_revision
 from .runner import SQLBase
 
 OWN = ""  # the agent key of the user's own profile

@@ -1,5 +1,5 @@
 """Earlier versions of entries (``protocols.EntryHistory``) on every SQL backend, written
-once, in the ``memory_versions`` table (``stores.versions`` says what a version is)."""
+once, in the ``memory_versions`` table (``values.StoredVersion`` says what a version is)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import NotFoundError
-from ..rows import format_time, parse_time
-from ..versions import StoredVersion, snapshot_entry, snapshot_text
+from ..rows import format_time, parse_time, snapshot_entry, snapshot_text
+from ..values import StoredVersion
 from .runner import SQLBase, pages
 
 #: The columns of a version row, in the order every backend writes and reads them.

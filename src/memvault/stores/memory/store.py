@@ -18,17 +18,21 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConflictError, NotFoundError
-from ..fields import EMBEDDED
-from ..model import MemoryEntry
-from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
-from .memory_graph import MemoryGraph
-from .memory_stats import MemoryStats
-from .memory_workspace import MemoryWorkspace
-from .phrases import is_phrase, phrase_counter, phrase_weight
-from .profile_checks import check_put, stale_revision
-from .protocols import TermPlanner
-from .values import (
+from ...errors import ConflictError, NotFoundError
+from ...fields import EMBEDDED
+from ...model import MemoryEntry
+from ..bm25 import (
+    bm25_idf,
+    bm25_part,
+    doc_length,
+    index_form,
+    is_phrase,
+    phrase_counter,
+    phrase_weight,
+    query_forms,
+)
+from ..protocols import TermPlanner
+from ..values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
@@ -41,16 +45,21 @@ from .values import (
     SearchDoc,
     StoredProfile,
     StoredVectors,
+    StoredVersion,
     UsageRecord,
     UsageRow,
     UserMemories,
     VectorChanges,
     VectorItem,
     View,
+    check_put,
     page_of_users,
+    stale_revision,
     sum_usage,
 )
-from .versions import StoredVersion
+from .graph import MemoryGraph
+from .stats import MemoryStats
+from .workspace import MemoryWorkspace
 
 
 def _count_phrases(
@@ -90,7 +99,7 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
         self._audit_seq = 0
         self._usage: list[UsageRecord] = []
         self._profiles: dict[tuple[str, str | None], StoredProfile] = {}
-        # Earlier versions per (user, entry), oldest first (``stores.versions``).
+        # Earlier versions per (user, entry), oldest first (``values.StoredVersion``).
         self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
         self._graph_init()
@@ -153,7 +162,7 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
 
     def _check_open(self) -> None:
         if self._closed:
-            from ..errors import StoreError
+            from ...errors import StoreError
 
             raise StoreError("store is closed: open a new Vault")
 

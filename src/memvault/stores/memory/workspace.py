@@ -11,9 +11,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .rows import format_time, parse_time
-from .sql.workspace import in_board_order
-from .workspace_values import (
+from ..rows import format_time, parse_time
+from ..sql.workspace import in_board_order
+from ..workspace_values import (
     CardRevision,
     SessionLink,
     StoredCard,

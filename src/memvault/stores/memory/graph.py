@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConflictError, NotFoundError
-from ..model import MemoryEntry, new_id
-from ..names import name_key
-from .graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
-from .values import NO_FILTER, EntryFilter, View
+from ...errors import ConflictError, NotFoundError
+from ...model import MemoryEntry, new_id
+from ...names import name_key
+from ..graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
+from ..values import NO_FILTER, EntryFilter, View
 
 _Key = tuple[str, str]
 
