@@ -506,7 +506,7 @@ READERS: Final[tuple[str, ...]] = (
     "memvault.engine.write",
     "memvault.integrations.anthropic_memory",
     "memvault.integrations.langgraph",
-    "memvault.stores.memory",
+    "memvault.stores.memory.store",
     "memvault.stores.mysql.entries",
     "memvault.stores.rows",
     "memvault.validation",

@@ -37,6 +37,7 @@ from .engine.namespaces.workspace import Workspace
 from .engine.reveal import RevealService
 from .engine.review import ReviewService
 from .engine.transfer import ImportReport, Transfer
+from .engine.vector_space import chose_model, settle
 from .engine.views import (
     Filters,
     RecallScope,
@@ -152,8 +153,13 @@ class Vault:
         self.store: Store = store
         self._clock = clock or utcnow
         try:
-            self.embedder: Embedder | None = (
-                make_embedder(cfg.embedding) if embedder is _UNSET else embedder
+            # The vault's recorded model decides (engine.vector_space): a default
+            # configuration takes it, another chosen model is refused by name.
+            self.embedder: Embedder | None = settle(
+                store,
+                make_embedder(cfg.embedding) if embedder is _UNSET else embedder,
+                chosen=embedder is not _UNSET or chose_model(cfg.embedding),
+                config=cfg.embedding,
             )
             # A broken weights file fails here, before any thread starts.
             rc = cfg.retrieval

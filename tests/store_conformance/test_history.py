@@ -9,8 +9,7 @@ import pytest
 
 from memvault import NotFoundError, Store
 from memvault.stores.protocols import EntryHistory
-from memvault.stores.values import EntryFilter
-from memvault.stores.versions import StoredVersion
+from memvault.stores.values import EntryFilter, StoredVersion
 
 from .support import OWNER, SHARED, T0, entry, hit_ids, ids, put
 

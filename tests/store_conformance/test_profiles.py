@@ -13,9 +13,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from memvault import ConflictError, Store, ValidationError
-from memvault.stores.profile_checks import MAX_PROFILE_BYTES
 from memvault.stores.protocols import ProfileStore
-from memvault.stores.values import StoredProfile
+from memvault.stores.values import MAX_PROFILE_BYTES, StoredProfile
 
 from .support import T0, entry, put
 

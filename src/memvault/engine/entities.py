@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
+from ..errors import NotFoundError, ValidationError
 from ..names import name_key
 from ..stores.graph_values import Entity, Relation
-from ..stores.protocols import EntityGraph, Store
+from ..stores.protocols import EntityGraph
 from ..stores.values import View
 from ..validation import check_limit, check_offset, check_short_text
 from .views import owner_view
@@ -76,15 +76,11 @@ def check_name(name: object, field: str = "name") -> str:
 class EntityService:
     """The graph API of ``Vault`` over a store that has the graph."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: EntityGraph) -> None:
         self.store = store
 
     @property
     def graph(self) -> EntityGraph:
-        if not isinstance(self.store, EntityGraph):
-            raise UnsupportedOperationError(
-                "this store keeps no entity graph: use a SQLite, PostgreSQL, MySQL or memory store"
-            )
         return self.store
 
     def _find(self, view: View, name: object) -> Entity:

@@ -32,8 +32,7 @@ from ..lifecycle.history import (
 )
 from ..model import MemoryEntry
 from ..stores.protocols import Store
-from ..stores.values import SearchDoc, View
-from ..stores.versions import StoredVersion
+from ..stores.values import SearchDoc, StoredVersion, View
 from ..validation import ENTRY_ID_RE
 from .views import read_entry
 from .write import Draft, Writer

@@ -43,10 +43,11 @@ from ..errors import ConflictError, StoreError, ValidationError
 from ..model import MemoryEntry
 from ..stores import workspace_copy
 from ..stores.graph_values import Mention, RelationMention
-from ..stores.protocols import EntityGraph, Store
+from ..stores.protocols import EntityGraph, ProfileStore, RevealStore, Store, VectorStore
 from ..stores.values import AuditRecord, RevealState, VectorItem, View
 from ..stores.workspace_copy import WorkspaceCopy
 from ..validation import make_scope
+from .vector_space import MODEL_KEY
 
 #: Called after each committed batch with (entries done, entries in all).
 Progress = Callable[[int, int], object]
@@ -151,6 +152,11 @@ def migrate_store(
                 progress(done, total)
 
         report.append(_copy_user(source, target, uid, batch, step, reembed))
+    # The copy searches with the model its vectors are of: the target's embedder when
+    # it re-embedded, else the source's record (engine.vector_space).
+    model = reembed.model if reembed else source.get_setting(MODEL_KEY)
+    if model is not None:
+        target.put_setting(MODEL_KEY, model, replace=True)
     return MigrationReport(report, model=reembed.model if reembed else None)
 
 
@@ -311,7 +317,7 @@ def _copy_user(
     )
 
 
-def _copy_profiles(source: Store, target: Store, uid: str) -> int:
+def _copy_profiles(source: ProfileStore, target: ProfileStore, uid: str) -> int:
     """The user's profile documents the target lacks, each at its first revision there
     with the source's time (a conflicting one was refused before anything was written);
     how many the source holds."""
@@ -325,7 +331,7 @@ def _copy_profiles(source: Store, target: Store, uid: str) -> int:
     return len(mine)
 
 
-def _documents(store: Store, uid: str) -> dict[str | None, str]:
+def _documents(store: ProfileStore, uid: str) -> dict[str | None, str]:
     return {p.agent_id: p.document for p in store.profiles(uid)}
 
 
@@ -411,11 +417,9 @@ def _copy_entries(
         _copy_graph(source, target, uid, ids)
 
 
-def _copy_graph(source: Store, target: Store, uid: str, ids: Sequence[str]) -> None:
+def _copy_graph(source: EntityGraph, target: EntityGraph, uid: str, ids: Sequence[str]) -> None:
     """The entries' links and relations, with their entities' names, types and aliases
-    (inside the batch's transaction). Stores without the graph copy none."""
-    if not isinstance(source, EntityGraph) or not isinstance(target, EntityGraph):
-        return
+    (inside the batch's transaction)."""
     links, rels = source.entry_links(uid, ids)
     wanted = sorted({i for linked in links.values() for i in linked})
     if not wanted:
@@ -455,7 +459,7 @@ def _put(
         )
 
 
-def _audit_to_copy(source: Store, target: Store, uid: str) -> list[AuditRecord]:
+def _audit_to_copy(source: RevealStore, target: RevealStore, uid: str) -> list[AuditRecord]:
     """The source's audit records the target lacks: those after the ones it already has,
     which must be the source's first ones (else the target's log is another's)."""
     mine, theirs = _all_audit(source, uid), _all_audit(target, uid)
@@ -517,7 +521,7 @@ class _Peek(Exception):
         self.state = state
 
 
-def _lock_state(store: Store, uid: str) -> RevealState:
+def _lock_state(store: RevealStore, uid: str) -> RevealState:
     """The user's wrong answers and lock (no grant), read without writing anything."""
 
     def peek(state: RevealState) -> tuple[RevealState, AuditRecord]:
@@ -550,7 +554,7 @@ def _batches(entries: Iterable[MemoryEntry], size: int) -> Iterator[list[MemoryE
         yield chunk
 
 
-def _vectors_by_id(store: Store, uid: str, model: str) -> dict[str, npt.NDArray[np.float32]]:
+def _vectors_by_id(store: VectorStore, uid: str, model: str) -> dict[str, npt.NDArray[np.float32]]:
     stored = store.load_vectors(uid, model)
     return {i: stored.matrix[n] for n, i in enumerate(stored.ids)}
 
@@ -563,7 +567,7 @@ def _canonical(e: MemoryEntry) -> bytes:
     return json.dumps(e.to_dict(), sort_keys=True, ensure_ascii=False).encode()
 
 
-def _all_audit(store: Store, uid: str) -> list[AuditRecord]:
+def _all_audit(store: RevealStore, uid: str) -> list[AuditRecord]:
     out: list[AuditRecord] = []
     after = 0
     while page := store.audit_log(uid, limit=_AUDIT_PAGE, after=after):

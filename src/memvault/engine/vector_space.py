@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import partial
+from typing import Protocol
 
 from ..config import EmbeddingConfig
 from ..embed.base import Embedder
@@ -34,7 +35,7 @@ from ..embed.factory import LOCAL_MODELS, make_embedder
 from ..embed.worker import EmbeddingWorker
 from ..errors import EmbeddingModelMismatchError
 from ..retrieval.vector import VectorIndex
-from ..stores.protocols import VaultSettings, VectorStore
+from ..stores.protocols import Store, VaultSettings, VectorStore
 from .derived import embed_text
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,8 @@ log = logging.getLogger(__name__)
 MODEL_KEY = "embedding.model"
 
 
-class SpaceStore(VaultSettings, VectorStore):
-    """What this module reads and writes: the vault's settings and its vectors."""
+class SpaceStore(VaultSettings, VectorStore, Protocol):
+    """What :func:`settle` reads and writes: the vault's settings and its vectors."""
 
 
 def chose_model(config: EmbeddingConfig) -> bool:
@@ -122,14 +123,15 @@ def mismatch(have: str, embedder: Embedder | None) -> EmbeddingModelMismatchErro
 
 
 def switch(
-    store: SpaceStore,
+    store: Store,
     embedder: Embedder,
     config: EmbeddingConfig,
     progress: Callable[[int, int], None] | None = None,
 ) -> int:
     """Move the vault to ``embedder``'s model: embed every entry that has no vector of it
-    (on this thread), then record it. Returns how many entries were embedded. The old
-    model's vectors stay (a switch back re-embeds nothing), but are never searched."""
+    (on this thread; each new vector replaces the entry's old one), then record it.
+    Returns how many entries were embedded. Interrupted, it leaves the vault on its old
+    model with part of the entries embedded by the new one: the next run finishes it."""
     index = VectorIndex(store, embedder.name)
     text_of = partial(embed_text, metadata_prefix=config.metadata_prefix)
     worker = EmbeddingWorker(

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from ..errors import MemvaultError
-from ..stores.protocols import Store
+from ..stores.protocols import EntryStore
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class AccessLog:
 
     def __init__(
         self,
-        store: Store,
+        store: EntryStore,
         clock: Callable[[], datetime],
         *,
         interval: float = 2.0,

@@ -4,7 +4,7 @@ An entry is *current* while its ``valid_to`` is unset. Replacing a fact never de
 the old entry: ``Vault.add(..., supersedes=ID)`` ends the old one's validity
 (``valid_to`` = the new entry's creation time, ``superseded_by`` = the new id), and the
 new one names the old in ``supersedes``. Every change of an entry keeps the entry as it
-was before the change in the store's versions table (``stores.versions``), with when,
+was before the change in the store's versions table (``stores.values.StoredVersion``), with when,
 who and which fields. From those rows this module answers two questions:
 
 * what an entry looked like at a moment (:func:`state_at`) and whether it was current
@@ -28,8 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from ..model import MemoryEntry
-from ..stores.values import EntryFilter
-from ..stores.versions import StoredVersion
+from ..stores.values import EntryFilter, StoredVersion
 
 #: What a version row's ``action`` says ended the state it keeps.
 UPDATED = "update"  # an in-place change through Vault.update (or decide)

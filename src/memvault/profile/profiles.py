@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from ..errors import ConflictError, UnsupportedOperationError
+from ..errors import ConflictError
 from ..stores.protocols import ProfileStore
 from ..validation import make_scope
 from .document import Profile, parse_profile
@@ -25,26 +25,14 @@ CHANGE_ATTEMPTS = 8
 class Profiles:
     """The profile documents of a store (see the module docstring)."""
 
-    def __init__(self, store: object, clock: Callable[[], datetime]) -> None:
-        self._store = store if isinstance(store, ProfileStore) else None
+    def __init__(self, store: ProfileStore, clock: Callable[[], datetime]) -> None:
+        self._store = store
         self._clock = clock
-
-    @property
-    def supported(self) -> bool:
-        return self._store is not None
-
-    def _require(self) -> ProfileStore:
-        if self._store is None:
-            raise UnsupportedOperationError(
-                "this store keeps no profile documents: use a SQLite, PostgreSQL, MySQL or "
-                "memory:// store"
-            )
-        return self._store
 
     def read(self, user_id: str, agent_id: str | None = None) -> tuple[Profile, int]:
         """The profile (an empty one when none was saved) and its revision (0: none)."""
         user_id, agent_id = _key(user_id, agent_id)
-        stored = self._require().get_profile(user_id, agent_id)
+        stored = self._store.get_profile(user_id, agent_id)
         if stored is None:
             return Profile(), 0
         return parse_profile(stored.document, origin="the stored profile"), stored.revision
@@ -57,7 +45,7 @@ class Profiles:
     ) -> tuple[Profile, int]:
         """Apply ``change`` to the current profile and save it; the saved profile and its
         revision. Re-applied on a newer document when another writer saved first."""
-        store = self._require()
+        store = self._store
         user_id, agent_id = _key(user_id, agent_id)
         for _ in range(CHANGE_ATTEMPTS):
             profile, revision = self.read(user_id, agent_id)
@@ -81,7 +69,7 @@ class Profiles:
 
     def delete(self, user_id: str, agent_id: str | None = None) -> bool:
         user_id, agent_id = _key(user_id, agent_id)
-        return self._require().delete_profile(user_id, agent_id)
+        return self._store.delete_profile(user_id, agent_id)
 
 
 def _key(user_id: str, agent_id: str | None) -> tuple[str, str | None]:

@@ -1,4 +1,5 @@
-"""BM25 with the caller's own statistics, as every backend computes it.
+"""BM25 with the caller's own statistics, and the phrase terms it counts, as every
+backend computes them.
 
 These are the formulas, not the policy: which terms a query searches for is the
 engine's choice (a ``protocols.TermPlanner``, see ``memvault.retrieval.terms``).
@@ -8,11 +9,11 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from ..text import has_cjk
-from .values import SearchDoc
+from .values import KeywordWeights, SearchDoc
 
 # -- ranking: BM25 with the caller's own statistics ------------------------------------
 # Every backend scores with these, over the caller's view only: how many entries the
@@ -49,7 +50,7 @@ def index_form(token: str) -> str:
 
 def query_forms(terms: Sequence[str]) -> list[str]:
     """The distinct index forms of query terms, first occurrence first (a phrase, a
-    term of several tokens, token by token: ``stores.phrases``)."""
+    term of several tokens, token by token: ``bm25.phrase_counter``)."""
     forms = (" ".join(index_form(t) for t in term.split()) for term in terms)
     return list(dict.fromkeys(f for f in forms if f))
 
@@ -65,3 +66,49 @@ def bm25_part(idf: float, freq: float, length: int, avg_length: float) -> float:
     The SQLite backend runs this same formula in SQL, in this order of operations."""
     norm = BM25_K1 * (1 - BM25_B + BM25_B * length / avg_length)
     return idf * freq * (BM25_K1 + 1) / (freq + norm)
+
+
+# -- phrases: what a keyword index executes when a query term holds several tokens ----
+# A term with spaces in it ("销售 售看 看板") is a phrase: it occurs in a column where
+# its tokens follow one another there, in order. Every backend scores a phrase as one
+# more BM25 term (its own document frequency, its column-weighted count of
+# occurrences) whose share is weighted by its length (``phrase_weight``), so an entry
+# holding the phrase gets that on top of its tokens' shares. Which phrases a query asks
+# for, and how much they weigh, is the engine's choice (``memvault.text.query_phrases``,
+# ``KeywordWeights.phrase``); a store only finds and counts them.
+
+
+def is_phrase(term: str) -> bool:
+    """Whether a query term is a phrase of several tokens."""
+    return " " in term
+
+
+def phrase_weight(term: str, weights: KeywordWeights) -> float:
+    """What a phrase's BM25 share is multiplied by: ``weights.phrase`` per token in it."""
+    return weights.phrase * len(term.split())
+
+
+def phrase_counter(phrase: str) -> Callable[[str], int]:
+    """A function that counts ``phrase`` (index forms, one space apart) in a stored
+    column (space-joined tokens), as consecutive whole tokens; overlaps count.
+
+    The column's tokens are compared in index form; a phrase of CJK tokens only (the
+    engine's phrases) is looked for in the column as stored, since index form changes
+    no CJK token and makes none out of another token.
+    """
+    as_stored = all(has_cjk(t) for t in phrase.split())
+    needle = f" {phrase} "
+
+    def count(column: str) -> int:
+        if not (as_stored or column.isascii()):
+            column = " ".join(map(index_form, column.split()))
+        if phrase not in column:
+            return 0
+        hay = f" {column} "
+        found, at = 0, hay.find(needle)
+        while at >= 0:
+            found += 1
+            at = hay.find(needle, at + 1)
+        return found
+
+    return count

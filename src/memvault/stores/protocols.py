@@ -7,9 +7,8 @@ depend on just the part it uses; ``Store`` is their union, what a backend
 implements and what the engine holds. Validation, tokenization, ranking policy
 and fusion live in the engine, above.
 
-The entity graph (entities, the entries that name them, relations) is the
-``EntityGraph`` protocol; every backend implements it, and ``GraphStore`` is a
-``Store`` that has it.
+An engine service takes the protocol it uses (a ``VectorStore``, a ``ProfileStore``,
+an ``EntityGraph``...), not the whole ``Store``; every backend implements them all.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from .values import (
     SearchDoc,
     StoredProfile,
     StoredVectors,
+    StoredVersion,
     TermGroup,
     UsageRecord,
     UsageRow,
@@ -43,7 +43,6 @@ from .values import (
     VectorItem,
     View,
 )
-from .versions import StoredVersion
 from .workspace_values import CardRevision, SessionLink, StoredCard, StoredTask
 
 
@@ -252,7 +251,7 @@ class NearestVectors(Protocol):
 
 @runtime_checkable
 class EntryHistory(Protocol):
-    """Earlier versions of entries (``stores.versions``): what ``Vault.history`` reads and
+    """Earlier versions of entries (``values.StoredVersion``): what ``Vault.history`` reads and
     ``Vault.undo`` restores. Versions go with their entry: deleting or erasing it deletes
     them. A version is written inside the transaction of the change it records."""
 
@@ -378,6 +377,24 @@ class Admin(Protocol):
 
 
 @runtime_checkable
+class VaultSettings(Protocol):
+    """What the whole vault records about itself, by name (``engine.vector_space``
+    keeps the vault's embedding model here): the same for every process and user.
+
+    ``put_setting`` with ``replace=False`` stores ``value`` only when the name has none
+    yet and returns what is stored then (two processes racing to record agree on the
+    first); with ``replace=True`` it overwrites. ``stored_vector_models`` names the
+    models the stored vectors are of, the most vectors first (a vault made before its
+    model was recorded is read from them)."""
+
+    def get_setting(self, name: str) -> str | None: ...
+
+    def put_setting(self, name: str, value: str, *, replace: bool) -> str: ...
+
+    def stored_vector_models(self) -> list[str]: ...
+
+
+@runtime_checkable
 class UsageLedger(Protocol):
     """The token ledger: one row per LLM call, kept per user (``llm.ledger``).
 
@@ -494,6 +511,8 @@ class Store(
     EntryHistory,
     ProfileStore,
     WorkspaceStore,
+    EntityGraph,
+    VaultSettings,
     Transactional,
     Admin,
     Protocol,
@@ -502,18 +521,12 @@ class Store(
     no trace."""
 
 
-@runtime_checkable
-class GraphStore(Store, EntityGraph, Protocol):
-    """A backend with the entity graph (all four that ship have it)."""
-
-
 __all__ = [
     "Admin",
     "EntityGraph",
     "EntryHistory",
     "EntryStats",
     "EntryStore",
-    "GraphStore",
     "KeywordIndex",
     "NearestVectors",
     "ProfileStore",
@@ -522,6 +535,7 @@ __all__ = [
     "TermPlanner",
     "Transactional",
     "UsageLedger",
+    "VaultSettings",
     "VectorStore",
     "WorkspaceStore",
 ]

@@ -123,3 +123,23 @@ def stored_vectors(rows: Sequence[Any], mark: int) -> StoredVectors:
     return StoredVectors(
         [r[0] for r in rows], [r[1] for r in rows], matrix.reshape(len(rows), dim).copy(), mark
     )
+
+
+# -- an entry as one JSON text: what a version row keeps (``values.StoredVersion``) --
+
+
+def snapshot_text(entry: MemoryEntry) -> str:
+    """The entry as the JSON text a version row keeps."""
+    return json.dumps(
+        dict(zip(ENTRY_COLUMNS, entry_to_row(entry), strict=True)),
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+
+
+def snapshot_entry(text: str) -> MemoryEntry:
+    """The entry of a version row's JSON text (fields it lacks take their defaults)."""
+    stored: dict[str, Any] = json.loads(text)
+    base = MemoryEntry(id=stored["id"], user_id=stored["user_id"], content=stored["content"])
+    defaults = dict(zip(ENTRY_COLUMNS, entry_to_row(base), strict=True))
+    return row_to_entry(tuple(stored.get(c, defaults[c]) for c in ENTRY_COLUMNS))

@@ -5,7 +5,7 @@ A store answers with aggregates (one row per combination of classification value
 row per active day), never with the entries themselves; this module fills in the
 zeros, so every value of every enum and every day of the window is there, and sums the
 rows per field. The pure-Python counting below is what the in-memory store runs and
-what the SQL statements (``stores.stats_sql``) must agree with.
+what the SQL statements (``stores.sql.stats``) must agree with.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """The values stores take and return: views, filters, index documents, vectors,
-audit records and reveal state. Plain frozen dataclasses, shared by every backend."""
+audit records, reveal state, earlier versions of entries and profile documents (with
+the checks every backend makes of a save). Plain frozen dataclasses, shared by every
+backend."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ConflictError, ValidationError
 from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
 
 
@@ -138,7 +141,7 @@ class SearchDoc:
 class KeywordWeights:
     """BM25 column weights: how much a term found in each of ``SearchDoc``'s columns counts.
 
-    ``phrase``: a phrase term of n tokens (``stores.phrases``) weighs ``phrase * n``
+    ``phrase``: a phrase term of n tokens (``bm25.phrase_counter``) weighs ``phrase * n``
     terms, so holding a query's run contiguously counts about as much again as
     holding each of its bigrams.
     """
@@ -295,3 +298,84 @@ def page_of_users(
         sums[user_id] = sums.get(user_id, 0) + count
     ordered = sorted(sums.items())[offset : offset + limit]
     return [UserMemories(user_id, count) for user_id, count in ordered]
+
+
+# -- earlier versions of entries ------------------------------------------------------
+# A version is the entry exactly as it was just before one change (an update, being
+# superseded, an undo), with when the change happened, who made it and which fields it
+# changed. Rows are keyed (user_id, entry_id, seq), seq counting from 1 per entry, and
+# go with their entry: deleting or erasing the entry deletes them. The entry is kept as
+# one JSON object of its stored column values (``rows.snapshot_text``), so the versions
+# table needs no change when a field is added.
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVersion:
+    """One earlier version of an entry: ``entry`` as it was until ``at``."""
+
+    user_id: str
+    entry_id: str
+    at: datetime  # when the change that ended this version happened
+    actor: str  # who made that change ("owner", "model", "api", ...)
+    action: str  # what the change was ("update", "superseded", "undo", ...)
+    changed: tuple[str, ...]  # the fields the change changed
+    entry: MemoryEntry
+    seq: int = 0  # 1, 2, ... per entry; assigned by the store
+
+
+# -- profile documents: what every backend checks of a save, and the error a lost race
+# raises, so the memory store and the SQL stores refuse the same documents with the same
+# words and report a stale revision the same way.
+
+#: The largest profile document a store keeps, in bytes of UTF-8 (1 MiB). A profile is
+#: a few sections and at most some hundred facts; one this big is a runaway writer.
+MAX_PROFILE_BYTES = 1024 * 1024
+
+
+def check_put(agent_id: str | None, document: str, revision: int, now: datetime) -> None:
+    """Refuse what no backend could keep the same way, before anything is written."""
+    if agent_id == "":
+        # '' is how the SQL stores key the user's own profile (agent_id None).
+        raise ValidationError(
+            "agent_id must not be empty: pass None for the user's own profile",
+            field="agent_id",
+        )
+    if not isinstance(document, str):
+        raise ValidationError("the profile document must be JSON text (a str)", field="document")
+    if "\x00" in document:
+        raise ValidationError(
+            "the profile document holds a NUL character, which no SQL backend stores: "
+            "write it as the JSON escape \\u0000",
+            field="document",
+        )
+    try:
+        size = len(document.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise ValidationError(
+            f"the profile document is not valid Unicode ({exc.reason}): fix its text",
+            field="document",
+        ) from None
+    if size > MAX_PROFILE_BYTES:
+        raise ValidationError(
+            f"the profile document is {size} bytes, over the limit of {MAX_PROFILE_BYTES}: "
+            "remove facts or shorten its sections",
+            field="document",
+            size=size,
+            limit=MAX_PROFILE_BYTES,
+        )
+    if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+        raise ValidationError(
+            "revision must be a whole number of at least 0 (0: no profile saved yet)",
+            field="revision",
+        )
+    if not isinstance(now, datetime) or now.tzinfo is None:
+        raise ValidationError("now must be a timezone-aware datetime", field="now")
+
+
+def stale_revision(stored: int, revision: int) -> ConflictError:
+    """The error of a save whose revision is no longer the stored one."""
+    return ConflictError(
+        f"the profile changed meanwhile (revision {stored}, not {revision}): "
+        "read it again and re-apply the change",
+        revision=stored,
+    )

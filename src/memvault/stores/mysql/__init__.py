@@ -1,11 +1,12 @@
 """The MySQL / MariaDB backend (``mysql://`` and ``mariadb://`` URLs), on PyMySQL.
 
-The same shape as ``stores/sqlite``, one concern per module, composed into
-``MySQLStore``: ``connection`` (URL, a connection per thread, transactions,
-timeouts, errors), ``entries``, ``keyword`` (FULLTEXT candidates, BM25 with the
-view's own statistics), ``vectors`` (BLOBs searched in the application, and the
-vector log), ``audit`` (originals, reveal, audit log, erase), ``schema`` (the
-recorded migrations) and ``sql`` (the clauses they share).
+What MySQL alone does, one concern per module, composed with the SQL written once
+(``stores.sql``) into ``MySQLStore``: ``connection`` (URL, a connection per thread,
+transactions, timeouts, errors), ``dialect`` (how the shared SQL is spelled and run
+here), ``entries`` (what triggers do on the other servers: stale vectors, the vector
+log), ``keyword`` (FULLTEXT candidates, BM25 with the view's own statistics),
+``vectors`` (BLOBs searched in the application, and the vector log), ``audit``,
+``schema`` (the recorded migrations) and ``sql`` (the clauses they share).
 
 PyMySQL is an optional dependency (``pip install 'memvault[mysql]'``); importing
 this package without it raises ``ImportError``, which ``open_store`` turns into a
@@ -14,30 +15,22 @@ this package without it raises ``ImportError``, which ``open_store`` turns into 
 
 from __future__ import annotations
 
+from ..sql import SQLShared
 from .audit import MySQLAudit
 from .connection import parse_url
+from .dialect import MySQLBase
 from .entries import MySQLEntries
-from .graph import MySQLGraph
 from .keyword import MySQLKeywordIndex
-from .profiles import MySQLProfiles
-from .stats import MySQLStats
-from .usage import MySQLUsage
 from .vectors import MySQLVectors
-from .versions import MySQLVersions
-from .workspace import MySQLWorkspace
 
 
 class MySQLStore(
     MySQLEntries,
-    MySQLStats,
     MySQLKeywordIndex,
     MySQLVectors,
-    MySQLVersions,
     MySQLAudit,
-    MySQLUsage,
-    MySQLProfiles,
-    MySQLWorkspace,
-    MySQLGraph,
+    MySQLBase,
+    SQLShared,
 ):
     """A ``Store`` in one MySQL 8 or MariaDB 10.6+ database."""
 

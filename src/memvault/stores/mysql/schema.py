@@ -19,33 +19,19 @@ token against the engine's own index forms (``stores.bm25.index_form``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from ...errors import MigrationError
+from ..sql.migrations import VERSION_SQL, Registry, failed, record_params, record_sql
 
 # A full-text collation both servers have; it only widens the candidates (see above).
 FTS_COLLATION = "utf8mb4_unicode_520_ci"
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    apply: Callable[[Any, str], None]  # (cursor, exact collation)
-
-
-MIGRATIONS: list[Migration] = []
-
-
-def migration(version: int, name: str) -> Callable[[Callable[[Any, str], None]], None]:
-    def register(fn: Callable[[Any, str], None]) -> None:
-        if MIGRATIONS and MIGRATIONS[-1].version != version - 1:
-            raise RuntimeError(f"migration {version} registered out of order")
-        MIGRATIONS.append(Migration(version, name, fn))
-
-    return register
+# A step takes (cursor, the server's exact collation).
+_registry: Registry[Callable[[Any, str], None]] = Registry()
+migration = _registry.migration
+MIGRATIONS = _registry.steps
 
 
 def exact_collation(flavor: str) -> str:
@@ -278,7 +264,7 @@ def _history(cur: Any, exact: str) -> None:
 @migration(5, "the entity graph: entities, their names, entry links and relations")
 def _entity_graph(cur: Any, exact: str) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
-    # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    # them is decided by joining the entry (stores.sql.graph). Keys start with user_id.
     ident = _ids(exact)
     key = f"VARCHAR(120) CHARACTER SET utf8mb4 COLLATE {exact}"
     kind = f"VARCHAR(64) CHARACTER SET utf8mb4 COLLATE {exact}"
@@ -326,9 +312,9 @@ def _entity_graph(cur: Any, exact: str) -> None:
 
 @migration(6, "profile documents: one JSON document per user and agent, with its revision")
 def _profiles(cur: Any, exact: str) -> None:
-    # agent_key '' is the user's own profile (stores.profile_sql). One statement, with
+    # agent_key '' is the user's own profile (stores.sql.profiles). One statement, with
     # IF NOT EXISTS, so a step cut short is finished by running it again. MEDIUMTEXT
-    # holds the largest document a store accepts (profile_checks.MAX_PROFILE_BYTES).
+    # holds the largest document a store accepts (values.MAX_PROFILE_BYTES).
     ident = _ids(exact)
     cur.execute(
         f"""CREATE TABLE IF NOT EXISTS profiles (
@@ -401,11 +387,21 @@ def _workspace(cur: Any, exact: str) -> None:
     )
 
 
-LATEST_VERSION = MIGRATIONS[-1].version
+@migration(8, "vault settings: what the whole vault records, such as its embedding model")
+def _settings(cur: Any, exact: str) -> None:
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS vault_settings (
+            name {_ids(exact)} NOT NULL PRIMARY KEY,
+            value TEXT CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
+    )
+
+
+LATEST_VERSION = _registry.latest
 
 
 def current_version(cur: Any) -> int:
-    cur.execute("SELECT coalesce(max(version), 0) FROM memvault_migrations")
+    cur.execute(VERSION_SQL)
     return int(cur.fetchone()[0])
 
 
@@ -417,7 +413,6 @@ def apply_migrations(
     ``cur`` is a cursor of an autocommit connection. Concurrent openers queue on the
     server's named lock, and re-read the version once they hold it.
     """
-    target = LATEST_VERSION if target is None else target
     lock = f"memvault_migrate:{database}"[:64]
     cur.execute("SELECT GET_LOCK(%s, %s)", (lock, wait_s))
     if cur.fetchone()[0] != 1:
@@ -434,30 +429,23 @@ def apply_migrations(
             ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"
         )
         version = current_version(cur)
-        if version > LATEST_VERSION:
-            raise MigrationError(
-                f"database schema is version {version} but this memvault knows only up to "
-                f"{LATEST_VERSION}: upgrade memvault to open it"
-            )
+        _registry.check(version)
         applied: list[int] = []
         exact = exact_collation(flavor)
-        for step in MIGRATIONS:
-            if step.version <= version or step.version > target:
+        for step in _registry.up_to(target):
+            if step.version <= version:
                 continue
             try:
                 step.apply(cur, exact)
-                cur.execute(
-                    "INSERT INTO memvault_migrations (version, name, applied_at) "
-                    "VALUES (%s, %s, %s)",
-                    (step.version, step.name, datetime.now(UTC).isoformat()),
-                )
+                cur.execute(record_sql("%s"), record_params(step))
             except MigrationError:
                 raise
             except Exception as exc:
-                raise MigrationError(
-                    f"could not apply migration {step.version} ({step.name}): {exc}; open the "
-                    "store again to finish it (each step can be re-run), and check that the "
-                    "user may CREATE, ALTER, INDEX and TRIGGER in this database"
+                raise failed(
+                    step,
+                    str(exc),
+                    "open the store again to finish it (each step can be re-run), and check "
+                    "that the user may CREATE, ALTER, INDEX and TRIGGER in this database",
                 ) from exc
             applied.append(step.version)
         return applied

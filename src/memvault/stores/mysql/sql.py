@@ -7,22 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..clauses import filter_clause, view_clause
 from ..rows import ENTRY_COLUMNS
+from ..sql.clauses import filter_clause, view_clause
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_head", "fts_body", "fts_extra", "kw_len")
-INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
-    f"VALUES ({', '.join('%s' for _ in _INSERT_COLUMNS)})"
-)
-UPDATE_SQL = (
-    "UPDATE memories SET "
-    + ", ".join(f"{c} = %s" for c in _INSERT_COLUMNS if c not in ("id", "user_id"))
-    + " WHERE user_id = %s AND id = %s"
-)
-UPDATE_COLUMNS = tuple(c for c in _INSERT_COLUMNS if c not in ("id", "user_id"))
 PAGE = 500
 
 

@@ -22,8 +22,17 @@ from typing import Any
 import psycopg
 
 from ...model import MemoryEntry
-from ..bm25 import BM25_B, BM25_K1, bm25_idf, bm25_part, index_form, query_forms
-from ..phrases import is_phrase, phrase_counter, phrase_weight
+from ..bm25 import (
+    BM25_B,
+    BM25_K1,
+    bm25_idf,
+    bm25_part,
+    index_form,
+    is_phrase,
+    phrase_counter,
+    phrase_weight,
+    query_forms,
+)
 from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View

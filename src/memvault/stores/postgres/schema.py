@@ -14,15 +14,13 @@ starts with ``user_id``, and every statement of the store filters on it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import psycopg
 import psycopg.errors
 
-from ...errors import MigrationError
+from ..sql.migrations import TABLE_SQL, VERSION_SQL, Registry, failed, record_params, record_sql
 from ..values import SearchDoc
 from .sql import term_counts
 
@@ -33,25 +31,9 @@ _GIN_PENDING_KB = 256
 _MIGRATION_LOCK = 7_316_001
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    apply: Callable[[psycopg.Connection[Any]], None]
-
-
-MIGRATIONS: list[Migration] = []
-
-
-def migration(
-    version: int, name: str
-) -> Callable[[Callable[[psycopg.Connection[Any]], None]], None]:
-    def register(fn: Callable[[psycopg.Connection[Any]], None]) -> None:
-        if MIGRATIONS and MIGRATIONS[-1].version != version - 1:
-            raise RuntimeError(f"migration {version} registered out of order")
-        MIGRATIONS.append(Migration(version, name, fn))
-
-    return register
+_registry: Registry[Callable[[psycopg.Connection[Any]], None]] = Registry()
+migration = _registry.migration
+MIGRATIONS = _registry.steps
 
 
 def _run(conn: psycopg.Connection[Any], script: str) -> None:
@@ -545,7 +527,7 @@ def _history(conn: psycopg.Connection[Any]) -> None:
 @migration(12, "the entity graph: entities, their names, entry links and relations")
 def _entity_graph(conn: psycopg.Connection[Any]) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
-    # them is decided by joining the entry (stores.graph_sql). Keys start with user_id.
+    # them is decided by joining the entry (stores.sql.graph). Keys start with user_id.
     # IF NOT EXISTS: a step re-run over its own tables (a rolled-back record) finishes.
     _run(
         conn,
@@ -596,7 +578,7 @@ def _entity_graph(conn: psycopg.Connection[Any]) -> None:
 
 @migration(13, "profile documents: one JSON document per user and agent, with its revision")
 def _profiles(conn: psycopg.Connection[Any]) -> None:
-    # agent_key '' is the user's own profile (stores.profile_sql). The document is text,
+    # agent_key '' is the user's own profile (stores.sql.profiles). The document is text,
     # not jsonb, so it reads back exactly as it was given (jsonb would reorder its keys
     # and respace it). The key starts with user_id, like every table of users' data.
     _run(
@@ -617,7 +599,7 @@ def _profiles(conn: psycopg.Connection[Any]) -> None:
 @migration(14, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
 def _workspace(conn: psycopg.Connection[Any]) -> None:
     # Documents and diffs are text, not jsonb, so they read back exactly as saved
-    # (stores.workspace_sql). Every key starts with user_id.
+    # (stores.sql.workspace). Every key starts with user_id.
     _run(
         conn,
         f"""
@@ -676,11 +658,24 @@ def vector_text(raw: bytes) -> str:
     return "[" + ",".join(map(repr, np.frombuffer(raw, dtype=np.float32).tolist())) + "]"
 
 
-LATEST_VERSION = MIGRATIONS[-1].version
+@migration(15, "vault settings: what the whole vault records, such as its embedding model")
+def _settings(conn: psycopg.Connection[Any]) -> None:
+    _run(
+        conn,
+        f"""
+        CREATE TABLE IF NOT EXISTS vault_settings (
+            name {_T} PRIMARY KEY,
+            value text NOT NULL
+        )
+        """,
+    )
+
+
+LATEST_VERSION = _registry.latest
 
 
 def current_version(conn: psycopg.Connection[Any]) -> int:
-    row = conn.execute("SELECT coalesce(max(version), 0) FROM memvault_migrations").fetchone()
+    row = conn.execute(VERSION_SQL).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -689,23 +684,12 @@ def apply_migrations(conn: psycopg.Connection[Any], target: int | None = None) -
 
     ``conn`` is in autocommit mode; each step is one transaction of its own.
     """
-    target = LATEST_VERSION if target is None else target
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS memvault_migrations ("
-            " version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)"
-        )
-    version = current_version(conn)
-    if version > LATEST_VERSION:
-        raise MigrationError(
-            f"database schema is version {version} but this memvault knows only up to "
-            f"{LATEST_VERSION}: upgrade memvault to open it"
-        )
+        conn.execute(TABLE_SQL)
+    _registry.check(current_version(conn))
     applied: list[int] = []
-    for step in MIGRATIONS:
-        if step.version > target:
-            break
+    for step in _registry.up_to(target):
         try:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
@@ -713,18 +697,11 @@ def apply_migrations(conn: psycopg.Connection[Any], target: int | None = None) -
                 if current_version(conn) >= step.version:
                     continue
                 step.apply(conn)
-                conn.execute(
-                    "INSERT INTO memvault_migrations (version, name, applied_at) "
-                    "VALUES (%s, %s, %s)",
-                    (step.version, step.name, datetime.now(UTC).isoformat()),
-                )
+                conn.execute(record_sql("%s"), record_params(step))
         except psycopg.OperationalError:
             raise  # the server went away: the caller reports it as unavailable
         except psycopg.Error as exc:
-            raise MigrationError(
-                f"could not apply migration {step.version} ({step.name}): "
-                f"{exc.diag.message_primary or type(exc).__name__}; the database was left "
-                "at the previous version"
-            ) from None
+            said = exc.diag.message_primary or type(exc).__name__
+            raise failed(step, said, "the database was left at the previous version") from None
         applied.append(step.version)
     return applied

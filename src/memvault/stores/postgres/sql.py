@@ -14,33 +14,16 @@ from typing import Any
 
 from ...model import MemoryEntry
 from ..bm25 import doc_length, index_form
-from ..clauses import filter_clause, view_clause
-from ..rows import ENTRY_COLUMNS, entry_to_row
+from ..rows import ENTRY_COLUMNS
+from ..sql.clauses import agents_clause, filter_clause, view_clause
 from ..values import EntryFilter, SearchDoc, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-_WRITE_COLUMNS = (
-    *ENTRY_COLUMNS,
-    "fts_head",
-    "fts_body",
-    "fts_extra",
-    "fts_keys",
-    "fts_len",
-    "fts_tf_head",
-    "fts_tf_body",
-    "fts_tf_extra",
-)
-# The statements that write an entry, for a schema with the term frequencies of
-# migration 7 (True) and for one opened at an older version (False, tests of old data).
-_TF = 3
-COPY_SQL = {
-    full: f"COPY memories ({', '.join(_WRITE_COLUMNS[: None if full else -_TF])}) FROM STDIN"
-    for full in (True, False)
-}
-UPDATE_SQL = {
-    full: "UPDATE memories SET "
-    + ", ".join(f"{c} = %s" for c in _WRITE_COLUMNS[: None if full else -_TF])
-    + " WHERE user_id = %s AND id = %s"
+#: The keyword index's columns beside an entry's own: with the term frequencies of
+#: migration 7 (True), or for a schema opened at an older version (False, tests of old data).
+INDEX_COLUMNS = {
+    full: ("fts_head", "fts_body", "fts_extra", "fts_keys", "fts_len")
+    + (("fts_tf_head", "fts_tf_body", "fts_tf_extra") if full else ())
     for full in (True, False)
 }
 PAGE = 500
@@ -73,11 +56,10 @@ def term_counts(keys: Sequence[str], doc: SearchDoc) -> tuple[list[int], ...]:
     return counts
 
 
-def write_row(entry: MemoryEntry, doc: SearchDoc, full: bool = True) -> tuple[Any, ...]:
-    """The values of a ``COPY_SQL[full]`` row / the first part of ``UPDATE_SQL[full]``."""
+def index_values(entry: MemoryEntry, doc: SearchDoc, full: bool = True) -> tuple[Any, ...]:
+    """The values of ``INDEX_COLUMNS[full]``."""
     keys = keyword_keys(entry, doc)
     return (
-        *entry_to_row(entry),
         doc.head,
         doc.body,
         doc.extra,
@@ -97,12 +79,7 @@ def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
 
 
 def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
-    """The WHERE clause on ``keyword_stats`` (user_id, agent) that keeps to ``view``."""
-    if view.all_agents:
-        return f"{alias}.user_id = %s", [view.user_id]
-    if view.agent_id is None:
-        return f"{alias}.user_id = %s AND {alias}.agent = ''", [view.user_id]
-    return f"{alias}.user_id = %s AND {alias}.agent IN ('', %s)", [view.user_id, view.agent_id]
+    return agents_clause(view, alias, "%s")
 
 
 def chunks(ids: Sequence[str]) -> Iterator[list[str]]:

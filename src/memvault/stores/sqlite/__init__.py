@@ -1,39 +1,32 @@
 """The embedded default backend: one SQLite file in WAL mode.
 
-One concern per module, composed into ``SQLiteStore``: ``connection`` (opening,
-WAL, per-thread readers, write transactions), ``entries``, ``keyword`` (BM25 with
-the view's own statistics), ``vectors``, ``audit`` (originals, reveal, audit log,
-erase), ``schema`` (the recorded migrations) and ``sql`` (view and filter clauses
-they share). A new SQL backend copies this shape.
+What SQLite alone does, one concern per module, composed with the SQL written once
+(``stores.sql``) into ``SQLiteStore``: ``connection`` (opening, WAL, per-thread readers,
+write transactions), ``dialect`` (how the shared SQL is spelled and run here),
+``entries``, ``keyword`` (BM25 over FTS5 with the view's own statistics), ``vectors``,
+``audit`` (erasing a user without leaving the text in the file), ``schema`` (the
+recorded migrations) and ``sql`` (the FTS5 scope tokens and clauses they share).
 """
 
 from __future__ import annotations
 
+from ..sql import SQLShared
 from .audit import SQLiteAudit
 from .connection import create_private
+from .dialect import SQLiteBase
 from .entries import SQLiteEntries
-from .graph import SQLiteGraph
 from .keyword import SQLiteKeywordIndex
-from .profiles import SQLiteProfiles
 from .sql import scope_tokens
-from .stats import SQLiteStats
-from .usage import SQLiteUsage
 from .vectors import SQLiteVectors
-from .versions import SQLiteVersions
-from .workspace import SQLiteWorkspace
 
 
 class SQLiteStore(
     SQLiteEntries,
-    SQLiteStats,
     SQLiteKeywordIndex,
     SQLiteVectors,
-    SQLiteVersions,
     SQLiteAudit,
-    SQLiteUsage,
-    SQLiteProfiles,
-    SQLiteWorkspace,
-    SQLiteGraph,
+    SQLiteBase,
+    SQLShared,
 ):
     """A ``Store`` on one SQLite file (or ``":memory:"``)."""
 

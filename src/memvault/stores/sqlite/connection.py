@@ -183,9 +183,10 @@ class SQLiteConnection:
         return _discard(self._write())
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _write(self, what: str = "the write") -> Iterator[sqlite3.Connection]:
         """The writer connection inside a (nested) write transaction; whatever this
-        level wrote is rolled back on any exception that leaves it."""
+        level wrote is rolled back on any exception that leaves it. Driver errors are
+        the caller's to report (``dialect.SQLiteBase._writing`` names ``what``)."""
         with self._lock:
             self._check_open()
             conn = self._conn
@@ -222,7 +223,7 @@ class SQLiteConnection:
                     self._local.writing = False
 
     @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
+    def _read(self, what: str = "the read") -> Iterator[sqlite3.Connection]:
         if self.path == ":memory:" or getattr(self._local, "writing", False):
             # One private database, or a read inside this thread's own write
             # transaction (which must see its uncommitted changes): the writer.
@@ -231,13 +232,13 @@ class SQLiteConnection:
                 try:
                     yield self._conn
                 except sqlite3.Error as exc:
-                    raise StoreError(f"database read failed: {exc}") from exc
+                    raise StoreError(f"{what} failed: {exc}") from exc
             return
         conn = self._reader()
         try:
             yield conn
         except sqlite3.Error as exc:
-            raise StoreError(f"database read failed: {exc}") from exc
+            raise StoreError(f"{what} failed: {exc}") from exc
 
     def _reader(self) -> sqlite3.Connection:
         """This thread's read-only connection, opened on first use."""

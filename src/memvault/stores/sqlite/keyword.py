@@ -21,9 +21,11 @@ from ..bm25 import (
     bm25_idf,
     bm25_part,
     index_form,
+    is_phrase,
+    phrase_counter,
+    phrase_weight,
     query_forms,
 )
-from ..phrases import is_phrase, phrase_counter, phrase_weight
 from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View

@@ -11,32 +11,16 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ...errors import MigrationError
 from ...text import cjk_runs, has_cjk, tokenize
 from ..rows import format_time
+from ..sql.migrations import TABLE_SQL, VERSION_SQL, Registry, failed, record_params, record_sql
 
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    apply: Callable[[sqlite3.Connection], None]
-
-
-MIGRATIONS: list[Migration] = []
-
-
-def migration(version: int, name: str) -> Callable[[Callable[[sqlite3.Connection], None]], None]:
-    def register(fn: Callable[[sqlite3.Connection], None]) -> None:
-        if MIGRATIONS and MIGRATIONS[-1].version != version - 1:
-            raise RuntimeError(f"migration {version} registered out of order")
-        MIGRATIONS.append(Migration(version, name, fn))
-
-    return register
+_registry: Registry[Callable[[sqlite3.Connection], None]] = Registry()
+migration = _registry.migration
+MIGRATIONS = _registry.steps
 
 
 def _run(conn: sqlite3.Connection, script: str) -> None:
@@ -514,7 +498,7 @@ def _history(conn: sqlite3.Connection) -> None:
 @migration(16, "the entity graph: entities, their names, entry links and relations")
 def _entity_graph(conn: sqlite3.Connection) -> None:
     # Links and relations go with their entry (ON DELETE CASCADE); what a view sees of
-    # them is decided by joining the entry (stores.graph_sql).
+    # them is decided by joining the entry (stores.sql.graph).
     _run(
         conn,
         """
@@ -557,7 +541,7 @@ def _entity_graph(conn: sqlite3.Connection) -> None:
 
 @migration(17, "profile documents: one JSON document per user and agent, with its revision")
 def _profiles(conn: sqlite3.Connection) -> None:
-    # agent_key '' is the user's own profile (stores.profile_sql); the document is kept
+    # agent_key '' is the user's own profile (stores.sql.profiles); the document is kept
     # as the text it was given. Re-runnable, like every step since the token ledger.
     _run(
         conn,
@@ -576,8 +560,8 @@ def _profiles(conn: sqlite3.Connection) -> None:
 
 @migration(18, "the workspace: state cards and their revisions, tasks, sessions' workspaces")
 def _workspace(conn: sqlite3.Connection) -> None:
-    # The documents and diffs are JSON text the workspace package reads (stores.
-    # workspace_sql); times are fixed-width UTC text. Re-runnable, like the step before.
+    # The documents and diffs are JSON text the workspace package reads (stores.sql.
+    # workspace); times are fixed-width UTC text. Re-runnable, like the step before.
     _run(
         conn,
         """
@@ -626,12 +610,24 @@ def _workspace(conn: sqlite3.Connection) -> None:
     )
 
 
-LATEST_VERSION = MIGRATIONS[-1].version
+@migration(19, "vault settings: what the whole vault records, such as its embedding model")
+def _settings(conn: sqlite3.Connection) -> None:
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS vault_settings (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+    )
+
+
+LATEST_VERSION = _registry.latest
 
 
 def current_version(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT coalesce(max(version), 0) FROM memvault_migrations").fetchone()
-    return int(row[0])
+    return int(conn.execute(VERSION_SQL).fetchone()[0])
 
 
 def apply_migrations(conn: sqlite3.Connection, target: int | None = None) -> list[int]:
@@ -639,21 +635,10 @@ def apply_migrations(conn: sqlite3.Connection, target: int | None = None) -> lis
 
     ``conn`` must be in autocommit mode (``isolation_level=None``).
     """
-    target = LATEST_VERSION if target is None else target
-    conn.execute(
-        "CREATE TABLE IF NOT EXISTS memvault_migrations ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    version = current_version(conn)
-    if version > LATEST_VERSION:
-        raise MigrationError(
-            f"database schema is version {version} but this memvault knows only up to "
-            f"{LATEST_VERSION}: upgrade memvault to open it"
-        )
+    conn.execute(TABLE_SQL)
+    _registry.check(current_version(conn))
     applied: list[int] = []
-    for step in MIGRATIONS:
-        if step.version > target:
-            break
+    for step in _registry.up_to(target):
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Re-check inside the write lock: another process may have just applied it.
@@ -661,17 +646,11 @@ def apply_migrations(conn: sqlite3.Connection, target: int | None = None) -> lis
                 conn.execute("COMMIT")
                 continue
             step.apply(conn)
-            conn.execute(
-                "INSERT INTO memvault_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (step.version, step.name, datetime.now(UTC).isoformat()),
-            )
+            conn.execute(record_sql("?"), record_params(step))
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             conn.execute("ROLLBACK")
-            raise MigrationError(
-                f"could not apply migration {step.version} ({step.name}): {exc}; the database "
-                "was left at the previous version"
-            ) from exc
+            raise failed(step, str(exc), "the database was left at the previous version") from exc
         except BaseException:
             conn.execute("ROLLBACK")
             raise

@@ -16,21 +16,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from ...model import MemoryEntry
-from ..clauses import filter_clause, view_clause
 from ..rows import ENTRY_COLUMNS
+from ..sql.clauses import agents_clause, filter_clause, view_clause
 from ..values import EntryFilter, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
-_INSERT_COLUMNS = (*ENTRY_COLUMNS, "fts_scope", "fts_head", "fts_body", "fts_extra")
-INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_INSERT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' for _ in _INSERT_COLUMNS)})"
-)
-UPDATE_SQL = (
-    "UPDATE memories SET "
-    + ", ".join(f"{c} = ?" for c in _INSERT_COLUMNS)
-    + " WHERE user_id = ? AND id = ?"
-)
 PAGE = 500
 
 # The scope token of a quarantined entry, so recall can leave held entries out inside FTS.
@@ -137,12 +127,7 @@ def snapshot(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
-    """The WHERE clause on a keyword table's (user_id, agent) that keeps to ``view``."""
-    if view.all_agents:
-        return f"{alias}.user_id = ?", [view.user_id]
-    if view.agent_id is None:
-        return f"{alias}.user_id = ? AND {alias}.agent = ''", [view.user_id]
-    return f"{alias}.user_id = ? AND {alias}.agent IN ('', ?)", [view.user_id, view.agent_id]
+    return agents_clause(view, alias, "?")
 
 
 def quote(term: str) -> str:

@@ -18,17 +18,21 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConflictError, NotFoundError
-from ..fields import EMBEDDED
-from ..model import MemoryEntry
-from .bm25 import bm25_idf, bm25_part, doc_length, index_form, query_forms
-from .memory_graph import MemoryGraph
-from .memory_stats import MemoryStats
-from .memory_workspace import MemoryWorkspace
-from .phrases import is_phrase, phrase_counter, phrase_weight
-from .profile_checks import check_put, stale_revision
-from .protocols import TermPlanner
-from .values import (
+from ...errors import ConflictError, NotFoundError
+from ...fields import EMBEDDED
+from ...model import MemoryEntry
+from ..bm25 import (
+    bm25_idf,
+    bm25_part,
+    doc_length,
+    index_form,
+    is_phrase,
+    phrase_counter,
+    phrase_weight,
+    query_forms,
+)
+from ..protocols import TermPlanner
+from ..values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
@@ -41,16 +45,21 @@ from .values import (
     SearchDoc,
     StoredProfile,
     StoredVectors,
+    StoredVersion,
     UsageRecord,
     UsageRow,
     UserMemories,
     VectorChanges,
     VectorItem,
     View,
+    check_put,
     page_of_users,
+    stale_revision,
     sum_usage,
 )
-from .versions import StoredVersion
+from .graph import MemoryGraph
+from .stats import MemoryStats
+from .workspace import MemoryWorkspace
 
 
 def _count_phrases(
@@ -89,8 +98,9 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
         self._audit: list[AuditRecord] = []
         self._audit_seq = 0
         self._usage: list[UsageRecord] = []
+        self._settings: dict[str, str] = {}
         self._profiles: dict[tuple[str, str | None], StoredProfile] = {}
-        # Earlier versions per (user, entry), oldest first (``stores.versions``).
+        # Earlier versions per (user, entry), oldest first (``values.StoredVersion``).
         self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
         self._graph_init()
@@ -126,6 +136,7 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
             list(self._audit),
             self._audit_seq,
             list(self._usage),
+            dict(self._settings),
             dict(self._versions),
             dict(self._profiles),
             self._graph_state(),
@@ -143,6 +154,7 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
             self._audit,
             self._audit_seq,
             self._usage,
+            self._settings,
             self._versions,
             self._profiles,
             graph,
@@ -153,7 +165,7 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
 
     def _check_open(self) -> None:
         if self._closed:
-            from ..errors import StoreError
+            from ...errors import StoreError
 
             raise StoreError("store is closed: open a new Vault")
 
@@ -526,6 +538,26 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
             self._check_open()
             mine = [p for (u, _), p in self._profiles.items() if u == user_id]
         return sorted(mine, key=lambda p: (p.agent_id is not None, p.agent_id or ""))
+
+    # -- the vault's settings ---------------------------------------------------------
+
+    def get_setting(self, name: str) -> str | None:
+        with self._lock:
+            self._check_open()
+            return self._settings.get(name)
+
+    def put_setting(self, name: str, value: str, *, replace: bool) -> str:
+        with self._lock:
+            self._check_open()
+            if replace or name not in self._settings:
+                self._settings[name] = value
+            return self._settings[name]
+
+    def stored_vector_models(self) -> list[str]:
+        with self._lock:
+            self._check_open()
+            counts = Counter(model for model, _ in self._vectors.values())
+        return [m for m, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
 
     # -- the token ledger -----------------------------------------------------------
 

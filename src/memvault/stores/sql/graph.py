@@ -9,22 +9,22 @@ sees is decided by joining the entry (``clauses.view_clause``), so the graph has
 scope rules of entries without a copy of them.
 
 The backends differ in parameter marks, in how a statement runs on their connection
-and in how an insert ignores a duplicate key; a backend subclass supplies those
-(:class:`SQLGraph`'s ``_g*`` hooks), and nothing else.
+and in how an insert ignores a duplicate key: their runner and dialect
+(``sql.runner``) say so, and nothing else.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConflictError, NotFoundError
-from ..model import MemoryEntry, new_id
-from ..names import name_key
+from ...errors import ConflictError, NotFoundError
+from ...model import MemoryEntry, new_id
+from ...names import name_key
+from ..graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
+from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
-from .graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
-from .values import NO_FILTER, EntryFilter, View
+from .runner import Runner, SQLBase
 
 _PAGE = 400  # ids per IN list (SQLite's parameter limit is 999 on old builds)
 
@@ -34,54 +34,25 @@ def _pages(ids: Sequence[str]) -> Iterator[list[str]]:
         yield list(ids[start : start + _PAGE])
 
 
-class SQLGraph:
+class SQLGraph(SQLBase):
     """``protocols.EntityGraph`` over SQL; mixed into each SQL store."""
 
-    _gmark = "?"
-
-    # -- what a backend supplies ----------------------------------------------------------
-
-    if TYPE_CHECKING:  # the store's own (mixed in after its connection class)
-
-        def _write(self) -> AbstractContextManager[Any]: ...
-
-        def _read(self) -> AbstractContextManager[Any]: ...
+    if TYPE_CHECKING:  # the store's own
 
         def get_many(self, view: View, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
 
-    def _gq(self, conn: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """Run a query and return its rows."""
-        return [tuple(r) for r in conn.execute(sql, tuple(params)).fetchall()]
-
-    def _ge(self, conn: Any, sql: str, params: Sequence[Any]) -> None:
-        """Run a statement."""
-        conn.execute(sql, tuple(params))
-
-    def _gmany(self, conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        if rows:
-            conn.executemany(sql, [tuple(r) for r in rows])
-
-    def _ignore(self, body: str) -> str:
-        """``INSERT`` + ``body`` (``INTO t (...) VALUES|SELECT ...``), skipping rows whose
-        key exists."""
-        return f"INSERT OR IGNORE {body}"
-
     # -- helpers ------------------------------------------------------------------------
 
-    def _marks(self, n: int) -> str:
-        return ", ".join(self._gmark for _ in range(n))
-
-    def _resolve(self, conn: Any, user_id: str, mentions: Sequence[Mention]) -> dict[str, str]:
+    def _resolve(self, conn: Runner, user_id: str, mentions: Sequence[Mention]) -> dict[str, str]:
         """The entity id of each mention's key, creating entities for new keys; types
         fill in (or, with ``override``, replace) the stored one."""
-        m = self._gmark
+        m = self.dialect.mark
         wanted = {x.key: x for x in mentions if x.key}
         found = self._names(conn, user_id, list(wanted))
         new = {k: new_id() for k in wanted if k not in found}
         if new:
-            self._gmany(
-                conn,
-                self._ignore(
+            conn.many(
+                self.dialect.insert_skipping(
                     f"INTO graph_names (user_id, name_key, entity_id) VALUES ({m}, {m}, {m})"
                 ),
                 [(user_id, k, i) for k, i in new.items()],
@@ -89,8 +60,7 @@ class SQLGraph:
             # Another writer may have named a key first: its entity wins.
             won = self._names(conn, user_id, list(new))
             mine = [(k, i) for k, i in new.items() if won.get(k) == i]
-            self._gmany(
-                conn,
+            conn.many(
                 f"INSERT INTO graph_entities (user_id, entity_id, name, type) "
                 f"VALUES ({m}, {m}, {m}, {m})",
                 [(user_id, i, wanted[k].name[:255] or k, wanted[k].type[:64]) for k, i in mine],
@@ -103,58 +73,53 @@ class SQLGraph:
             if not mention.override and stored.get(found[key]) != UNKNOWN:
                 continue  # typed already: a later guess never changes it
             if mention.override:  # an explicit write names and types the entity
-                self._ge(
-                    conn,
+                conn.run(
                     f"UPDATE graph_entities SET name = {m}, type = {m} "
                     f"WHERE user_id = {m} AND entity_id = {m}",
                     [mention.name[:255] or key, mention.type[:64], user_id, found[key]],
                 )
                 continue
-            self._ge(
-                conn,
+            conn.run(
                 f"UPDATE graph_entities SET type = {m} WHERE user_id = {m} AND entity_id = {m} "
                 f"AND type = {m}",
                 [mention.type[:64], user_id, found[key], UNKNOWN],
             )
         return found
 
-    def _types(self, conn: Any, user_id: str, entity_ids: Sequence[str]) -> dict[str, str]:
-        m = self._gmark
+    def _types(self, conn: Runner, user_id: str, entity_ids: Sequence[str]) -> dict[str, str]:
+        m = self.dialect.mark
         out: dict[str, str] = {}
         for page in _pages(list(dict.fromkeys(entity_ids))):
-            rows = self._gq(
-                conn,
+            rows = conn.rows(
                 f"SELECT entity_id, type FROM graph_entities WHERE user_id = {m} "
-                f"AND entity_id IN ({self._marks(len(page))})",
+                f"AND entity_id IN ({self.dialect.marks(len(page))})",
                 [user_id, *page],
             )
             out.update((r[0], r[1]) for r in rows)
         return out
 
-    def _names(self, conn: Any, user_id: str, keys: Sequence[str]) -> dict[str, str]:
-        m = self._gmark
+    def _names(self, conn: Runner, user_id: str, keys: Sequence[str]) -> dict[str, str]:
+        m = self.dialect.mark
         out: dict[str, str] = {}
         for page in _pages(list(dict.fromkeys(keys))):
-            rows = self._gq(
-                conn,
+            rows = conn.rows(
                 f"SELECT name_key, entity_id FROM graph_names WHERE user_id = {m} "
-                f"AND name_key IN ({self._marks(len(page))})",
+                f"AND name_key IN ({self.dialect.marks(len(page))})",
                 [user_id, *page],
             )
             out.update((r[0], r[1]) for r in rows)
         return out
 
-    def _linked_ids(self, conn: Any, user_id: str, entry_ids: Sequence[str]) -> set[str]:
-        m = self._gmark
+    def _linked_ids(self, conn: Runner, user_id: str, entry_ids: Sequence[str]) -> set[str]:
+        m = self.dialect.mark
         out: set[str] = set()
         for page in _pages(entry_ids):
-            marks = self._marks(len(page))
+            marks = self.dialect.marks(len(page))
             for table, cols in (
                 ("graph_links", ("entity_id",)),
                 ("graph_relations", ("source_id", "target_id")),
             ):
-                rows = self._gq(
-                    conn,
+                rows = conn.rows(
                     f"SELECT {', '.join(cols)} FROM {table} WHERE user_id = {m} "
                     f"AND entry_id IN ({marks})",
                     [user_id, *page],
@@ -162,13 +127,12 @@ class SQLGraph:
                 out.update(v for r in rows for v in r)
         return out
 
-    def _prune(self, conn: Any, user_id: str, entity_ids: set[str]) -> None:
+    def _prune(self, conn: Runner, user_id: str, entity_ids: set[str]) -> None:
         """Remove those of ``entity_ids`` no entry links to any more, with their keys."""
-        m = self._gmark
+        m = self.dialect.mark
         for page in _pages(sorted(entity_ids)):
-            marks = self._marks(len(page))
-            rows = self._gq(
-                conn,
+            marks = self.dialect.marks(len(page))
+            rows = conn.rows(
                 f"SELECT DISTINCT entity_id FROM graph_links WHERE user_id = {m} "
                 f"AND entity_id IN ({marks})",
                 [user_id, *page],
@@ -177,25 +141,22 @@ class SQLGraph:
             gone = [i for i in page if i not in alive]
             if not gone:
                 continue
-            marks = self._marks(len(gone))
+            marks = self.dialect.marks(len(gone))
             for table in ("graph_relations",):
-                self._ge(
-                    conn,
+                conn.run(
                     f"DELETE FROM {table} WHERE user_id = {m} AND (source_id IN ({marks}) "
                     f"OR target_id IN ({marks}))",
                     [user_id, *gone, *gone],
                 )
             for table in ("graph_names", "graph_entities"):
-                self._ge(
-                    conn,
+                conn.run(
                     f"DELETE FROM {table} WHERE user_id = {m} AND entity_id IN ({marks})",
                     [user_id, *gone],
                 )
 
-    def _entity_exists(self, conn: Any, user_id: str, entity_id: str) -> bool:
-        m = self._gmark
-        rows = self._gq(
-            conn,
+    def _entity_exists(self, conn: Runner, user_id: str, entity_id: str) -> bool:
+        m = self.dialect.mark
+        rows = conn.rows(
             f"SELECT 1 FROM graph_entities WHERE user_id = {m} AND entity_id = {m}",
             [user_id, entity_id],
         )
@@ -212,21 +173,19 @@ class SQLGraph:
         *,
         new: bool = False,
     ) -> None:
-        m = self._gmark
-        with self._write() as conn:
+        m = self.dialect.mark
+        with self._writing("changing the entity graph") as conn:
             before: set[str] = set()
             if not new:  # an entry just inserted has no links to replace
                 before = self._linked_ids(conn, user_id, [entry_id])
                 for table in ("graph_links", "graph_relations"):
-                    self._ge(
-                        conn,
+                    conn.run(
                         f"DELETE FROM {table} WHERE user_id = {m} AND entry_id = {m}",
                         [user_id, entry_id],
                     )
             ids = self._resolve(conn, user_id, mentions) if mentions else {}
-            self._gmany(
-                conn,
-                self._ignore(
+            conn.many(
+                self.dialect.insert_skipping(
                     f"INTO graph_links (user_id, entry_id, entity_id) VALUES ({m}, {m}, {m})"
                 ),
                 [(user_id, entry_id, i) for i in dict.fromkeys(ids.values())],
@@ -236,9 +195,8 @@ class SQLGraph:
                 for r in relations
                 if r.source in ids and r.target in ids and ids[r.source] != ids[r.target]
             }
-            self._gmany(
-                conn,
-                self._ignore(
+            conn.many(
+                self.dialect.insert_skipping(
                     "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
                     f"VALUES ({m}, {m}, {m}, {m}, {m})"
                 ),
@@ -249,22 +207,21 @@ class SQLGraph:
     def unlink_entries(self, user_id: str, entry_ids: Sequence[str]) -> None:
         if not entry_ids:
             return
-        m = self._gmark
-        with self._write() as conn:
+        m = self.dialect.mark
+        with self._writing("changing the entity graph") as conn:
             before = self._linked_ids(conn, user_id, entry_ids)
             for page in _pages(list(entry_ids)):
                 for table in ("graph_links", "graph_relations"):
-                    self._ge(
-                        conn,
+                    conn.run(
                         f"DELETE FROM {table} WHERE user_id = {m} "
-                        f"AND entry_id IN ({self._marks(len(page))})",
+                        f"AND entry_id IN ({self.dialect.marks(len(page))})",
                         [user_id, *page],
                     )
             self._prune(conn, user_id, before)
 
     def add_alias(self, user_id: str, entity_id: str, key: str) -> None:
-        m = self._gmark
-        with self._write() as conn:
+        m = self.dialect.mark
+        with self._writing("changing the entity graph") as conn:
             if not self._entity_exists(conn, user_id, entity_id):
                 raise NotFoundError(
                     f"no entity {entity_id!r} for user {user_id!r}: list entities to find it",
@@ -278,15 +235,14 @@ class SQLGraph:
                     f"the name {key!r} already names another entity: merge the two instead",
                     user_id=user_id,
                 )
-            self._ge(
-                conn,
+            conn.run(
                 f"INSERT INTO graph_names (user_id, name_key, entity_id) VALUES ({m}, {m}, {m})",
                 [user_id, key, entity_id],
             )
 
     def merge_entities(self, user_id: str, keep_id: str, drop_id: str) -> None:
-        m = self._gmark
-        with self._write() as conn:
+        m = self.dialect.mark
+        with self._writing("changing the entity graph") as conn:
             for i in (keep_id, drop_id):
                 if not self._entity_exists(conn, user_id, i):
                     raise NotFoundError(
@@ -295,37 +251,31 @@ class SQLGraph:
                     )
             if keep_id == drop_id:
                 return
-            self._ge(
-                conn,
+            conn.run(
                 f"UPDATE graph_names SET entity_id = {m} WHERE user_id = {m} AND entity_id = {m}",
                 [keep_id, user_id, drop_id],
             )
-            links = self._gq(
-                conn,
+            links = conn.rows(
                 f"SELECT entry_id FROM graph_links WHERE user_id = {m} AND entity_id = {m}",
                 [user_id, drop_id],
             )
-            rels = self._gq(
-                conn,
+            rels = conn.rows(
                 "SELECT entry_id, source_id, target_id, rel_type FROM graph_relations "
                 f"WHERE user_id = {m} AND (source_id = {m} OR target_id = {m})",
                 [user_id, drop_id, drop_id],
             )
             for table, column in (("graph_links", "entity_id"),):
-                self._ge(
-                    conn,
+                conn.run(
                     f"DELETE FROM {table} WHERE user_id = {m} AND {column} = {m}",
                     [user_id, drop_id],
                 )
-            self._ge(
-                conn,
+            conn.run(
                 f"DELETE FROM graph_relations WHERE user_id = {m} "
                 f"AND (source_id = {m} OR target_id = {m})",
                 [user_id, drop_id, drop_id],
             )
-            self._gmany(
-                conn,
-                self._ignore(
+            conn.many(
+                self.dialect.insert_skipping(
                     f"INTO graph_links (user_id, entry_id, entity_id) VALUES ({m}, {m}, {m})"
                 ),
                 [(user_id, r[0], keep_id) for r in links],
@@ -334,9 +284,8 @@ class SQLGraph:
             def moved(i: str) -> str:
                 return keep_id if i == drop_id else i
 
-            self._gmany(
-                conn,
-                self._ignore(
+            conn.many(
+                self.dialect.insert_skipping(
                     "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
                     f"VALUES ({m}, {m}, {m}, {m}, {m})"
                 ),
@@ -346,8 +295,7 @@ class SQLGraph:
                     if moved(r[1]) != moved(r[2])
                 ],
             )
-            self._ge(
-                conn,
+            conn.run(
                 f"DELETE FROM graph_entities WHERE user_id = {m} AND entity_id = {m}",
                 [user_id, drop_id],
             )
@@ -357,14 +305,13 @@ class SQLGraph:
     def entry_links(
         self, user_id: str, entry_ids: Sequence[str]
     ) -> tuple[dict[str, list[str]], list[tuple[str, str, str, str]]]:
-        m = self._gmark
+        m = self.dialect.mark
         links: dict[str, list[str]] = {}
         rels: list[tuple[str, str, str, str]] = []
-        with self._read() as conn:
+        with self._reading("reading the entity graph") as conn:
             for page in _pages(list(dict.fromkeys(entry_ids))):
-                marks = self._marks(len(page))
-                for entry_id, entity_id in self._gq(
-                    conn,
+                marks = self.dialect.marks(len(page))
+                for entry_id, entity_id in conn.rows(
                     f"SELECT entry_id, entity_id FROM graph_links WHERE user_id = {m} "
                     f"AND entry_id IN ({marks}) ORDER BY entry_id, entity_id",
                     [user_id, *page],
@@ -372,8 +319,7 @@ class SQLGraph:
                     links.setdefault(entry_id, []).append(entity_id)
                 rels += [
                     (r[0], r[1], r[2], r[3])
-                    for r in self._gq(
-                        conn,
+                    for r in conn.rows(
                         "SELECT entry_id, source_id, target_id, rel_type FROM graph_relations "
                         f"WHERE user_id = {m} AND entry_id IN ({marks})",
                         [user_id, *page],
@@ -384,7 +330,7 @@ class SQLGraph:
     def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         if not keys:
             return {}
-        with self._read() as conn:
+        with self._reading("reading the entity graph") as conn:
             return self._names(conn, user_id, keys)
 
     def entities(
@@ -396,7 +342,7 @@ class SQLGraph:
         limit: int = 100,
         offset: int = 0,
     ) -> list[Entity]:
-        m = self._gmark
+        m = self.dialect.mark
         where, params = view_clause(view, m)
         sql = (
             "SELECT e.entity_id, e.name, e.type, count(DISTINCT l.entry_id) AS n "
@@ -409,7 +355,7 @@ class SQLGraph:
         if ids is not None:
             if not ids:
                 return []
-            sql += f" AND e.entity_id IN ({self._marks(len(ids))})"
+            sql += f" AND e.entity_id IN ({self.dialect.marks(len(ids))})"
             args.extend(ids)
         if prefix:
             sql += (
@@ -422,15 +368,14 @@ class SQLGraph:
             f"LIMIT {m} OFFSET {m}"
         )
         args.extend([int(limit), int(offset)])
-        with self._read() as conn:
-            rows = self._gq(conn, sql, args)
+        with self._reading("reading the entity graph") as conn:
+            rows = conn.rows(sql, args)
             aliases: dict[str, list[str]] = {}
             found = [r[0] for r in rows]
             for page in _pages(found):
-                for key, entity_id in self._gq(
-                    conn,
+                for key, entity_id in conn.rows(
                     f"SELECT name_key, entity_id FROM graph_names WHERE user_id = {m} "
-                    f"AND entity_id IN ({self._marks(len(page))})",
+                    f"AND entity_id IN ({self.dialect.marks(len(page))})",
                     [view.user_id, *page],
                 ):
                     aliases.setdefault(entity_id, []).append(key)
@@ -441,15 +386,14 @@ class SQLGraph:
     def entity_relations(self, view: View, entity_ids: Sequence[str]) -> list[Relation]:
         if not entity_ids:
             return []
-        m = self._gmark
+        m = self.dialect.mark
         where, params = view_clause(view, m)
         out: list[Relation] = []
-        with self._read() as conn:
+        with self._reading("reading the entity graph") as conn:
             rows: list[tuple[Any, ...]] = []
             for page in _pages(list(entity_ids)):
-                marks = self._marks(len(page))
-                rows += self._gq(
-                    conn,
+                marks = self.dialect.marks(len(page))
+                found = conn.rows(
                     "SELECT r.source_id, r.target_id, r.rel_type, r.entry_id "
                     "FROM graph_relations r JOIN memories m "
                     "ON m.user_id = r.user_id AND m.id = r.entry_id "
@@ -457,15 +401,15 @@ class SQLGraph:
                     f"AND (r.source_id IN ({marks}) OR r.target_id IN ({marks}))",
                     [view.user_id, *params, *page, *page],
                 )
+                rows += [tuple(r) for r in found]
             ends = sorted({v for r in rows for v in (r[0], r[1])})
             names: dict[str, str] = {}
             for page in _pages(ends):
                 names.update(
                     (r[0], r[1])
-                    for r in self._gq(
-                        conn,
+                    for r in conn.rows(
                         f"SELECT entity_id, name FROM graph_entities WHERE user_id = {m} "
-                        f"AND entity_id IN ({self._marks(len(page))})",
+                        f"AND entity_id IN ({self.dialect.marks(len(page))})",
                         [view.user_id, *page],
                     )
                 )
@@ -483,17 +427,16 @@ class SQLGraph:
     ) -> list[tuple[MemoryEntry, float]]:
         if not weights or limit <= 0:
             return []
-        m = self._gmark
+        m = self.dialect.mark
         where, params = view_clause(view, m)
         fsql, fparams = filter_clause(flt, m)
         scores: dict[str, float] = {}
-        with self._read() as conn:
+        with self._reading("reading the entity graph") as conn:
             for page in _pages(list(weights)):
-                for entry_id, entity_id in self._gq(
-                    conn,
+                for entry_id, entity_id in conn.rows(
                     "SELECT l.entry_id, l.entity_id FROM graph_links l JOIN memories m "
                     "ON m.user_id = l.user_id AND m.id = l.entry_id "
-                    f"WHERE l.user_id = {m} AND l.entity_id IN ({self._marks(len(page))}) "
+                    f"WHERE l.user_id = {m} AND l.entity_id IN ({self.dialect.marks(len(page))}) "
                     f"AND {where}{fsql}",
                     [view.user_id, *page, *params, *fparams],
                 ):

@@ -1,14 +1,14 @@
 """The workspace's tables (state cards, their revisions, tasks, session links) on every
 SQL backend: the statements and the whole ``WorkspaceStore`` logic, written once.
 
-A backend adds only a small adaptor (``Runner``): how it runs a statement, how an
-insert meets a row that is already there (``ON CONFLICT DO NOTHING``, or a duplicate-key
-error caught), and the locking clause a conflict's re-read needs (MySQL's
+A backend adds only its runner and dialect (``sql.runner``): how it runs a statement,
+how an insert meets a row that is already there (``ON CONFLICT DO NOTHING``, or a
+duplicate-key error caught), and the locking clause a conflict's re-read needs (MySQL's
 repeatable-read snapshot may be older than the row that won). Every key starts with
 ``user_id`` and every statement filters on it, like every other table of users' data.
 
 Saves are compare-and-set in one statement, like the profile documents'
-(``stores.profile_sql``): revision 0 inserts (an existing row makes it touch nothing),
+(``sql.profiles``): revision 0 inserts (an existing row makes it touch nothing),
 any other revision updates only the row still at that revision, and a statement that
 touched nothing is a conflict. A card's revision row is written in the same
 transaction as the card, so the history never misses a saved revision.
@@ -17,12 +17,11 @@ transaction as the card, so the history never misses a saved revision.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
-from .rows import format_time, parse_time
-from .workspace_values import (
+from ..rows import format_time, parse_time
+from ..workspace_values import (
     CardRevision,
     SessionLink,
     StoredCard,
@@ -33,24 +32,10 @@ from .workspace_values import (
     stale_card,
     stale_task,
 )
+from .runner import SQLBase
 
 #: Every table the workspace keeps, for erasing a user (children first).
 WORKSPACE_TABLES = ("card_revisions", "cards", "tasks", "workspace_sessions")
-
-
-class Runner(Protocol):
-    """A backend's statement runner inside one read or write transaction."""
-
-    mark: str  # the parameter mark, ``?`` or ``%s``
-    locking: str  # the clause a conflict's re-read appends ('' or ' FOR UPDATE')
-
-    def rows(self, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]: ...
-
-    def run(self, sql: str, params: Sequence[Any]) -> int:
-        """Run a write; the number of rows it touched."""
-
-    def insert_new(self, sql: str, params: Sequence[Any]) -> bool:
-        """Run a plain ``INSERT``; False (and nothing written) when its key exists."""
 
 
 def _time(value: Any) -> datetime:
@@ -104,14 +89,8 @@ def _link(row: Sequence[Any]) -> SessionLink:
     return SessionLink(row[0], row[1], row[2], _time(row[3]))
 
 
-class SQLWorkspace:
+class SQLWorkspace(SQLBase):
     """``WorkspaceStore`` over a backend's ``Runner`` (see the module docstring)."""
-
-    def _ws_read(self, what: str) -> AbstractContextManager[Runner]:
-        raise NotImplementedError
-
-    def _ws_write(self, what: str) -> AbstractContextManager[Runner]:
-        raise NotImplementedError
 
     # -- sessions and their workspace ------------------------------------------------
 
@@ -119,7 +98,7 @@ class SQLWorkspace:
         self, user_id: str, session_id: str, workspace_id: str, *, now: datetime
     ) -> str:
         check_link(workspace_id, now)
-        with self._ws_write("linking the session to its workspace") as r:
+        with self._writing("linking the session to its workspace") as r:
             m = r.mark
             r.insert_new(
                 f"INSERT INTO workspace_sessions ({_LINK}) VALUES ({_marks(m, 4)})",
@@ -133,7 +112,7 @@ class SQLWorkspace:
         return str(got[0][0])
 
     def session_link(self, user_id: str, session_id: str) -> SessionLink | None:
-        with self._ws_read("reading the session's workspace") as r:
+        with self._reading("reading the session's workspace") as r:
             m = r.mark
             got = r.rows(
                 f"SELECT {_LINK} FROM workspace_sessions WHERE user_id = {m} AND session_id = {m}",
@@ -142,7 +121,7 @@ class SQLWorkspace:
         return _link(got[0]) if got else None
 
     def unlink_session(self, user_id: str, session_id: str) -> bool:
-        with self._ws_write("unlinking the session") as r:
+        with self._writing("unlinking the session") as r:
             m = r.mark
             touched = r.run(
                 f"DELETE FROM workspace_sessions WHERE user_id = {m} AND session_id = {m}",
@@ -151,7 +130,7 @@ class SQLWorkspace:
         return touched > 0
 
     def session_links(self, user_id: str) -> list[SessionLink]:
-        with self._ws_read("reading the sessions' workspaces") as r:
+        with self._reading("reading the sessions' workspaces") as r:
             got = r.rows(
                 f"SELECT {_LINK} FROM workspace_sessions WHERE user_id = {r.mark}", (user_id,)
             )
@@ -161,7 +140,7 @@ class SQLWorkspace:
     # -- state cards -----------------------------------------------------------------
 
     def get_card(self, user_id: str, session_id: str) -> StoredCard | None:
-        with self._ws_read("reading the state card") as r:
+        with self._reading("reading the state card") as r:
             m = r.mark
             got = r.rows(
                 f"SELECT {_CARD} FROM cards WHERE user_id = {m} AND session_id = {m}",
@@ -182,7 +161,7 @@ class SQLWorkspace:
     ) -> StoredCard:
         check_card_put(document, diff, actor, revision, now)
         at = format_time(now)
-        with self._ws_write("saving the state card") as r:
+        with self._writing("saving the state card") as r:
             m = r.mark
             if revision == 0:
                 done = r.insert_new(
@@ -213,7 +192,7 @@ class SQLWorkspace:
         return StoredCard(user_id, session_id, document, revision + 1, actor, _stamp(now))
 
     def card_revisions(self, user_id: str, session_id: str) -> list[CardRevision]:
-        with self._ws_read("reading the card's revisions") as r:
+        with self._reading("reading the card's revisions") as r:
             m = r.mark
             got = r.rows(
                 f"SELECT {_REVISION} FROM card_revisions "
@@ -223,7 +202,7 @@ class SQLWorkspace:
         return [_revision(row) for row in got]
 
     def delete_card(self, user_id: str, session_id: str) -> bool:
-        with self._ws_write("deleting the state card") as r:
+        with self._writing("deleting the state card") as r:
             m = r.mark
             r.run(
                 f"DELETE FROM card_revisions WHERE user_id = {m} AND session_id = {m}",
@@ -236,14 +215,14 @@ class SQLWorkspace:
         return touched > 0
 
     def cards(self, user_id: str) -> list[StoredCard]:
-        with self._ws_read("reading the state cards") as r:
+        with self._reading("reading the state cards") as r:
             got = r.rows(f"SELECT {_CARD} FROM cards WHERE user_id = {r.mark}", (user_id,))
         return sorted((_card(row) for row in got), key=lambda c: c.session_id)
 
     # -- tasks -----------------------------------------------------------------------
 
     def get_task(self, user_id: str, task_id: str) -> StoredTask | None:
-        with self._ws_read("reading the task") as r:
+        with self._reading("reading the task") as r:
             m = r.mark
             got = r.rows(
                 f"SELECT {_TASK} FROM tasks WHERE user_id = {m} AND task_id = {m}",
@@ -254,7 +233,7 @@ class SQLWorkspace:
     def put_task(self, task: StoredTask, *, revision: int) -> StoredTask:
         check_task_put(task, revision)
         t = task
-        with self._ws_write("saving the task") as r:
+        with self._writing("saving the task") as r:
             m = r.mark
             if revision == 0:
                 done = r.insert_new(
@@ -322,7 +301,7 @@ class SQLWorkspace:
         )
 
     def delete_task(self, user_id: str, task_id: str) -> bool:
-        with self._ws_write("deleting the task") as r:
+        with self._writing("deleting the task") as r:
             m = r.mark
             touched = r.run(
                 f"DELETE FROM tasks WHERE user_id = {m} AND task_id = {m}", (user_id, task_id)
@@ -336,7 +315,7 @@ class SQLWorkspace:
         workspace_id: str | None = None,
         session_id: str | None = None,
     ) -> list[StoredTask]:
-        with self._ws_read("reading the tasks") as r:
+        with self._reading("reading the tasks") as r:
             m = r.mark
             where, params = [f"user_id = {m}"], [user_id]
             if workspace_id is not None:
@@ -354,4 +333,4 @@ def in_board_order(tasks: Iterator[StoredTask] | Sequence[StoredTask]) -> list[S
     return sorted(tasks, key=lambda t: (t.created_at, t.task_id))
 
 
-__all__ = ["WORKSPACE_TABLES", "Runner", "SQLWorkspace", "in_board_order"]
+__all__ = ["WORKSPACE_TABLES", "SQLWorkspace", "in_board_order"]

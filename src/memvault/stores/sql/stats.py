@@ -1,5 +1,6 @@
-"""The overview's aggregate statements (``protocols.EntryStats``), the same on every SQL
-backend but for the parameter mark and how a vector is tied to its entry.
+"""The overview's aggregates (``protocols.EntryStats``) on every SQL backend, written
+once; a backend differs only in its parameter mark and how a vector is tied to its entry
+(``SQLBase.vector_join``).
 
 Each is one grouped query inside the caller's view: the store never walks the entries.
 Times are fixed-width UTC text (``rows.format_time``), so a day is the first ten
@@ -12,10 +13,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ..rows import format_time
+from ..stats import DayCount, TallyRow
+from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
-from .rows import format_time
-from .stats import DayCount, TallyRow
-from .values import EntryFilter, View
+from .runner import SQLBase
 
 _HELD = "CASE WHEN m.quarantine IS NULL THEN 0 ELSE 1 END"
 
@@ -68,4 +70,22 @@ def unembedded_sql(view: View, model: str, mark: str, *, joined: str) -> tuple[s
     return sql, [*params, model]
 
 
-__all__ = ["activity_rows", "activity_sql", "tally_rows", "tally_sql", "unembedded_sql"]
+class SQLStats(SQLBase):
+    """Counts by classification, activity by day, entries still without a vector."""
+
+    def tally(self, view: View, flt: EntryFilter = NO_FILTER) -> list[TallyRow]:
+        with self._reading("counting entries") as run:
+            return tally_rows(run.rows(*tally_sql(view, flt, run.mark)))
+
+    def daily_activity(self, view: View, since: datetime) -> list[DayCount]:
+        with self._reading("counting entries by day") as run:
+            return activity_rows(run.rows(*activity_sql(view, since, run.mark)))
+
+    def count_unembedded(self, view: View, model: str) -> int:
+        with self._reading("counting entries without vectors") as run:
+            sql = unembedded_sql(view, model, run.mark, joined=self.vector_join)
+            row = run.one(*sql)
+        return int(row[0]) if row else 0
+
+
+__all__ = ["SQLStats"]

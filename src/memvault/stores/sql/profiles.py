@@ -1,5 +1,6 @@
-"""The profile documents' statements, the same on every SQL backend but for the
-parameter mark (``?`` or ``%s``) and how an insert meets an existing row.
+"""Profile documents (``protocols.ProfileStore``) on every SQL backend, written once;
+a backend differs only in its parameter mark and how an insert meets an existing row
+(``Runner.insert_new``).
 
 One row per user and agent, keyed ``(user_id, agent_key)``: ``agent_key`` is the agent
 id, or ``''`` for the user's own profile (``agent_id`` None), which no real agent id can
@@ -16,8 +17,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from .rows import format_time, parse_time
-from .values import StoredProfile
+from ..rows import format_time, parse_time
+from ..values import StoredProfile, check_put, stale_revision
+from .runner import SQLBase
 
 OWN = ""  # the agent key of the user's own profile
 
@@ -26,13 +28,12 @@ def agent_key(agent_id: str | None) -> str:
     return OWN if agent_id is None else agent_id
 
 
-def insert_sql(mark: str, on_duplicate: str = "") -> str:
-    """The first save (revision 0 -> 1); ``on_duplicate`` is the backend's clause that
-    makes an existing row leave the statement touching nothing (or '' to let it fail)."""
+def insert_sql(mark: str) -> str:
+    """The first save (revision 0 -> 1), for ``Runner.insert_new``."""
     marks = ", ".join([mark] * 5)
     return (
         "INSERT INTO profiles (user_id, agent_key, document, revision, updated_at) "
-        f"VALUES ({marks}){on_duplicate}"
+        f"VALUES ({marks})"
     )
 
 
@@ -108,19 +109,43 @@ def in_order(rows: Sequence[Sequence[Any]]) -> list[StoredProfile]:
     return sorted(out, key=lambda p: (p.agent_id is not None, p.agent_id or ""))
 
 
-__all__ = [
-    "OWN",
-    "agent_key",
-    "delete_sql",
-    "get_sql",
-    "in_order",
-    "insert_params",
-    "insert_sql",
-    "key_params",
-    "list_sql",
-    "profile_of",
-    "revision_sql",
-    "saved",
-    "update_params",
-    "update_sql",
-]
+class SQLProfiles(SQLBase):
+    """One JSON document per user and agent, saved whole at the next revision."""
+
+    def get_profile(self, user_id: str, agent_id: str | None) -> StoredProfile | None:
+        with self._reading("reading the profile") as run:
+            row = run.one(get_sql(run.mark), key_params(user_id, agent_id))
+        return profile_of(row) if row is not None else None
+
+    def put_profile(
+        self,
+        user_id: str,
+        agent_id: str | None,
+        document: str,
+        *,
+        revision: int,
+        now: datetime,
+    ) -> StoredProfile:
+        check_put(agent_id, document, revision, now)
+        with self._writing("saving the profile") as run:
+            if revision == 0:
+                params = insert_params(user_id, agent_id, document, now)
+                saved_now = run.insert_new(insert_sql(run.mark), params)
+            else:
+                params = update_params(user_id, agent_id, document, revision, now)
+                saved_now = run.run(update_sql(run.mark), params) == 1
+            if not saved_now:
+                row = run.one(revision_sql(run.mark, run.locking), key_params(user_id, agent_id))
+                raise stale_revision(int(row[0]) if row else 0, revision)
+        return saved(user_id, agent_id, document, revision, now)
+
+    def delete_profile(self, user_id: str, agent_id: str | None) -> bool:
+        with self._writing("deleting the profile") as run:
+            return run.run(delete_sql(run.mark), key_params(user_id, agent_id)) > 0
+
+    def profiles(self, user_id: str) -> list[StoredProfile]:
+        with self._reading("reading the profiles") as run:
+            return in_order(run.rows(list_sql(run.mark), (user_id,)))
+
+
+__all__ = ["OWN", "SQLProfiles", "agent_key"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .rows import format_time, parse_time
-from .values import AuditRecord, EntryFilter, EntryOrder, View
+from ..rows import format_time, parse_time
+from ..values import AuditRecord, EntryFilter, EntryOrder, View
 
 
 def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[str, list[Any]]:
@@ -23,6 +23,19 @@ def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[st
     if view.agent_id is None:
         return f"m.user_id = {mark} AND {agent} IS NULL", [view.user_id]
     return f"m.user_id = {mark} AND ({agent} IS NULL OR {agent} = {mark})", [
+        view.user_id,
+        view.agent_id,
+    ]
+
+
+def agents_clause(view: View, alias: str, mark: str) -> tuple[str, list[Any]]:
+    """The condition on a keyword statistics table's (user_id, agent) that keeps to
+    ``view`` (``agent`` is '' for the entries shared by the user's agents)."""
+    if view.all_agents:
+        return f"{alias}.user_id = {mark}", [view.user_id]
+    if view.agent_id is None:
+        return f"{alias}.user_id = {mark} AND {alias}.agent = ''", [view.user_id]
+    return f"{alias}.user_id = {mark} AND {alias}.agent IN ('', {mark})", [
         view.user_id,
         view.agent_id,
     ]
@@ -106,7 +119,14 @@ def audit_record(row: Sequence[Any]) -> AuditRecord:
     )
 
 
-__all__ = ["audit_query", "audit_record", "filter_clause", "order_clause", "view_clause"]
+__all__ = [
+    "agents_clause",
+    "audit_query",
+    "audit_record",
+    "filter_clause",
+    "order_clause",
+    "view_clause",
+]
 
 
 def touch_sql(mark: str) -> str:

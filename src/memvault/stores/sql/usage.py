@@ -1,5 +1,5 @@
-"""The token ledger's statements, the same on every SQL backend but for the parameter
-mark (``?`` or ``%s``): one row per LLM call, summed by operation and model."""
+"""The token ledger (``protocols.UsageLedger``) on every SQL backend, written once: one
+row per LLM call, summed by operation and model."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from .rows import format_time, parse_time
-from .values import UsageRecord, UsageRow
+from ..rows import format_time, parse_time
+from ..values import UsageRecord, UsageRow
+from .runner import SQLBase
 
 _COLUMNS = "at, user_id, agent_id, operation, model, tokens_in, tokens_out, seconds, outcome"
 
@@ -83,4 +84,23 @@ def record_of(row: Sequence[Any]) -> UsageRecord:
     )
 
 
-__all__ = ["insert_params", "insert_sql", "record_of", "records_sql", "sum_rows", "sum_sql"]
+class SQLUsage(SQLBase):
+    """One row per LLM call; sums by operation and model."""
+
+    def record_usage(self, record: UsageRecord) -> None:
+        with self._writing("recording an LLM call") as run:
+            run.run(insert_sql(run.mark), insert_params(record))
+
+    def usage(
+        self, user_id: str | None, since: datetime, until: datetime | None = None
+    ) -> list[UsageRow]:
+        with self._reading("reading the token ledger") as run:
+            return sum_rows(run.rows(*sum_sql(run.mark, user_id, since, until)))
+
+    def usage_records(self, user_id: str, *, limit: int = 100) -> list[UsageRecord]:
+        with self._reading("reading the token ledger") as run:
+            rows = run.rows(records_sql(run.mark), (user_id, int(limit)))
+        return [record_of(r) for r in rows]
+
+
+__all__ = ["SQLUsage"]

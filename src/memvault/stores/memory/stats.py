@@ -6,16 +6,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .stats import DayCount, TallyRow, entries_activity, tally_entries
-from .values import NO_FILTER, EntryFilter, View
+from ..stats import DayCount, TallyRow, entries_activity, tally_entries
+from ..values import NO_FILTER, EntryFilter, View
 
 if TYPE_CHECKING:
     import threading
 
     import numpy as np
 
-    from ..model import MemoryEntry
-    from .values import SearchDoc
+    from ...model import MemoryEntry
+    from ..values import SearchDoc
 
 
 class MemoryStats:

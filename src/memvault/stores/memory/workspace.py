@@ -1,6 +1,6 @@
 """The workspace of the in-memory store (``protocols.WorkspaceStore``) in plain dicts.
 
-Kept as the SQL backends keep it (``stores.workspace_sql``): one card per session with
+Kept as the SQL backends keep it (``stores.sql.workspace``): one card per session with
 its revisions, tasks by id, and each session's workspace; the same checks, the same
 conflicts, the same order of lists.
 """
@@ -11,9 +11,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .rows import format_time, parse_time
-from .workspace_sql import in_board_order
-from .workspace_values import (
+from ..rows import format_time, parse_time
+from ..sql.workspace import in_board_order
+from ..workspace_values import (
     CardRevision,
     SessionLink,
     StoredCard,

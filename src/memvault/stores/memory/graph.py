@@ -1,6 +1,6 @@
 """The entity graph of the in-memory store (``protocols.EntityGraph``) in plain dicts.
 
-Kept as the SQL backends keep it (``stores.graph_sql``): entities, the keys naming
+Kept as the SQL backends keep it (``stores.sql.graph``): entities, the keys naming
 them, links and relations per entry; a view sees what its entries link to.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConflictError, NotFoundError
-from ..model import MemoryEntry, new_id
-from ..names import name_key
-from .graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
-from .values import NO_FILTER, EntryFilter, View
+from ...errors import ConflictError, NotFoundError
+from ...model import MemoryEntry, new_id
+from ...names import name_key
+from ..graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
+from ..values import NO_FILTER, EntryFilter, View
 
 _Key = tuple[str, str]
 
