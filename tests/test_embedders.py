@@ -49,12 +49,15 @@ def test_local_model_embeds_by_meaning() -> None:
 
 def test_the_model_setting_picks_the_local_model() -> None:
     from memvault import ConfigError, load_config
+    from memvault.embed.bilingual import BilingualEmbedder
     from memvault.embed.factory import make_embedder
     from memvault.embed.multilingual import MultilingualEmbedder
 
     default = make_embedder(load_config(environ={"MEMVAULT_EMBEDDER": "local"}).embedding)
-    assert isinstance(default, LocalEmbedder)
-    env = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_MODEL": "multilingual-e5-small"}
+    assert isinstance(default, BilingualEmbedder)
+    env = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_MODEL": "all-MiniLM-L6-v2"}
+    assert isinstance(make_embedder(load_config(environ=env).embedding), LocalEmbedder)
+    env["MEMVAULT_EMBEDDING_MODEL"] = "multilingual-e5-small"
     chosen = make_embedder(load_config(environ=env).embedding)
     assert isinstance(chosen, MultilingualEmbedder) and chosen.name != default.name
     env["MEMVAULT_EMBEDDING_MODEL"] = "bge-small-zh"
@@ -64,15 +67,15 @@ def test_the_model_setting_picks_the_local_model() -> None:
 
 def test_the_threads_setting_reaches_the_local_embedder() -> None:
     from memvault import load_config
+    from memvault.embed.bilingual import BilingualEmbedder
     from memvault.embed.factory import make_embedder
 
     env = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_THREADS": "1"}
     embedder = make_embedder(load_config(environ=env).embedding)
-    assert isinstance(embedder, LocalEmbedder) and embedder.threads == 1
-    v = embedder.embed(["one thread is enough for a short text"])
-    np.testing.assert_allclose(
-        v, LocalEmbedder().embed(["one thread is enough for a short text"]), atol=1e-5
-    )
+    assert isinstance(embedder, BilingualEmbedder)
+    assert embedder.minilm.threads == 1 and embedder.e5.threads == 1
+    texts = ["one thread is enough for a short text", "一个线程就够了"]
+    np.testing.assert_allclose(embedder.embed(texts), BilingualEmbedder().embed(texts), atol=1e-5)
 
 
 def test_local_model_loads_with_no_network() -> None:
@@ -160,8 +163,9 @@ def test_a_script_that_never_closes_its_vault_exits_cleanly(tmp_path: Path) -> N
     assert out.stdout.strip() == "ok"
     # Nothing was lost: the entries are stored and the next open back-fills their vectors.
     from memvault import Vault
+    from memvault.embed.bilingual import BilingualEmbedder
 
-    with Vault(tmp_path / "m.db", embedder=LocalEmbedder()) as vault:
+    with Vault(tmp_path / "m.db", embedder=BilingualEmbedder()) as vault:
         assert vault.count(user_id="u") == 200
         assert vault.flush(timeout=120)
-        assert vault.store.missing_vectors(LocalEmbedder().name, limit=300) == []
+        assert vault.store.missing_vectors(BilingualEmbedder().name, limit=300) == []

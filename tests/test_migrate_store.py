@@ -397,7 +397,8 @@ def test_sqlite_to_postgres_re_embeds_with_the_target_model(tmp_path: Path) -> N
         _same_entries(source, target, user)
         _embedded_with_new_model(target, user, tmp_path)
     # search by meaning runs on the new model's vectors
-    v = Vault(store=target, config=_vault(target, tmp_path).config, embedder=NEW_MODEL)
+    config = load_config(environ={}, home=tmp_path, embedding={"background": False})
+    v = Vault(store=target, config=config, embedder=NEW_MODEL)
     found = v.explain("coffee Lisbon", user_id="bob", limit=3)
     assert found.hits and found.hits[0].entry.content == "Bob drinks coffee in Lisbon"
     again = migrate_store(source, target, embedder=NEW_MODEL, text_of=_text_of(tmp_path))
@@ -556,7 +557,7 @@ def _run_with(home: Path, embedder: str, *args: str) -> subprocess.CompletedProc
 
 @pytest.mark.postgres
 def test_the_command_re_embeds_with_the_configured_local_model(tmp_path: Path) -> None:
-    from memvault.embed.local import LocalEmbedder
+    from memvault.embed.bilingual import BilingualEmbedder
 
     source = open_store(tmp_path / "src.db")
     fill(source, tmp_path)
@@ -565,11 +566,12 @@ def test_the_command_re_embeds_with_the_configured_local_model(tmp_path: Path) -
     done = _run_with(tmp_path, "local", "--from", sqlite_url(tmp_path / "src.db"), "--to", url)
 
     assert done.returncode == 0, done.stderr
-    local = LocalEmbedder()
+    local = BilingualEmbedder()  # the default local model
     assert f"16 vectors (16 embedded anew with {local.name})" in done.stdout
     target = open_store(url)
     assert target.vector_models("bob") == [local.name]
-    v = Vault(store=target, config=_vault(target, tmp_path).config, embedder=local)
+    config = load_config(environ={}, home=tmp_path, embedding={"background": False})
+    v = Vault(store=target, config=config, embedder=local)
     hits = v.search("where does Bob like his espresso", user_id="bob", limit=1)
     assert [h.entry.content for h in hits] == ["Bob drinks coffee in Lisbon"]
     entry = hits[0].entry

