@@ -423,10 +423,10 @@ def main() -> None:
                 emb.save()
             all_results[name] = results
             table(name, results, latencies)
+            if args.dump is not None:  # after each set: a long run cut short keeps its part
+                args.dump.write_bytes(pickle.dumps(dumps))
     ok = verdict(all_results)
     print(f"\ndefault >= every row on every held-out split: {'yes' if ok else 'NO'}")
-    if args.dump is not None:
-        args.dump.write_bytes(pickle.dumps(dumps))
 
 
 if __name__ == "__main__":
