@@ -13,8 +13,6 @@ from .shared import AsJson, _echo_json, _state
 agents_app = typer.Typer(
     help="Each agent's memory settings: on/off, its own store, prefetch size (<home>/agents.json)."
 )
-
-
 AgentArg = Annotated[str, typer.Argument(metavar="AGENT", help="the agent id")]
 
 

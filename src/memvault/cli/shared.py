@@ -19,49 +19,27 @@ from ..validation import parse_json
 from ..vault import Vault
 
 User = Annotated[str, typer.Option("--user", "-u", help="the user whose memory this is")]
-
-
 Agent = Annotated[
     str | None, typer.Option("--agent", "-a", help="an agent id (private memories of that agent)")
 ]
-
-
 AsJson = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
-
-
 # The filters of search and list (each checked by the library, named by its flag).
 KindFilter = Annotated[str | None, typer.Option(help="only this kind")]
-
-
 DomainFilter = Annotated[str | None, typer.Option(help="only work | life")]
-
-
 ClassFilter = Annotated[str | None, typer.Option("--class", help="only this class")]
-
-
 TierFilter = Annotated[str | None, typer.Option(help="only active | cold | archive")]
-
-
 SensitivityFilter = Annotated[
     str | None, typer.Option(help="only normal | sensitive | protected | secret")
 ]
-
-
 StatusFilter = Annotated[str | None, typer.Option(help="only decisions in this status")]
-
-
 SubjectFilter = Annotated[
     str | None,
     typer.Option("--subject", help="only memories about or from: user | assistant | a name"),
 ]
-
-
 # Validity (``lifecycle.history``): what was current at a moment, or superseded ones too.
 AsOf = Annotated[
     str | None, typer.Option("--as-of", help="ISO 8601: answer with what was current then")
 ]
-
-
 WithSuperseded = Annotated[
     bool,
     typer.Option("--include-superseded", help="also memories replaced by newer ones"),

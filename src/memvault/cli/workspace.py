@@ -14,23 +14,13 @@ from ..workspace.cards import Card, Change, Revision
 from .shared import AsJson, User, _echo_json, _state
 
 card_app = typer.Typer(help="A conversation's state card: show, set, its revisions, delete.")
-
-
 task_app = typer.Typer(help="A workspace's task board: list, add, move, assign, delete.")
-
-
 Session = Annotated[str, typer.Option("--session", "-s", help="the conversation (session id)")]
-
-
 TaskId = Annotated[str, typer.Argument(metavar="ID", help="the task id")]
-
-
 ExpectedRevision = Annotated[
     int | None,
     typer.Option("--expected-revision", help="the revision you read: refused if it changed since"),
 ]
-
-
 CLI_ACTOR = "cli"
 
 
