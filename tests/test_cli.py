@@ -1,31 +1,25 @@
-"""The `memvault` command, run as a real subprocess against real SQLite files."""
+"""The `memvault` command against real SQLite files, run in this process as a process
+would run it (``tests/cli_process.py``; ``tests/test_cli_entry.py`` starts the real one)."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from memvault import cli
 
+from .cli_process import invoke
+
 
 def run(
     home: Path, *args: str, stdin: str | None = None, embedder: str = "none"
 ) -> subprocess.CompletedProcess[str]:
     # Most tests exercise the command layer, keyword-only; one uses the real local model.
-    env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": embedder}
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        input=stdin,
-        timeout=120,
-    )
+    env = {"MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": embedder}
+    return invoke(args, env=env, input=stdin)
 
 
 @pytest.fixture
@@ -118,18 +112,10 @@ def test_bad_input_exits_2_and_changes_nothing(home: Path, args: list[str]) -> N
     assert run(home, "export", "--user", "alice").stdout == before
 
 
-def test_oversized_content_rejected(home: Path, tmp_path: Path) -> None:
+def test_oversized_content_rejected(home: Path) -> None:
     big = "x" * (1024 * 1024)
-    script = tmp_path / "big.py"
-    # 1 MiB does not fit in argv on every system, so call main() in-process.
-    script.write_text(
-        "import sys\nfrom memvault.cli import main\n"
-        f"sys.exit(main(['add', '--user', 'alice', {big!r}]))\n"
-    )
-    env = {**os.environ, "MEMVAULT_HOME": str(home)}
-    result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120
-    )
+    # 1 MiB does not fit in argv on every system: main() takes it in-process.
+    result = invoke(["add", "--user", "alice", big], env={"MEMVAULT_HOME": str(home)})
     assert result.returncode == 2
     assert "over the limit" in result.stderr
     assert json.loads(run(home, "list", "--user", "alice", "--json").stdout) == []

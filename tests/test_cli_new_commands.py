@@ -1,8 +1,8 @@
 """`memvault stats`, `memvault users`, `memvault entities graph`, `memvault list --sort
 --created-after --created-before` and `memvault delete ID ID...` against real SQLite
-files. Most run the CLI's own entry point (``cli.main``: parsing, the command, exit code
-and the one-line error) in this process, as a subprocess costs seconds here; one test
-runs the installed command as a user does. Errors name the flag to fix and exit 2."""
+files. They run the CLI's own entry point (``cli.main``: parsing, the command, exit code
+and the one-line error) in this process, as a subprocess costs seconds here (the installed
+command is started in ``tests/test_cli_entry.py``). Errors name the flag to fix and exit 2."""
 
 from __future__ import annotations
 
@@ -234,7 +234,7 @@ def test_delete_takes_several_ids_and_only_the_users(
     assert vault.count(user_id="bob") == 1  # a bad id in the list: nothing deleted
 
 
-def test_the_installed_command_runs_them(home: Path, vault: Vault) -> None:
+def test_the_command_line_runs_them(home: Path, vault: Vault) -> None:
     first = vault.add("Caroline joined Project Helios in Berlin.", user_id="alice").id
     second = vault.add("Melanie visited Caroline in Berlin.", user_id="alice").id
     done = run_cli(home, "delete", first, second, "--user", "alice")

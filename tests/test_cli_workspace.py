@@ -1,6 +1,7 @@
-"""`memvault card ...` and `memvault task ...`, run as real subprocesses against a real
-SQLite file: a card set part by part with its revisions, the board's tasks added, moved,
-reassigned within their workspace only, deleted; errors name the flag and exit 2."""
+"""`memvault card ...` and `memvault task ...`, run as the command line runs them
+(``tests/cli_process.py``) against a real SQLite file: a card set part by part with its
+revisions, the board's tasks added, moved, reassigned within their workspace only,
+deleted; errors name the flag and exit 2."""
 
 from __future__ import annotations
 

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,7 +20,7 @@ from memvault.model import MemoryEntry
 from memvault.stores import open_store
 from memvault.stores.values import VectorItem, View
 
-from .cli_process import run_cli
+from .cli_process import invoke, run_cli
 from .servers import mariadb
 from .servers.postgres import postgres_database
 
@@ -540,19 +538,8 @@ def test_the_command_refuses_a_conflict_in_one_line_with_exit_2(tmp_path: Path) 
 
 
 def _run_with(home: Path, embedder: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "MEMVAULT_HOME": str(home),
-        "MEMVAULT_EMBEDDER": embedder,
-        "PYTHONPATH": os.pathsep.join(sys.path),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.cli", "migrate-store", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
+    env = {"MEMVAULT_HOME": str(home), "MEMVAULT_EMBEDDER": embedder}
+    return invoke(["migrate-store", *args], env=env)
 
 
 @pytest.mark.postgres

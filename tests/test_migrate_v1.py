@@ -431,7 +431,7 @@ def test_skip_external_sends_the_history_to_the_vault(home: Path, vault: Vault) 
     )
 
 
-# -- the command line, as a real process -------------------------------------------------
+# -- the command line --------------------------------------------------------------------
 
 
 def test_cli_migrates_every_user_and_fails_for_the_broken_one(home: Path) -> None:

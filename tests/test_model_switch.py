@@ -1,6 +1,7 @@
 """Vector spaces: a model switch re-embeds and never mixes spaces; ``reindex``; what the CLI
-loads. Real SQLite files, the real local models, real subprocesses, and a loopback server
-speaking the OpenAI embeddings protocol for an embedder that is slow to start."""
+loads. Real SQLite files, the real local models, the command run in-process (and in a fresh
+interpreter where what it loads is the question), and a loopback server speaking the
+OpenAI embeddings protocol for an embedder that is slow to start."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from memvault.embed.local import LocalEmbedder
 from memvault.engine.vector_space import switch
 from memvault.stores import open_store
 
+from .cli_process import invoke
 from .fakes.openai_embeddings import FakeEmbeddingServer
 
 PACKAGE_ROOT = str(Path(memvault.__file__).parents[1])
@@ -88,13 +90,7 @@ def test_reindex_of_one_user_leaves_the_others_to_the_back_fill(tmp_path: Path) 
 
 
 def _cli(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memvault.cli", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": PACKAGE_ROOT, "MEMVAULT_HOME": str(home), **env},
-        timeout=300,
-    )
+    return invoke(args, env={"MEMVAULT_HOME": str(home), **env})
 
 
 _PROBE = """

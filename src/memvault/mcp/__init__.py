@@ -1,30 +1,22 @@
 """memvault as a Model Context Protocol server: the surface for MCP clients (the ``mcp`` extra).
 
-``server`` holds the tools, the transports and the server itself; ``graph`` is the
-reference MCP knowledge graph (entities and relations kept as vault entries), which only
-these tools use; ``resources`` and ``prompts`` are the SDK-free halves of the MCP
-resources (with what a tool call changed) and prompts. This package re-exports what
-the single ``memvault.mcp`` module did, so ``from memvault.mcp import build_server``
-keeps working; the identity headers and ``request_scope`` live in
-``memvault.auth_headers``, shared with the gateway.
+``tools`` holds the tools and ``UserTools``, which runs them for one user; ``server``
+the MCP server over them and the stdio transport; ``http`` the streamable-HTTP endpoint
+the gateway mounts at ``/mcp``; ``graph`` is the reference MCP knowledge graph (entities
+and relations kept as vault entries), which only the tools use; ``resources`` and
+``prompts`` are the SDK-free halves of the MCP resources (with what a tool call changed)
+and prompts. This package re-exports what the single ``memvault.mcp`` module did, so
+``from memvault.mcp import build_server`` keeps working; the identity headers and
+``request_scope`` live in ``memvault.auth_headers``, shared with the gateway.
 """
 
 from __future__ import annotations
 
 from ..auth_headers import AGENT_HEADER, USER_HEADER, request_scope
 from .graph import KnowledgeGraph
-from .server import (
-    GRAPH_SCHEMAS,
-    SERVER_INSTRUCTIONS,
-    TOOL_NAMES,
-    TOOLS,
-    HttpEndpoint,
-    ToolOutcome,
-    UserTools,
-    build_server,
-    run_stdio,
-    serve_stdio,
-)
+from .http import HttpEndpoint
+from .server import SERVER_INSTRUCTIONS, build_server, run_stdio, serve_stdio
+from .tools import GRAPH_SCHEMAS, TOOL_NAMES, TOOLS, ToolOutcome, UserTools
 
 __all__ = [
     "AGENT_HEADER",

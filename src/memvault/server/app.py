@@ -133,7 +133,7 @@ def _mcp_endpoint(gw: Gateway) -> Any:
     """The ``/mcp`` endpoint taking its user from the request's key, or None without
     the ``mcp`` extra."""
     try:
-        from ..mcp.server import HttpEndpoint
+        from ..mcp.http import HttpEndpoint
     except ImportError as exc:
         if exc.name is None or not exc.name.startswith("mcp"):
             raise
