@@ -84,8 +84,8 @@ def test_stats_counts_one_users_memories(
     # The configured embedder is named, not loaded: its missing vectors are counted.
     monkeypatch.setenv("MEMVAULT_EMBEDDER", "local")
     local = json.loads(ok(capsys, "stats", "-u", "alice", "--json"))["embedding"]
-    assert local["model"].startswith("all-MiniLM-L6-v2") and local["pending"] == 2
-    assert "  vectors: 2 still to compute for all-MiniLM-L6-v2" in ok(
+    assert local["model"].startswith("bilingual-minilm-e5") and local["pending"] == 2
+    assert "  vectors: 2 still to compute for bilingual-minilm-e5" in ok(
         capsys, "stats", "-u", "alice"
     )
     monkeypatch.setenv("MEMVAULT_EMBEDDER", "none")

@@ -4,7 +4,10 @@ files, the real local models."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,8 +16,11 @@ from memvault import EmbeddingModelMismatchError, Vault, VaultConfig, load_confi
 from memvault.embed import HashingEmbedder
 from memvault.embed.bilingual import BilingualEmbedder
 from memvault.embed.local import LocalEmbedder
+from memvault.embed.multilingual import MultilingualEmbedder
 from memvault.engine.vector_space import MODEL_KEY, switch
 from memvault.stores import open_store
+
+from .cli_process import invoke
 
 TEXTS = ("Alice writes her backend services in Go", "Alice's cat is called Miso")
 
@@ -111,3 +117,52 @@ def test_switch_embeds_everything_with_the_new_model_then_records_it(tmp_path: P
         assert hits[0].entry.content == TEXTS[0] and "vector" in hits[0].sources
     with pytest.raises(EmbeddingModelMismatchError):
         Vault(db, config=_config(tmp_path, model="all-MiniLM-L6-v2"))
+
+
+# -- the command line and the server ------------------------------------------------------
+
+MINILM_ENV = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_MODEL": "all-MiniLM-L6-v2"}
+E5_ENV = {"MEMVAULT_EMBEDDER": "local", "MEMVAULT_EMBEDDING_MODEL": "multilingual-e5-small"}
+
+
+def _env(home: Path, **more: str) -> dict[str, str | None]:
+    return {"MEMVAULT_HOME": str(home), "MEMVAULT_DB": None, **more}
+
+
+def test_the_cli_names_both_models_and_reindex_model_moves_the_vault(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    added = invoke(["add", "--user", "u", TEXTS[0]], env=_env(home, **MINILM_ENV))
+    assert added.returncode == 0, added.stderr
+    refused = invoke(["search", "--user", "u", "Go"], env=_env(home, **E5_ENV))
+    assert refused.returncode != 0 and refused.stdout == ""
+    assert "all-MiniLM-L6-v2" in refused.stderr and "multilingual-e5-small" in refused.stderr
+    assert "memvault reindex --model multilingual-e5-small" in refused.stderr
+    # The default configuration keeps the vault's model.
+    found = invoke(["search", "--user", "u", "which language does she code in"], env=_env(home))
+    assert found.returncode == 0 and TEXTS[0] in found.stdout
+    moved = invoke(["reindex", "--model", "multilingual-e5-small"], env=_env(home))
+    assert moved.returncode == 0, moved.stderr
+    assert moved.stdout.startswith("embedded 1 memories with multilingual-e5-small/")
+    assert "the vault now searches with multilingual-e5-small" in moved.stdout
+    assert _recorded(home / "memvault.db") == MultilingualEmbedder().name
+    assert invoke(["search", "--user", "u", "Go"], env=_env(home, **E5_ENV)).returncode == 0
+    assert invoke(["search", "--user", "u", "Go"], env=_env(home, **MINILM_ENV)).returncode != 0
+    both = invoke(["reindex", "--model", "all-MiniLM-L6-v2", "--user", "u"], env=_env(home))
+    assert both.returncode != 0 and "drop --user" in both.stderr
+
+
+def test_the_server_does_not_start_on_a_vault_of_another_model(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert invoke(["add", "--user", "u", TEXTS[0]], env=_env(home, **MINILM_ENV)).returncode == 0
+    env = {**os.environ, "MEMVAULT_HOME": str(home), **E5_ENV}
+    env.pop("MEMVAULT_DB", None)
+    started = subprocess.run(
+        [sys.executable, "-m", "memvault.cli", "serve", "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert started.returncode != 0
+    assert "all-MiniLM-L6-v2" in started.stderr and "memvault reindex --model" in started.stderr
+    assert "serving" not in started.stdout

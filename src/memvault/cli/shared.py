@@ -12,7 +12,6 @@ from typing import Annotated, Any, Literal, TypeVar
 import typer
 
 from ..config import VaultConfig, load_config
-from ..embed.factory import make_embedder
 from ..errors import ValidationError
 from ..model import MemoryEntry
 from ..validation import parse_json
@@ -96,13 +95,18 @@ class _State:
         config = config.model_copy(
             update={"embedding": config.embedding.model_copy(update={"background": False})}
         )
-        embedder = make_embedder(config.embedding)
+        # The vault picks its embedder: the configured model, or with the model left at
+        # its default, the one the vault recorded (engine.vector_space). Making one does
+        # not load it.
+        vault = Vault(config=config)
+        embedder = vault.embedder
         slow = embedder is not None and not getattr(embedder, "quick_start", False)
         # A write screened by meaning needs the model anyway: then it embeds too.
         if model == "quick" and slow and config.security.semantic_screen != "on":
+            vault.close()
             self.deferred = True
             return Vault(config=config, embedder=None)
-        return Vault(config=config, embedder=embedder)
+        return vault
 
 
 def _state(ctx: typer.Context) -> _State:

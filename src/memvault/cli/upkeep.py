@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import platform
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .._version import __version__
-from ..errors import MemvaultError
+from ..errors import MemvaultError, ValidationError
 from ..stores.factory import shown_location
 from ..vault import Vault
 from .shared import Agent, AsJson, User, _echo_json, _many, _progress, _state
@@ -20,17 +20,33 @@ def reindex(
     user: Annotated[
         str | None, typer.Option("--user", "-u", help="only this user's memories")
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="move the vault to this embedding model: embed every memory with it, then "
+            "record it as the vault's model (e.g. bilingual-minilm-e5, all-MiniLM-L6-v2)",
+        ),
+    ] = None,
 ) -> None:
-    """Embed now every memory that has no vector of the current model (after a switch)."""
+    """Embed now every memory that has no vector of the vault's model, or with --model,
+    move the vault to another model."""
     from rich.console import Console
 
     console = Console(stderr=True)  # stdout keeps only the result line
+    if model is not None:
+        if user is not None:
+            raise ValidationError(
+                "--model moves the whole vault (its model is one for every user): drop --user"
+            )
+        _switch(ctx, model, console)
+        return
     with (
         _state(ctx).vault(model="yes") as vault,
         _progress(console) as bar,
     ):
-        model = vault.embedder.name if vault.embedder is not None else None
-        if model is None:
+        name = vault.embedder.name if vault.embedder is not None else None
+        if name is None:
             raise MemvaultError(
                 "no embedder is configured (embedding.provider = none, or the 'local' extra "
                 "is not installed): nothing to embed"
@@ -39,7 +55,39 @@ def reindex(
         done = vault.reindex(
             user_id=user, progress=lambda n, total: bar.update(task, completed=n, total=total)
         )
-    typer.echo(f"embedded {done} memories with {model}")
+    typer.echo(f"embedded {done} memories with {name}")
+
+
+def _switch(ctx: typer.Context, model: str, console: Any) -> None:
+    from ..embed.factory import make_embedder
+    from ..engine.vector_space import short_name, switch
+    from ..stores import open_store
+
+    config = _state(ctx).config()
+    wanted = config.embedding.model_copy(update={"model": model, "background": False})
+    if wanted.provider in ("none", "auto"):
+        wanted = wanted.model_copy(update={"provider": "local"})
+    embedder = make_embedder(wanted)
+    if embedder is None:
+        raise MemvaultError(f"no embedder for model {model!r}: install memvault[local]")
+    store = open_store(
+        config.store, busy_timeout_ms=config.busy_timeout_ms, synchronous=config.synchronous
+    )
+    try:
+        with _progress(console) as bar:
+            task = bar.add_task("embedding", total=None)
+            done = switch(
+                store,
+                embedder,
+                wanted,
+                progress=lambda n, total: bar.update(task, completed=n, total=total),
+            )
+    finally:
+        store.close()
+    typer.echo(
+        f"embedded {done} memories with {embedder.name}; the vault now searches with "
+        f"{short_name(embedder.name)}"
+    )
 
 
 def maintain(
