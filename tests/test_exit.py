@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from memvault import Vault, load_config
-from memvault.embed.local import LocalEmbedder
+from memvault.embed.bilingual import BilingualEmbedder
 
 README = Path(__file__).parents[1] / "README.md"
 SRC = Path(__file__).parents[1] / "src"
@@ -116,7 +116,7 @@ def test_a_script_that_never_closes_exits_cleanly_and_loses_no_vector(
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
 
     # Nothing was lost: the next open back-fills what the exit left without a vector.
-    model = LocalEmbedder()
+    model = BilingualEmbedder()  # the default the script ran with
     config = load_config(environ={}, home=tmp_path / "home")
     with Vault(tmp_path / "memory.db", config=config, embedder=model) as vault:
         entries = vault.count(user_id="alice")

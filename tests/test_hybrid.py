@@ -10,11 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memvault import SecurityError, ValidationError, Vault, VaultConfig, load_config
+from memvault import (
+    EmbeddingModelMismatchError,
+    SecurityError,
+    ValidationError,
+    Vault,
+    VaultConfig,
+    load_config,
+)
 from memvault.embed import HashingEmbedder
 from memvault.embed.local import LocalEmbedder
+from memvault.engine.vector_space import switch
 from memvault.fences import CLOSE_TAG, OPEN_TAG
 from memvault.render import count_tokens
+from memvault.stores import open_store
 
 
 def cfg(tmp_path: Path, **overrides: object) -> VaultConfig:
@@ -107,7 +116,7 @@ def test_update_reembeds_and_delete_removes(tmp_path: Path) -> None:
     v.close()
 
 
-def test_switching_embedder_reembeds_lazily_and_never_mixes(tmp_path: Path) -> None:
+def test_switching_embedder_goes_through_reindex_and_never_mixes(tmp_path: Path) -> None:
     path = tmp_path / "switch.db"
     first = Vault(path, config=cfg(tmp_path), embedder=HashingEmbedder(dim=64))
     for i in range(30):
@@ -115,8 +124,14 @@ def test_switching_embedder_reembeds_lazily_and_never_mixes(tmp_path: Path) -> N
     first.flush()
     first.close()
 
+    with pytest.raises(EmbeddingModelMismatchError):  # never a silent mix of spaces
+        Vault(path, config=cfg(tmp_path), embedder=HashingEmbedder(dim=32))
+    store = open_store(path)
+    try:
+        assert switch(store, HashingEmbedder(dim=32), cfg(tmp_path).embedding) == 30
+    finally:
+        store.close()
     second = Vault(path, config=cfg(tmp_path), embedder=HashingEmbedder(dim=32))
-    assert second.flush(timeout=60)
     hits = second.search("topic7", user_id="u")
     assert hits[0].entry.content == "memory number 7 about topic7"
     assert second.count(user_id="u") == 30

@@ -76,6 +76,9 @@ GLOBAL_TABLES = {
     # Citus it would be a reference table (a copy on every node), or live on the
     # coordinator only.
     "memvault_migrations",
+    # The vault's own settings (its embedding model, engine.vector_space): one row per
+    # name for the whole store, read when a vault opens. A reference table on Citus.
+    "vault_settings",
 }
 
 # Statements that touch a user-data table without naming one user, each on purpose.
@@ -94,6 +97,11 @@ CROSS_USER_STATEMENTS = {
     "SELECT DISTINCT user_id FROM memories": "the list of users, for migrate-store",
     # The global daily LLM budget (llm.daily_tokens): every user's calls of the day summed.
     "FROM llm_usage WHERE at >=": "the global token budget sums every user's calls",
+    # A vault made before its model was recorded: which models its vectors are of
+    # (engine.vector_space), read once, when the record is missing.
+    "SELECT model, count(*) FROM embeddings GROUP BY model": (
+        "an old vault's model is read from its vectors once"
+    ),
 }
 
 # The same entry ids for every user: isolation must hold although ids collide.

@@ -33,7 +33,7 @@ from ..validation import check_encodable, check_limit
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
-from .rerank import FEATURES, Candidate, Model, calibration_for, features
+from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,8 @@ class ChannelScore:
 @dataclass(frozen=True, slots=True)
 class Scored:
     """One candidate after weighing: ``score = fused * importance * recency * tier * person``,
-    or, when the second stage ran, ``score = rerank`` (its score in (0, 1)), with
+    or, when the second stage ran, ``score = rerank * importance * recency * tier``
+    (``rerank``: its score in (0, 1)), with
     ``features`` what it read (named as ``rerank.FEATURES``) and ``fusion_rank`` the
     candidate's place (from 1) in the fused order before it."""
 
@@ -271,8 +272,18 @@ class Recall:
         names = tuple(channel.name for channel in self.channels)
         stage, note = "fusion", self.stage_note
         if self.reranker is not None and candidates:
-            candidates = self._rerank(self.reranker, view, pool, query, candidates)
-            stage = "rerank"
+            if self.vector is not None and calibration_for(self.vector.index.model) is None:
+                note = (
+                    "no cosine calibration for this embedding model (retrieval.rerank knows "
+                    "the local models): fused order"
+                )
+            elif self.vector is not None and not reads(self.vector.index.model, query.text):
+                # An English-only model's cosines of CJK text are no evidence: ranked by
+                # them, a Chinese query met its answer below unrelated entries.
+                note = "the embedding model does not read this query's script: fused order"
+            else:
+                candidates = self._rerank(self.reranker, view, pool, query, candidates)
+                stage = "rerank"
         return Recalled(
             query,
             depth,
@@ -307,17 +318,22 @@ class Recall:
                     c.person > 1.0,
                 )
             )
-        calibration = (
-            (1.0, 0.0) if self.vector is None else calibration_for(self.vector.index.model)
+        calibration = None if self.vector is None else calibration_for(self.vector.index.model)
+        matrix = features(
+            rows, query.terms, cjk=has_cjk(query.text), calibration=calibration or (1.0, 0.0)
         )
-        matrix = features(rows, query.terms, cjk=has_cjk(query.text), calibration=calibration)
         scores = model.scores(matrix)
-        order = np.lexsort((np.arange(len(candidates)), -scores))
+        # The lifecycle weighs the model's score as it weighs the fused one: importance,
+        # recency and tier reorder near-ties (a cold copy never passes the active entry
+        # it resembles), whatever the weights learned from benchmarks where every entry
+        # has the same importance, age and tier.
+        weighed = scores * np.array([c.importance * c.recency * c.tier for c in candidates])
+        order = np.lexsort((np.arange(len(candidates)), -weighed))
         out = []
         for i in order.tolist():
             named = dict(zip(FEATURES, matrix[i].tolist(), strict=True))
-            score = float(scores[i])
-            out.append(replace(candidates[i], rerank=score, features=named, score=score))
+            score = float(weighed[i])
+            out.append(replace(candidates[i], rerank=float(scores[i]), features=named, score=score))
         return out
 
     def _weigh(

@@ -50,9 +50,7 @@ from ..model import Hit, MemoryEntry
 from ..stores.bm25 import index_form
 from ..text import has_cjk, tokenize
 from .recall import Recalled, Scored
-
-#: Model-name prefixes of embedders trained on English text only.
-ENGLISH_ONLY: tuple[str, ...] = ("all-MiniLM-L6-v2",)
+from .rerank import ENGLISH_ONLY, reads
 
 #: Everyday requests an assistant gets that no personal memory answers: the
 #: comparison point of the margin. Keep it broad and about no one in particular.
@@ -219,12 +217,6 @@ def background(embedder: Embedder) -> Vectors:
         with _banks_lock:
             bank = _banks.setdefault(key, bank)
     return bank
-
-
-def reads(model: str, text: str) -> bool:
-    """Whether ``model``'s cosines mean anything for ``text`` (English-only models do
-    not read CJK)."""
-    return not (model.startswith(ENGLISH_ONLY) and has_cjk(text))
 
 
 def _word(token: str) -> bool:

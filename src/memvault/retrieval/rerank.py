@@ -290,11 +290,23 @@ def features(
     return out
 
 
+#: Model-name prefixes of embedders trained on English text only: their cosines of a
+#: CJK text mostly count shared characters (an unrelated Chinese question scores 0.8
+#: against a Chinese vault), so they are no evidence for a CJK query.
+ENGLISH_ONLY: tuple[str, ...] = ("all-MiniLM-L6-v2",)
+
+
+def reads(model: str, text: str) -> bool:
+    """Whether ``model``'s cosines mean anything for ``text`` (English-only models do
+    not read CJK)."""
+    return not (model.startswith(ENGLISH_ONLY) and has_cjk(text))
+
+
 #: Cosine calibrations of the local models onto the scale the shipped weights were
 #: fitted on (MiniLM's, which the default bilingual embedder's scores already use):
 #: ``scale * cos + offset``, by model name (the first part of an embedder's name).
-#: A model not listed (an API model) is taken as it is: most sentence models put
-#: unrelated text near 0.1 and a paraphrase near 0.4, as MiniLM does.
+#: A model not listed (an API model, the hashing embedder) has no calibration: its
+#: searches keep the fused order (measuring one from a vault's own cosines is not done).
 CALIBRATIONS: dict[str, tuple[float, float]] = {
     "all-MiniLM-L6-v2": (1.0, 0.0),
     "bilingual-minilm-e5": (1.0, 0.0),
@@ -302,10 +314,11 @@ CALIBRATIONS: dict[str, tuple[float, float]] = {
 }
 
 
-def calibration_for(model: str) -> tuple[float, float]:
-    """The cosine calibration of embedding model ``model`` (see :data:`CALIBRATIONS`)."""
-    name = model.split("/", 1)[0].rsplit("/", 1)[-1]
-    return CALIBRATIONS.get(name, (1.0, 0.0))
+def calibration_for(model: str) -> tuple[float, float] | None:
+    """The cosine calibration of embedding model ``model`` (see :data:`CALIBRATIONS`),
+    or None for a model without one (an API model, the hashing embedder): its cosines
+    are on a scale the weights never saw."""
+    return CALIBRATIONS.get(model.split("/", 1)[0])
 
 
 def _bad(source: str, why: str) -> ConfigError:
@@ -371,6 +384,7 @@ def load_model(path: str | Path | None = None) -> Model:
 
 __all__ = [
     "CALIBRATIONS",
+    "ENGLISH_ONLY",
     "FEATURES",
     "FORMAT",
     "SHIPPED",
@@ -383,4 +397,5 @@ __all__ = [
     "features",
     "load_model",
     "parse_model",
+    "reads",
 ]
