@@ -16,17 +16,19 @@ with a stored vector is MiniLM's cosine for an English entry and
 0.8) mapped onto MiniLM's scale (unrelated near 0.1) by the :data:`CALIBRATION`
 measured on ``bench/paraphrase.py``'s sets. One index, one channel, one ranking; the
 thresholds downstream (``retrieval.min_similarity``, the context gate) read one scale.
-An English query finds a Chinese memory through e5 (it is cross-lingual); a Chinese
-query finds English memories only by MiniLM's reading of it, which is weak.
+An English query finds a Chinese memory through e5 (it is cross-lingual), weakly; a
+query MiniLM cannot read gets no MiniLM half (its MiniLM vector is noise that matched
+English memories above the Chinese one holding the query's words), so it meets English
+memories by keyword only.
 
 A query vector is not unit length, on purpose: a store that normalises it (pgvector's
 cosine distance) gives the same order, and the vector index scales such a store's
 scores back by the query's length.
 
 Cost: a stored text costs one model call of its own language only; a query costs both
-(short texts: a few milliseconds each). e5 reads at most :data:`E5_MAX_CHARS`
-characters of a stored text (about its 512-token window for Chinese): its cost grows
-with the text, and the start of a long message says what it is about.
+(short texts: a few milliseconds each). e5 reads at most :data:`E5_MAX_CHARS` characters
+of a stored text (about its 512-token window for Chinese): its cost grows with the
+text, and the start of a long message says what it is about.
 """
 
 from __future__ import annotations
@@ -210,7 +212,10 @@ class BilingualEmbedder:
     def _embed_queries(self, texts: Sequence[str]) -> Vectors:
         scale, offset = CALIBRATION
         out = np.zeros((len(texts), DIM), dtype=np.float32)
-        out[:, :_HALF] = self.minilm.embed(texts)
+        # A query MiniLM cannot read gets no MiniLM half (see the module docstring).
+        english = [i for i, way in enumerate(self.routes(texts)) if way == "minilm"]
+        if english:
+            out[english, :_HALF] = self.minilm.embed([texts[i] for i in english])
         out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
         out[:, DIM - 1] = offset
         out *= _ROOT2
