@@ -173,4 +173,7 @@ def test_a_chinese_query_goes_through_the_second_stage(
     assert best.features["kw_lr*cjk"] == best.features["kw_lr"]  # the query reads as CJK
     assert best.features["cos"] > 0.2 and best.features["vec_rr"] == 1.0
     assert best.rerank is not None
-    assert best.score == pytest.approx(best.rerank * best.importance * best.recency * best.tier)
+    boost = best.importance * best.recency * best.tier
+    assert best.score == pytest.approx(
+        best.rerank * boost / (1 - best.rerank + best.rerank * boost)
+    )

@@ -158,7 +158,8 @@ def test_explain_shows_the_stage_its_scores_and_features(reranked: Vault) -> Non
     assert ex.stage == "rerank" and ex.stage_note == ""
     for c in ex.candidates:
         assert c.rerank is not None and 0.0 < c.rerank < 1.0
-        assert c.score == pytest.approx(c.rerank * c.importance * c.recency * c.tier)
+        boost = c.importance * c.recency * c.tier
+        assert c.score == pytest.approx(c.rerank * boost / (1 - c.rerank + c.rerank * boost))
         assert c.features is not None and tuple(c.features) == FEATURES
         assert c.fusion_rank >= 1
     scores = [c.score for c in ex.candidates]

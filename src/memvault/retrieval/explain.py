@@ -26,9 +26,9 @@ ContextUse = Literal["injected", "placeholder", "held", "not relevant"]
 @dataclass(frozen=True, slots=True)
 class CandidateTrace:
     """One candidate: ``score = fused * importance * recency * tier * person``, or, when
-    the second stage ran (``Explanation.stage == "rerank"``), ``score = rerank *
-    importance * recency * tier``, ``rerank`` being the learned model's score over
-    ``features``; ``fusion_rank`` is its place in the fused
+    the second stage ran (``Explanation.stage == "rerank"``), ``score`` the model's logit
+    plus ``log(importance * recency * tier)``, squashed to (0, 1), ``rerank`` being
+    the learned model's score over ``features``; ``fusion_rank`` is its place in the fused
     order before that.
 
     ``rank`` is the final order (from 1); ``returned`` is whether ``search`` with the

@@ -33,7 +33,7 @@ from ..validation import check_encodable, check_limit
 from .channels import Channel, Pool, Query, VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
-from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads
+from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads, squash
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +51,8 @@ class ChannelScore:
 @dataclass(frozen=True, slots=True)
 class Scored:
     """One candidate after weighing: ``score = fused * importance * recency * tier * person``,
-    or, when the second stage ran, ``score = rerank * importance * recency * tier``
-    (``rerank``: its score in (0, 1)), with
+    or, when the second stage ran, ``score = squash(logit(rerank) + log(importance *
+    recency * tier))`` (``rerank``: its score in (0, 1)), with
     ``features`` what it read (named as ``rerank.FEATURES``) and ``fusion_rank`` the
     candidate's place (from 1) in the fused order before it."""
 
@@ -322,18 +322,23 @@ class Recall:
         matrix = features(
             rows, query.terms, cjk=has_cjk(query.text), calibration=calibration or (1.0, 0.0)
         )
-        scores = model.scores(matrix)
+        logits = model.logits(matrix)
         # The lifecycle weighs the model's score as it weighs the fused one: importance,
-        # recency and tier reorder near-ties (a cold copy never passes the active entry
-        # it resembles), whatever the weights learned from benchmarks where every entry
-        # has the same importance, age and tier.
-        weighed = scores * np.array([c.importance * c.recency * c.tier for c in candidates])
+        # recency and tier reorder near-ties, whatever the weights learned from benchmarks
+        # where every entry has the same importance, age and tier. In logit space, so a
+        # score that saturates near 1 still orders by the model, not by the factors.
+        boosts = np.array([c.importance * c.recency * c.tier for c in candidates])
+        weighed = logits + np.log(boosts)
         order = np.lexsort((np.arange(len(candidates)), -weighed))
+        scores, final = squash(logits), squash(weighed)
         out = []
         for i in order.tolist():
             named = dict(zip(FEATURES, matrix[i].tolist(), strict=True))
-            score = float(weighed[i])
-            out.append(replace(candidates[i], rerank=float(scores[i]), features=named, score=score))
+            out.append(
+                replace(
+                    candidates[i], rerank=float(scores[i]), features=named, score=float(final[i])
+                )
+            )
         return out
 
     def _weigh(

@@ -133,11 +133,20 @@ class Model:
     bias: float
     source: str  # the file it came from, for messages
 
+    def logits(self, matrix: np.ndarray) -> np.ndarray:
+        """The reranker's logit of each row of a feature matrix (what it orders by)."""
+        out: np.ndarray = np.clip(matrix @ self.weights + self.bias, -50.0, 50.0)
+        return out
+
     def scores(self, matrix: np.ndarray) -> np.ndarray:
         """The reranker's score in (0, 1) of each row of a feature matrix."""
-        logits = matrix @ self.weights + self.bias
-        out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(logits, -50.0, 50.0)))
-        return out
+        return squash(self.logits(matrix))
+
+
+def squash(logits: np.ndarray) -> np.ndarray:
+    """Logits to scores in (0, 1)."""
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-logits))
+    return out
 
 
 def _log_rank(rank: int) -> float:
@@ -398,4 +407,5 @@ __all__ = [
     "load_model",
     "parse_model",
     "reads",
+    "squash",
 ]
