@@ -123,6 +123,9 @@ def test_remember_validates_its_input(tmp_path: Path) -> None:
             v.remember(CONVERSATION, user_id="../x", session_id="s")
         with pytest.raises(ValidationError, match="wait"):
             v.remember(CONVERSATION, user_id="u", session_id="s", wait="yes")  # type: ignore[arg-type]
+        # An empty thread id names no conversation (found by the API fuzzer: it was a 500).
+        with pytest.raises(ValidationError, match="thread_id is empty"):
+            v.remember(CONVERSATION, user_id="u", thread_id="")
         assert v.count(user_id="u") == 0
 
 

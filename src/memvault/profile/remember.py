@@ -198,7 +198,11 @@ class Rememberer:
             if session_id is not None
             else thread_session(str(thread_id))
         )
-        assert session is not None
+        if session is None:  # an empty thread id: no conversation to file the turns under
+            raise ValidationError(
+                "thread_id is empty: pass the id of the conversation the messages belong to",
+                field="thread_id",
+            )
         thread = thread_id if thread_id is not None else session
         check_bool(wait, "wait")
         kept = filter_messages(messages)
