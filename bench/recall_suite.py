@@ -73,7 +73,7 @@ from memvault.embed.bilingual import E5_MAX_CHARS, BilingualEmbedder
 from memvault.embed.local import LocalEmbedder
 from memvault.embed.multilingual import MultilingualEmbedder
 from memvault.render import render_entry
-from shapes import LOCOMO, SHAPES, Corpus, Question, load_locomo, load_shapes
+from shapes import LOCOMO, SHAPES, Corpus, Question, load_locomo, load_shapes, metrics
 
 HERE = Path(__file__).resolve().parent
 ZH = HERE / "data" / "zh.json"
@@ -202,17 +202,6 @@ def bm25_rank(docs: Sequence[str], query: str, k1: float = 1.2, b: float = 0.75)
 
 
 # -- the run -------------------------------------------------------------------------
-
-
-def metrics(ranked: Sequence[str], gold: Sequence[str]) -> dict[str, float]:
-    g = set(gold)
-    rr = next((1.0 / r for r, ref in enumerate(ranked, 1) if ref in g), 0.0)
-    return {
-        "r5": len(g & set(ranked[:5])) / len(g),
-        "r10": len(g & set(ranked[:10])) / len(g),
-        "h5": float(bool(g & set(ranked[:5]))),
-        "mrr": rr,
-    }
 
 
 @dataclass

@@ -9,6 +9,11 @@ Identifiers are checked here with the library's own rules, before anything is se
 everything else the server checks, and its 422 comes back as the same ``ValidationError``.
 The reads behind an overview, the entity graph, the workspace's sessions and the users
 list are in ``browse``, built the same way.
+
+Why one file of about 800 lines: each route is a signature and the ``Call`` it builds,
+side by side, and the file is the one list of them that ``clients.py`` turns into both
+clients' methods and that the mirror tests compare with ``Vault``; split by resource it
+would become several such lists to keep in step.
 """
 
 from __future__ import annotations
