@@ -212,7 +212,8 @@ class HindsightConnection:
             lambda c: c._memory_api.clear_bank_memories(bank_id, _request_timeout=self.timeout),
             f"clearing of bank {bank_id}",
         )
-        return answer.deleted_count
+        deleted = answer.deleted_count
+        return None if deleted is None else int(deleted)
 
     def count(self, bank_id: str) -> int:
         """Memories in the bank (0 for a bank that does not exist yet)."""

@@ -44,7 +44,7 @@ def export(
         kinds: dict[str, int] = {}
 
         def tally(record: dict[str, Any]) -> bool:
-            kind = record.get("record", "memory")
+            kind = str(record.get("record", "memory"))
             kinds[kind] = kinds.get(kind, 0) + 1
             return kind == "memory"  # the bar counts memories, as its total does
 

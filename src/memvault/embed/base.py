@@ -73,7 +73,8 @@ def normalize(vectors: npt.ArrayLike) -> Vectors:
         array = array[None, :]
     norms = np.linalg.norm(array, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (array / norms).astype(np.float32, copy=False)
+    scaled: Vectors = (array / norms).astype(np.float32, copy=False)
+    return scaled
 
 
 __all__ = ["Embedder", "ModelIdentity", "QueryEmbedder", "Vectors", "embed_queries", "normalize"]

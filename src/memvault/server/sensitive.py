@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import AuthorizationError, RevealLockedError
 from .auth import GatewayDep, Who, act_as, require_admin
-from .errors import COMMON_ERRORS, NOT_FOUND, ErrorResponse
-from .schemas import Entry
+from .errors import COMMON_ERRORS, NOT_FOUND
+from .schemas import Entry, ErrorResponse
 
 router = APIRouter(tags=["sensitive"], responses=COMMON_ERRORS)
 
