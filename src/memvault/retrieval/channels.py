@@ -10,9 +10,11 @@ channels know what earlier ones found.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..config import VaultConfig
 from ..embed.base import Embedder, Vectors
@@ -44,7 +46,8 @@ class Query:
 
 
 class Pool:
-    """The entries one search has read so far, and which ids earlier channels ranked."""
+    """The entries one search has read so far, which ids earlier channels ranked, and
+    what the channels prepared for it (``Channel.prepare``), by channel name."""
 
     def __init__(self, store: Store, view: View) -> None:
         self._store = store
@@ -52,6 +55,7 @@ class Pool:
         self.entries: dict[str, MemoryEntry] = {}
         self.ranked: set[str] = set()
         self.query_vector: Vectors | None = None  # the query's embedding, once embedded
+        self.prepared: dict[str, Any] = {}
 
     def add(self, entries: Iterable[MemoryEntry]) -> None:
         for entry in entries:
@@ -67,6 +71,11 @@ class Channel(Protocol):
     """One way of finding entries for a query."""
 
     name: str
+
+    def prepare(self, view: View, query: Query, pool: Pool) -> None:
+        """Start, before any channel ranks, what does not depend on the others (kept in
+        ``pool.prepared``), so it overlaps their work; may do nothing."""
+        ...
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
@@ -95,6 +104,9 @@ class KeywordChannel:
         self.weights = weights
         self.planner = planner
         self.prefer_tiers = prefer_tiers
+
+    def prepare(self, view: View, query: Query, pool: Pool) -> None:
+        """Nothing: the keyword search is one statement."""
 
     def _search(
         self, view: View, query: Query, depth: int, flt: EntryFilter
@@ -159,12 +171,24 @@ class VectorChannel:
         self.min_similarity = min_similarity
         self.settle = settle
         self.prefer_tiers = prefer_tiers
+        self._embedding: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def prepare(self, view: View, query: Query, pool: Pool) -> None:
+        """Embed the query on another thread while the other channels read the store:
+        both the model and SQLite release the GIL, and the query's embedding is most
+        of a search's time."""
+        with self._lock:
+            if self._embedding is None:
+                self._embedding = ThreadPoolExecutor(4, thread_name_prefix="memvault-query")
+            pool.prepared[self.name] = self._embedding.submit(self.queries.embed, query.text)
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
+        pending: Future[Vectors] | None = pool.prepared.pop(self.name, None)
         try:
-            vector = self.queries.embed(query.text)
+            vector = self.queries.embed(query.text) if pending is None else pending.result()
         except EmbeddingStopped:  # a search running while the process exits: keyword only
             return []
         if self.settle is not None:

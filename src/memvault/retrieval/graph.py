@@ -6,7 +6,8 @@ indexed read; what the caller's view links to counts. Each named entity weighs i
 inverse document frequency in the view (a rare name says more than a common one);
 an entity linked to more than ``max_share`` of the view's entries (and more than 20)
 is ignored, as a stop word would be. Its one-hop neighbours (relations either way)
-weigh ``hop_weight`` of that. An entry linked to a named entity scores the sum of
+weigh ``hop_weight`` of that (the 32 strongest, most often related, at most). An
+entry linked to a named entity scores the sum of
 their weights and ranks before every entry linked only to neighbours (scored by the
 sum of theirs), so naming many things beside the one asked about never lifts an
 entry above one about it. Both rankings run in the store with the caller's filter
@@ -15,6 +16,7 @@ inside the query; the raw score is what ``explain`` shows.
 
 from __future__ import annotations
 
+import heapq
 import math
 
 from ..names import candidate_keys, named_here, written_as_name
@@ -25,6 +27,8 @@ from .channels import Pool, Query
 
 #: Below this many linked entries an entity is never too common to count.
 _ALWAYS_COUNTS = 20
+#: The one-hop neighbours that count, at most (the strongest, most related first).
+_MAX_HOPS = 32
 
 
 class GraphChannel:
@@ -63,22 +67,35 @@ class GraphChannel:
         named = {e.id: math.log(1.0 + total / e.entries) for e in seen if e.entries <= cap}
         hops: dict[str, float] = {}
         if self.hop_weight > 0 and named:
+            ties: dict[str, int] = {}
             for rel in self.graph.entity_relations(view, list(named)):
                 for near, via in ((rel.target_id, rel.source_id), (rel.source_id, rel.target_id)):
                     if via in named and near not in named:
                         hops[near] = max(hops.get(near, 0.0), self.hop_weight * named[via])
+                        ties[near] = ties.get(near, 0) + 1
+            if len(hops) > _MAX_HOPS:
+                # The neighbours most often related to what the query names; counting
+                # the entries of every neighbour of a common name cost 100-400 ms.
+                kept = heapq.nlargest(_MAX_HOPS, hops, key=lambda i: (hops[i], ties[i], i))
+                hops = {i: hops[i] for i in kept}
             if hops:
                 linked = self.graph.entities(view, ids=sorted(hops), limit=len(hops))
                 counts = {e.id: e.entries for e in linked}
                 hops = {i: w for i, w in hops.items() if counts.get(i, cap + 1) <= cap}
         return named, hops
 
+    def prepare(self, view: View, query: Query, pool: Pool) -> None:
+        """The entities' weights: read while the query is being embedded."""
+        pool.prepared[self.name] = self.weights(view, query.text)
+
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
         """Entries linked to a named entity first (by the sum of their weights), then
         those linked only to a neighbour (by the sum of the neighbours' weights)."""
-        named, hops = self.weights(view, query.text)
+        prepared: tuple[dict[str, float], dict[str, float]] | None
+        prepared = pool.prepared.pop(self.name, None)
+        named, hops = self.weights(view, query.text) if prepared is None else prepared
         if not named:
             return []
         found = self.graph.linked_entries(view, named, flt=flt, limit=depth)

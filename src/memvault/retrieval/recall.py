@@ -245,6 +245,8 @@ class Recall:
         found: dict[str, dict[str, ChannelScore]] = {}
         rankings: dict[str, list[str]] = {}
         for channel in self.channels:
+            channel.prepare(view, query, pool)
+        for channel in self.channels:
             ranked = channel.rank(view, query, depth, flt, pool)
             rankings[channel.name] = [entry_id for entry_id, _ in ranked]
             for rank, (entry_id, score) in enumerate(ranked, start=1):

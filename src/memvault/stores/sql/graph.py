@@ -15,6 +15,7 @@ and in how an insert ignores a duplicate key: their runner and dialect
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -344,9 +345,12 @@ class SQLGraph(SQLBase):
     ) -> list[Entity]:
         m = self.dialect.mark
         where, params = view_clause(view, m)
+        links = "graph_links l"
+        if ids is not None:
+            links = self.dialect.using("graph_links", "l", "graph_links_by_entity")
         sql = (
             "SELECT e.entity_id, e.name, e.type, count(DISTINCT l.entry_id) AS n "
-            "FROM graph_entities e JOIN graph_links l "
+            f"FROM graph_entities e JOIN {links} "
             "ON l.user_id = e.user_id AND l.entity_id = e.entity_id "
             "JOIN memories m ON m.user_id = l.user_id AND m.id = l.entry_id "
             f"WHERE e.user_id = {m} AND {where}"
@@ -355,7 +359,7 @@ class SQLGraph(SQLBase):
         if ids is not None:
             if not ids:
                 return []
-            sql += f" AND e.entity_id IN ({self.dialect.marks(len(ids))})"
+            sql += f" AND l.entity_id IN ({self.dialect.marks(len(ids))})"
             args.extend(ids)
         if prefix:
             sql += (
@@ -393,15 +397,20 @@ class SQLGraph(SQLBase):
             rows: list[tuple[Any, ...]] = []
             for page in _pages(list(entity_ids)):
                 marks = self.dialect.marks(len(page))
-                found = conn.rows(
-                    "SELECT r.source_id, r.target_id, r.rel_type, r.entry_id "
-                    "FROM graph_relations r JOIN memories m "
-                    "ON m.user_id = r.user_id AND m.id = r.entry_id "
-                    f"WHERE r.user_id = {m} AND {where} "
-                    f"AND (r.source_id IN ({marks}) OR r.target_id IN ({marks}))",
-                    [view.user_id, *params, *page, *page],
-                )
-                rows += [tuple(r) for r in found]
+                # One statement per end, each read by its index (an OR of the two
+                # reads every relation of the user on SQLite); ``set`` below merges.
+                for end in ("source", "target"):
+                    relations = self.dialect.using(
+                        "graph_relations", "r", f"graph_relations_by_{end}"
+                    )
+                    found = conn.rows(
+                        "SELECT r.source_id, r.target_id, r.rel_type, r.entry_id "
+                        f"FROM {relations} JOIN memories m "
+                        "ON m.user_id = r.user_id AND m.id = r.entry_id "
+                        f"WHERE r.user_id = {m} AND r.{end}_id IN ({marks}) AND {where}",
+                        [view.user_id, *page, *params],
+                    )
+                    rows += [tuple(r) for r in found]
             ends = sorted({v for r in rows for v in (r[0], r[1])})
             names: dict[str, str] = {}
             for page in _pages(ends):
@@ -433,22 +442,20 @@ class SQLGraph(SQLBase):
         scores: dict[str, float] = {}
         with self._reading("reading the entity graph") as conn:
             for page in _pages(list(weights)):
+                links = self.dialect.using("graph_links", "l", "graph_links_by_entity")
                 for entry_id, entity_id in conn.rows(
-                    "SELECT l.entry_id, l.entity_id FROM graph_links l JOIN memories m "
+                    f"SELECT l.entry_id, l.entity_id FROM {links} JOIN memories m "
                     "ON m.user_id = l.user_id AND m.id = l.entry_id "
                     f"WHERE l.user_id = {m} AND l.entity_id IN ({self.dialect.marks(len(page))}) "
                     f"AND {where}{fsql}",
                     [view.user_id, *page, *params, *fparams],
                 ):
                     scores[entry_id] = scores.get(entry_id, 0.0) + weights[entity_id]
-        best = sorted(scores.items(), key=lambda kv: (-kv[1], _desc(kv[0])))[:limit]
+        # Highest score first, the newest first among equals (ids begin with their
+        # creation time, and are unique, so the order is total).
+        best = heapq.nlargest(limit, scores.items(), key=lambda kv: (kv[1], kv[0]))
         entries = {e.id: e for e in self.get_many(view, [i for i, _ in best])}
         return [(entries[i], s) for i, s in best if i in entries]
-
-
-def _desc(entry_id: str) -> tuple[int, ...]:
-    """Sorts ids newest first (ids begin with their creation time)."""
-    return tuple(-ord(c) for c in entry_id)
 
 
 def _keys(name: str, keys: list[str]) -> tuple[str, ...]:

@@ -33,6 +33,18 @@ class Dialect:
     arrays: bool = False  # a list of ids is one array parameter (``= ANY(%s)``)
     row_values: bool = True  # ``(a, b) > (x, y)`` compares as a row
     agent_by_id: str = "m.agent_id"  # how a query that names ids spells the agent column
+    indexed_by: bool = False  # a table may name the index its rows are read by
+
+    def using(self, table: str, alias: str, index: str) -> str:
+        """``table alias``, read by ``index`` where the backend lets a query say so.
+
+        SQLite without statistics reads a user's graph links or relations whole by
+        their primary key (it covers the query) rather than by the entity index a
+        query names entities by: at 10,000 entries that is 100,000 rows read for ten.
+        """
+        if self.indexed_by:
+            return f"{table} {alias} INDEXED BY {index}"
+        return f"{table} {alias}"
 
     def marks(self, n: int) -> str:
         return ", ".join([self.mark] * n)

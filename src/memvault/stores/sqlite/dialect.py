@@ -3,7 +3,8 @@
 ``?`` marks; no row locks, since every write transaction is ``BEGIN IMMEDIATE`` and so
 holds the database's one write lock before it reads; ``INSERT OR IGNORE`` and ``INSERT
 OR REPLACE``; statements run on the connection itself. A query that names ids writes
-the agent column ``+m.agent_id`` (``sql.clauses.view_clause``) to steer the planner.
+the agent column ``+m.agent_id`` (``sql.clauses.view_clause``) to steer the planner,
+and a query by entity names the graph index it reads by (``Dialect.using``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ DIALECT = Dialect(
     skip=("INSERT OR IGNORE", ""),
     replace="INSERT OR REPLACE",
     agent_by_id="+m.agent_id",
+    indexed_by=True,
 )
 
 
