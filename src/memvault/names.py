@@ -21,7 +21,7 @@ import unicodedata
 MAX_KEY_CHARS = 120
 
 _SPACE = re.compile(r"\s+")
-_POSSESSIVE = re.compile(r"(?:['’]s|s['’])$")
+_POSSESSIVES = ("'s", "’s", "s'", "s’")
 _EDGE = "\"'’‘“”()[]{}<>.,;:!?-–—/\\|*_#@~`"
 # A word of a name: letters or digits, with inner . - & + ' (Node.js, Jean-Luc, C++, O'Brien).
 _WORD = re.compile(r"[^\W_](?:[\w.&+'’-]*[\w+])?")
@@ -32,19 +32,22 @@ _CLAUSE = re.compile(r"[.!?;:,()\[\]{}\"“”\n\r\t。！？；：，、（）�
 
 def name_key(name: str) -> str:
     """The one form of a name all its spellings share ("" when nothing is left)."""
-    text = unicodedata.normalize("NFKC", name).casefold()
-    text = _SPACE.sub(" ", text).strip().strip(_EDGE).strip()
+    return _tidy(_SPACE.sub(" ", unicodedata.normalize("NFKC", name).casefold()))
+
+
+def _tidy(text: str) -> str:
+    """``name_key`` of NFKC, case-folded text whose whitespace is single spaces."""
+    text = text.strip().strip(_EDGE).strip()
     if len(text) > 3:
-        text = _POSSESSIVE.sub("", text).rstrip(_EDGE).strip()
+        if text.endswith(_POSSESSIVES):
+            text = text[:-2]
+        text = text.rstrip(_EDGE).strip()
     return text[:MAX_KEY_CHARS]
 
 
 def display_name(name: str) -> str:
     """A surface form tidied for showing: NFKC, whitespace collapsed, possessive dropped."""
-    text = _SPACE.sub(" ", unicodedata.normalize("NFKC", name)).strip().strip(_EDGE).strip()
-    if len(text) > 3:
-        text = _POSSESSIVE.sub("", text).rstrip(_EDGE).strip()
-    return text[:MAX_KEY_CHARS]
+    return _tidy(_SPACE.sub(" ", unicodedata.normalize("NFKC", name)))
 
 
 def candidate_keys(
@@ -56,12 +59,17 @@ def candidate_keys(
     seen: dict[str, None] = {}
     normal = unicodedata.normalize("NFKC", text)
     for clause in _CLAUSE.split(normal):
-        words = [m.group(0) for m in _WORD.finditer(clause)]
-        for i in range(len(words)):
-            for n in range(1, max_words + 1):
-                if i + n > len(words):
-                    break
-                key = name_key(" ".join(words[i : i + n]))
+        # name_key of each run, with the text normalised once rather than per run (a
+        # long answer has thousands of runs): words hold no whitespace, and NFKC text
+        # joined by spaces is still NFKC.
+        words = [m.group(0).casefold() for m in _WORD.finditer(clause)]
+        count = len(words)
+        for i in range(count):
+            run = words[i]
+            for j in range(i, min(count, i + max_words)):
+                if j > i:
+                    run = f"{run} {words[j]}"
+                key = _tidy(run)
                 if key:
                     seen.setdefault(key, None)
         for run in _CJK_RUN.findall(clause):
