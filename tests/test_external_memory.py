@@ -80,11 +80,30 @@ def test_bank_naming_comes_from_the_config() -> None:
 
 @pytest.mark.parametrize(
     ("user_template", "work_template"),
-    [("shared-bank", "w-{user_id}-{agent_id}"), ("u-{user_id}", "w-{user_id}"), ("u-{nope}", "w")],
+    [
+        ("shared-bank", "w-{user_id}-{agent_id}"),
+        ("u-{user_id}", "w-{user_id}"),
+        ("u-{nope}", "w"),
+        ("u-{user_id}", "w-{user_id}{agent_id}"),
+    ],
 )
 def test_templates_that_would_mix_banks_are_refused(user_template: str, work_template: str) -> None:
     with pytest.raises(ConfigError, match="bank template"):
         BankNaming(user_template, work_template)
+
+
+def test_bank_ids_are_injective() -> None:
+    # A separator inside an id must not let two (user, agent) pairs name one bank.
+    pairs = [("alice-work", "x"), ("alice", "work-x"), ("alice-work-x", None), ("alice", "w.x")]
+    ids = [bank.id for user, agent in pairs for bank in NAMING.banks(user, agent).all]
+    work = [NAMING.banks(u, a).work for u, a in pairs if a is not None]
+    assert len({b.id for b in work if b is not None}) == 3
+    assert "deerflow-work-alice-work-x" in ids  # a user id with a hyphen keeps its bank
+    escaped = Bank("deerflow-work-alice-work~2dx", "alice", "work-x")
+    assert NAMING.banks("alice", "work-x").work == escaped
+    staged = BankNaming("hs-{env}-{user_id}", "hs-{env}-{user_id}-{agent_id}", env="eu-1")
+    assert staged.banks("a-b", "c").user.id == "hs-eu~2d1-a-b"
+    assert staged.banks("a", "b-c").work != staged.banks("a-b", "c").work
 
 
 def test_bank_ids_take_only_valid_ids() -> None:

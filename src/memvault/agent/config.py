@@ -48,6 +48,7 @@ Secrets (``hindsight.api_key``) are held as ``SecretStr`` and masked in ``to_dic
 
 from __future__ import annotations
 
+import itertools
 import json
 import string
 from collections.abc import Iterator, Mapping, Sequence
@@ -239,6 +240,14 @@ def _check_template(value: str, required: set[str]) -> str:
     if missing:
         needed = ", ".join(f"{{{name}}}" for name in sorted(required))
         raise ValueError(f"must contain {needed} so that banks stay separate")
+    parsed = list(string.Formatter().parse(value))
+    for (_, name, _, _), (between, following, _, _) in itertools.pairwise(parsed):
+        if name is not None and following is not None and not between:
+            # Nothing tells where one part ends: two (user, agent) pairs would share a bank.
+            raise ValueError(
+                f"puts {{{name}}} and {{{following}}} side by side: put a separator "
+                "(- _ .) between them so that banks stay separate"
+            )
     return value
 
 

@@ -45,6 +45,7 @@ Errors, which the gateway maps by class:
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -124,6 +125,36 @@ class Banks:
         )
 
 
+def _fields(template: str) -> list[tuple[str, str | None, str]]:
+    """(literal, placeholder or None, the characters next to the placeholder) of
+    ``template``: the last character of the literal before it, the first after it."""
+    parsed = [(literal, name) for literal, name, _, _ in string.Formatter().parse(template)]
+    out: list[tuple[str, str | None, str]] = []
+    for i, (literal, name) in enumerate(parsed):
+        after = parsed[i + 1][0][:1] if i + 1 < len(parsed) else ""
+        out.append((literal, name, literal[-1:] + after))
+    return out
+
+
+def _bank_part(value: str, name: str, around: str) -> str:
+    """``value`` as it goes into a bank id: the user id as it is (so a user's banks keep
+    the ids they always had), any other part with the characters that delimit it in
+    the template (and ``~``) escaped as ``~`` + hex. Then exactly one part may hold a
+    separator, and no two (user, agent, thread) give the same bank: user ``alice-work``
+    with agent ``x`` and user ``alice`` with agent ``work-x`` no longer meet."""
+    if name == "user_id":
+        return value
+    special = set(around) | {"~"}
+    return "".join(_escape(c) if c in special else c for c in value)
+
+
+def _escape(char: str) -> str:
+    if char == "~":
+        return "~~"
+    code = ord(char)
+    return f"~{code:02x}" if code < 256 else f"~u{code:06x}"
+
+
 @dataclass(frozen=True, slots=True)
 class BankNaming:
     """Bank ids from the two templates (seed 000, section 5.2), in one place.
@@ -156,7 +187,11 @@ class BankNaming:
         for name, value in (("env", self.env), ("thread_id", thread_id)):
             if not value:
                 template = re.sub(r"[-_.]?\{" + name + r"\}", "", template)
-        return template.format(env=self.env, thread_id=thread_id, **names)
+        values = {"env": self.env, "thread_id": thread_id, **names}
+        return "".join(
+            literal + ("" if name is None else _bank_part(values[name], name, around))
+            for literal, name, around in _fields(template)
+        )
 
     def user_bank(self, user_id: str, *, thread_id: str = "") -> Bank:
         user = check_ident(user_id, "user_id")
