@@ -42,7 +42,14 @@ def test_review_queue_approve_and_reject_over_http(live: Live) -> None:
         assert {h["entry"]["id"] for h in hits} >= {held, plain["id"]}
         assert alice.get(f"/v1/memories/{held}").json()["quarantine"]
 
+        # Her own key may not release what the scan held (agent hosts hold user keys)...
         r = alice.post(f"/v1/quarantine/{held}/approve", json={})
+        assert r.status_code == 403 and "review" in r.json()["error"]["message"]
+        assert alice.get(f"/v1/memories/{held}").json()["quarantine"]
+        # ...a review-scoped key of hers may.
+        reviewer = live.keys.create(user_id="alice", label="reviewer", review=True)[1]
+        with live.client(reviewer) as review:
+            r = review.post(f"/v1/quarantine/{held}/approve", json={})
         assert r.status_code == 200
         assert r.json()["quarantine"] is None and r.json()["approved_at"]
         assert alice.post(f"/v1/quarantine/{other}/reject").status_code == 204
@@ -55,9 +62,11 @@ def test_review_queue_approve_and_reject_over_http(live: Live) -> None:
 
 
 def test_review_is_404_across_users(live: Live) -> None:
+    # Bob's key may review (his own held memories): another user's are still a 404.
+    bob_reviews = live.keys.create(user_id="bob", label="bob reviews", review=True)[1]
     with (
         live.client(live.alice) as alice,
-        live.client(live.bob) as bob,
+        live.client(bob_reviews) as bob,
         live.client(live.admin) as admin,
     ):
         held = alice.post("/v1/memories", json=TURN).json()["id"]

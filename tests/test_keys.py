@@ -33,7 +33,16 @@ def test_file_holds_no_secret_and_is_private(tmp_path: Path) -> None:
     text = (tmp_path / "keys.json").read_text()
     assert secret not in text and secret.split("_", 2)[2] not in text
     stored = json.loads(text)["keys"][0]
-    assert set(stored) == {"id", "user_id", "label", "created_at", "salt", "hash", "revoked"}
+    assert set(stored) == {
+        "id",
+        "user_id",
+        "label",
+        "created_at",
+        "salt",
+        "hash",
+        "revoked",
+        "review",
+    }
     assert (tmp_path / "keys.json").stat().st_mode & 0o077 == 0
 
 
@@ -91,3 +100,22 @@ def test_bad_input_and_bad_file(tmp_path: Path) -> None:
     (tmp_path / "keys.json").write_text("{broken")
     with pytest.raises(ConfigError, match=r"keys\.json"):
         keys.list()
+
+
+def test_only_admin_and_review_scoped_keys_may_approve(tmp_path: Path) -> None:
+    keys = KeyStore(tmp_path / "keys.json")
+    admin = keys.ensure_admin()
+    assert admin is not None
+    plain = keys.create(user_id="alice")[1]
+    record, scoped = keys.create(user_id="alice", review=True)
+    assert record.public()["review"] is True
+    who = {k: keys.authenticate(k) for k in (admin, plain, scoped)}
+    assert [p.reviewer if p else None for p in who.values()] == [True, False, True]
+    # A file written before the scope existed reads as plain user keys.
+    document = json.loads((tmp_path / "keys.json").read_text())
+    for item in document["keys"]:
+        del item["review"]
+    (tmp_path / "keys.json").write_text(json.dumps(document))
+    assert not KeyStore(tmp_path / "keys.json").authenticate(scoped).reviewer  # type: ignore[union-attr]
+    with pytest.raises(ValidationError):
+        keys.create(user_id="alice", review="yes")  # type: ignore[arg-type]

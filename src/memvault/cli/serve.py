@@ -104,11 +104,16 @@ def keys_create(
     ] = None,
     admin: Annotated[bool, typer.Option("--admin", help="an admin key (any user, keys)")] = False,
     label: Annotated[str, typer.Option(help="a note to recognise the key by")] = "",
+    review: Annotated[
+        bool, typer.Option("--review", help="a user key that may approve held memories")
+    ] = False,
 ) -> None:
     """Create a key and print it (the only time it is shown)."""
     if (user is None) == (not admin):
         raise ValidationError("pass either --user USER_ID or --admin")
-    record, secret = _key_store(ctx).create(user_id=user, label=label)
+    if review and admin:
+        raise ValidationError("--review is for user keys: an admin key already approves")
+    record, secret = _key_store(ctx).create(user_id=user, label=label, review=review)
     typer.echo(secret)
     typer.echo(f"key {record.id} for {record.user_id or 'admin'}", err=True)
 
@@ -124,6 +129,8 @@ def keys_list(ctx: typer.Context, as_json: AsJson = False) -> None:
         typer.echo("no keys")
     for r in records:
         owner = "admin" if r["admin"] else f"user={r['user_id']}"
+        if r["review"] and not r["admin"]:
+            owner += " review"
         state = "  REVOKED" if r["revoked"] else ""
         typer.echo(f"{r['id']}  {owner}  {r['created_at']}  {r['label']}{state}")
 

@@ -30,7 +30,7 @@ def list_keys(_: Admin, gw: GatewayDep) -> dict[str, Any]:
 @router.post("", status_code=201, response_model=KeyCreated)
 def create_key(body: KeyCreateRequest, _: Admin, gw: GatewayDep) -> dict[str, Any]:
     """A new key; its secret is in this response and nowhere else."""
-    record, secret = _keys(gw).create(user_id=body.user_id, label=body.label)
+    record, secret = _keys(gw).create(user_id=body.user_id, label=body.label, review=body.review)
     return {"key": secret, "info": record.public()}
 
 

@@ -7,7 +7,11 @@ hashes such as scrypt protect guessable passwords, and would cost every request
 tens of milliseconds). The plain key is returned once, by ``create``.
 
 Each key is bound to one ``user_id``, or is an admin key (``user_id`` None), which
-may act for any user and manage keys. Revoked keys stay listed, marked revoked.
+may act for any user and manage keys. A user key may also carry the review scope
+(``review``): it may release its user's memories that the threat scan held. A plain
+user key may not, since an agent host holds its user's key, and a poisoned turn must
+not be released by the agent it was meant to steer. Revoked keys stay listed, marked
+revoked.
 
 Writes take ``keys.json.lock`` and replace the file atomically (temp file, fsync,
 ``os.replace``). Readers reload the file when its modification time changes, so a
@@ -48,6 +52,7 @@ class KeyRecord:
     salt: str
     hash: str
     revoked: bool = False
+    review: bool = False  # may approve held memories (keys.json written before: False)
 
     @property
     def admin(self) -> bool:
@@ -62,6 +67,7 @@ class KeyRecord:
             "label": self.label,
             "created_at": self.created_at,
             "revoked": self.revoked,
+            "review": self.review or self.admin,
         }
 
 
@@ -71,10 +77,16 @@ class Principal:
 
     key_id: str | None
     user_id: str | None
+    review: bool = False
 
     @property
     def admin(self) -> bool:
         return self.user_id is None
+
+    @property
+    def reviewer(self) -> bool:
+        """May approve memories the threat scan held: an admin, or a review-scoped key."""
+        return self.admin or self.review
 
 
 LOCAL_ADMIN = Principal(key_id=None, user_id=None)
@@ -142,22 +154,27 @@ class KeyStore:
             return None
         if not hmac.compare_digest(_digest(record.salt, secret), record.hash):
             return None
-        return Principal(key_id=record.id, user_id=record.user_id)
+        return Principal(key_id=record.id, user_id=record.user_id, review=record.review)
 
     # -- writing -------------------------------------------------------------------
 
-    def create(self, *, user_id: str | None, label: str = "") -> tuple[KeyRecord, str]:
-        """A new key for ``user_id`` (None = admin); returns the record and the plain key."""
+    def create(
+        self, *, user_id: str | None, label: str = "", review: bool = False
+    ) -> tuple[KeyRecord, str]:
+        """A new key for ``user_id`` (None = admin; ``review``: may approve held memories);
+        returns the record and the plain key."""
         if user_id is not None:
             check_ident(user_id, "user_id")
         if not isinstance(label, str) or len(label) > 200:
             raise ValidationError("label must be a string of at most 200 characters")
+        if not isinstance(review, bool):
+            raise ValidationError("review must be true or false", field="review")
         with self._locked() as records:
-            return self._mint(records, user_id, label)
+            return self._mint(records, user_id, label, review=review)
 
     @staticmethod
     def _mint(
-        records: dict[str, KeyRecord], user_id: str | None, label: str
+        records: dict[str, KeyRecord], user_id: str | None, label: str, *, review: bool = False
     ) -> tuple[KeyRecord, str]:
         secret = secrets.token_urlsafe(32)
         salt = secrets.token_hex(16)
@@ -171,6 +188,7 @@ class KeyStore:
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
             salt=salt,
             hash=_digest(salt, secret),
+            review=review and user_id is not None,
         )
         records[key_id] = record
         return record, f"{PREFIX}{key_id}_{secret}"

@@ -3,6 +3,9 @@
 Thin routes over ``Vault`` (``memvault.engine.review``): list the held entries, approve one
 (it becomes part of recall again) or reject it (deleted). A user key acts for its own
 user, an admin key names one; another user's entry is a 404 like everywhere else.
+Approving needs an admin key or a user key with the review scope (``memvault keys create
+--user U --review``): agent hosts hold user keys, and what the scan held must not be
+released by the agent it was written to steer. Rejecting (deleting) needs no scope.
 The actor written to the audit log is the API key's id (or "local").
 """
 
@@ -14,7 +17,7 @@ from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, ConfigDict
 
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
-from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
+from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, ForbiddenError
 from .schemas import MAX_PAGE, Entry, ListResponse
 
 router = APIRouter(tags=["quarantine"], responses=COMMON_ERRORS)
@@ -53,8 +56,14 @@ def list_quarantined(
 def approve(
     entry_id: str, who: Who, gw: GatewayDep, body: ReviewRequest | None = None
 ) -> dict[str, Any]:
-    """Release a held memory: recall and prompts may show it from now on."""
+    """Release a held memory: recall and prompts may show it from now on (an admin key or
+    a review-scoped key; 403 for a plain user key)."""
     user = act_as(who, body.user_id if body else None)
+    if not who.reviewer:
+        raise ForbiddenError(
+            "approving a held memory needs an admin key or a key with the review scope "
+            "(memvault keys create --user USER_ID --review); a plain user key may only reject"
+        )
     vault = gw.vault_for(body.agent_id if body else None)
     return vault.review.approve(entry_id, user_id=user, actor=_actor(who)).to_dict()
 

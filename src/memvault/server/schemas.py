@@ -229,6 +229,7 @@ class EraseResponse(BaseModel):
 class KeyCreateRequest(_Body):
     user_id: str | None = Field(None, description="the key's user; null for an admin key")
     label: str = Field("", max_length=200)
+    review: bool = Field(False, description="a user key that may approve its user's held memories")
 
 
 class KeyInfo(BaseModel):
@@ -238,6 +239,7 @@ class KeyInfo(BaseModel):
     label: str
     created_at: str
     revoked: bool
+    review: bool = Field(description="may approve held memories (admin keys always may)")
 
 
 class KeyCreated(BaseModel):
