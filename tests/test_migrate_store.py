@@ -15,6 +15,7 @@ import pytest
 from memvault import ConflictError, Store, ValidationError, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.engine.migrate import migrate_store, vault_checksum
+from memvault.engine.signing import signing_key
 from memvault.errors import AuthorizationError, RevealLockedError
 from memvault.model import MemoryEntry
 from memvault.stores import open_store
@@ -170,9 +171,12 @@ def test_sqlite_to_postgres_copies_everything_and_search_finds_the_same(tmp_path
     target = open_store(postgres_database())
     fill(source, tmp_path)
     before = {u: searches(source, tmp_path, u) for u in ("alice", "bob")}
+    key = signing_key(source, "openai-agents")
 
     report = migrate_store(source, target)
 
+    # what an integration signed stays its own in the copy
+    assert signing_key(target, "openai-agents") == key
     assert [u.user_id for u in report.users] == ["alice", "bob"]
     assert report.entries == report.copied == 16
     alice = report.users[0]

@@ -47,6 +47,7 @@ from ..stores.protocols import EntityGraph, ProfileStore, RevealStore, Store, Ve
 from ..stores.values import AuditRecord, RevealState, VectorItem, View
 from ..stores.workspace_copy import WorkspaceCopy
 from ..validation import make_scope
+from .signing import SIGNERS, signing_setting
 from .vector_space import MODEL_KEY
 
 #: Called after each committed batch with (entries done, entries in all).
@@ -157,6 +158,11 @@ def migrate_store(
     model = reembed.model if reembed else source.get_setting(MODEL_KEY)
     if model is not None:
         target.put_setting(MODEL_KEY, model, replace=True)
+    # Entries signed by an integration stay its own in the copy.
+    for signer in SIGNERS:
+        key = source.get_setting(signing_setting(signer))
+        if key is not None:
+            target.put_setting(signing_setting(signer), key, replace=True)
     return MigrationReport(report, model=reembed.model if reembed else None)
 
 

@@ -18,17 +18,22 @@ after it. Here each item is one vault entry of the user (and agent):
   originals sealed, ``Vault.reveal``), so an item holding such data comes back
   redacted.
 
-An item the threat scan holds for review stays in the history (it is the user's
-own conversation) but, like every quarantined entry, is never recalled into a
-prompt; one it blocks outright is not stored (the run goes on; a warning is
-logged), since a session must not break the agent. The SDK calls these methods
-on its event loop: the vault's work runs in a thread.
+What ``get_items`` replays goes straight into the model's input, so it replays only
+entries this integration wrote: their ids are signed with the vault's own key
+(``vault.admin.signing_key``), which an HTTP client or an import line, free to set
+any id and metadata, does not have. It never replays a ``system`` or ``developer``
+item, nor an item the threat scan holds for review (kept, like every quarantined
+entry, until a person approves it; ``clear_session`` deletes it). One the scan
+blocks outright is not stored (the run goes on; a warning is logged), since a
+session must not break the agent. The SDK calls these methods on its event loop:
+the vault's work runs in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import json
 import logging
 import threading
@@ -75,6 +80,7 @@ class VaultSession:
         self.user_id = scope.user_id
         self.agent_id = scope.agent_id
         self.memvault_session = thread_session(session_id) or session_id
+        self._key = vault.admin.signing_key("openai-agents")
         self._lock = threading.Lock()
 
     # -- the protocol ------------------------------------------------------------------
@@ -106,7 +112,7 @@ class VaultSession:
     # -- the same, synchronous -------------------------------------------------------------
 
     def items(self, limit: int | None = None) -> list[Any]:
-        entries = self._entries()
+        entries = [e for e in self._entries() if _replayable(e)]
         if limit is not None:
             entries = entries[-limit:] if limit else []
         return [_item_of(entry) for entry in entries]
@@ -126,7 +132,7 @@ class VaultSession:
 
     def pop(self) -> Any | None:
         with self._lock:
-            entries = self._entries()
+            entries = [e for e in self._entries() if _replayable(e)]
             if not entries:
                 return None
             last = entries[-1]
@@ -142,8 +148,10 @@ class VaultSession:
     # -- internals ---------------------------------------------------------------------------
 
     def entry_id(self, position: int) -> str:
+        """The id of the item at ``position``, signed with the vault's key."""
         address = json.dumps([self.agent_id, self.session_id, position], ensure_ascii=False)
-        return ID_PREFIX + hashlib.sha256(address.encode("utf-8")).hexdigest()
+        signed = hmac.new(self._key, address.encode("utf-8"), hashlib.sha256)
+        return ID_PREFIX + signed.hexdigest()
 
     def _entries(self) -> list[MemoryEntry]:
         """This session's item entries in order."""
@@ -164,6 +172,8 @@ class VaultSession:
                     and marker.get("session") == self.session_id
                     and entry.agent_id == self.agent_id
                     and "item" in marker
+                    # Written by this integration: a look-alike lacks the signed id.
+                    and hmac.compare_digest(entry.id, self.entry_id(_position(entry)))
                 ):
                     found.append(entry)
             if len(page) < _PAGE:
@@ -199,6 +209,15 @@ def _position(entry: MemoryEntry) -> int:
     marker = entry.metadata.get(METADATA_KEY)
     value = marker.get("position") if isinstance(marker, dict) else None
     return value if isinstance(value, int) else -1
+
+
+def _replayable(entry: MemoryEntry) -> bool:
+    """Whether the item may go back into the model's input: not held for review, and not
+    in a role whose text the model obeys as its own instructions."""
+    if entry.quarantine is not None:
+        return False
+    item = entry.metadata[METADATA_KEY]["item"]
+    return not (isinstance(item, dict) and item.get("role") in ("system", "developer"))
 
 
 def _item_of(entry: MemoryEntry) -> Any:

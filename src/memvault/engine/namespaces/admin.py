@@ -1,5 +1,6 @@
 """``vault.admin``: what an operator asks of the whole vault — who has memories here,
-the LLM token ledger, and whether another embedding model suits the stored text.
+the LLM token ledger, whether another embedding model suits the stored text, and the
+vault's signing keys.
 
 Operators only: never hand these to one user's request (they span users).
 """
@@ -17,6 +18,7 @@ from ...llm.metered import read_usage
 from ...stores.protocols import Store
 from ...stores.values import UserMemories
 from ...validation import check_limit, check_offset, make_scope
+from ..signing import signing_key
 from ..views import owner_view
 
 
@@ -34,6 +36,16 @@ class Admin:
         self._config = config
         self._clock = clock
         self._embedder = embedder
+
+    def signing_key(self, name: str) -> bytes:
+        """A 256-bit secret of this vault for one integration (``SIGNERS``), made on first
+        use and kept in the store's settings, so every process and backend shares it.
+
+        Why: an integration that replays what it stored (the OpenAI Agents session) must
+        tell its own entries from look-alikes any other writer can make (an HTTP client,
+        an import line can set any id and metadata): it signs their ids with this key,
+        which never leaves the store (exports hold entries, not settings)."""
+        return signing_key(self._store, name)
 
     def users(self, *, limit: int = 100, offset: int = 0) -> list[UserMemories]:
         """Who has memories here and how many, a page at a time, sorted by user id (what
