@@ -398,13 +398,23 @@ async def test_prompts(config: VaultConfig) -> None:
             assert "mallory" not in summary  # held memories stay out
 
             review = await prompt_text(session, "review_quarantine", {})
-            assert held.id in review and "mallory" in review
+            # The held memory by id and reason only: its text never reaches the model.
+            assert held.id in review and "mallory" not in review
             assert "ignore_instructions" in review  # the reason the scan gave
-            # The poisoned text is data inside the one block: it cannot close it.
             assert review.count(OPEN_TAG) == 1 and review.count(CLOSE_TAG) == 1
             start, end = review.index(CONTEXT_NOTE), review.index(CLOSE_TAG)
-            assert start < review.index("mallory") < end
+            assert start < review.index(held.id) < end
             assert review.rstrip().endswith(CLOSE_TAG)
+
+            # Nor does a resource: reading or listing it, or the entities of its text.
+            text, _ = await read(session, f"memvault://memories/{held.id}")
+            record = json.loads(text)
+            assert "mallory" not in text and record["content"] == f"[QUARANTINED: {held.id}]"
+            assert record["quarantine"] == held.quarantine
+            listed = {r.uri: r.name for r in (await session.list_resources()).resources}
+            assert "mallory" not in listed[f"memvault://memories/{held.id}"]
+            entities, _ = await read(session, "memvault://entities")
+            assert "mallory" not in entities.lower()
 
             prepared = await prompt_text(session, "prepare_context", {"topic": "Go services"})
             assert "Topic: Go services" in prepared

@@ -23,7 +23,7 @@ from ..errors import MemvaultError
 from ..llm import Chat, reflect_messages
 from ..llm.client import unavailable
 from ..model import Hit
-from ..security.quarantine import injectable
+from ..security.quarantine import injectable, placeholder
 from ..vault import Vault
 from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
 from .stores import AgentVaults
@@ -72,7 +72,9 @@ class VaultExternalMemory:
         entry = hit.entry
         return ExternalHit(
             id=entry.id,
-            text=entry.content,
+            # ``text`` is what a caller hands a model: a withheld entry is its placeholder
+            # (its owner still reads it whole in ``entry``, marked by ``quarantine``).
+            text=entry.content if injectable(entry) else placeholder(entry),
             score=hit.score,
             bank=banks.holding(entry.agent_id).id,
             metadata=dict(entry.metadata),
@@ -84,7 +86,8 @@ class VaultExternalMemory:
         self, query: str, *, banks: Banks, limit: int = 5, budget: RecallBudget = "mid"
     ) -> list[ExternalHit]:
         """A vault search in the banks' view; held entries are included, marked by
-        ``entry.quarantine``, as ``Vault.search`` returns them."""
+        ``entry.quarantine``, as ``Vault.search`` returns them, with ``[QUARANTINED: id]``
+        as their ``text``."""
         return [self._hit(h, banks) for h in self._search(query, banks, limit)]
 
     def reflect(

@@ -59,7 +59,10 @@ class ReviewService:
             new = current.replace(quarantine=None, approved_at=now)
             return new, self._writer.doc(new)
 
-        entry = self.store.update(View(scope.user_id, all_agents=True), entry_id, release)
+        with self.store.atomic():
+            entry = self.store.update(View(scope.user_id, all_agents=True), entry_id, release)
+            if self._writer.linker is not None:  # held text named nothing: now it does
+                self._writer.linker.link([entry])
         self._review_audit(scope.user_id, entry_id, actor, "approve", previous[0] or "")
         return entry
 

@@ -84,8 +84,16 @@ class Linker:
         return with_stated(entry, found)
 
     def link(self, entries: Sequence[MemoryEntry], *, new: bool = False) -> None:
-        """Link new (``new``) or changed entries; call inside the write's transaction."""
+        """Link new (``new``) or changed entries; call inside the write's transaction.
+
+        An entry held for review names nothing until a person approves it (then the
+        review links it): the names in held text would otherwise reach models through
+        the entity graph (``memvault://entities``, the graph tools)."""
         for entry in entries:
+            if entry.quarantine is not None:
+                if not new:
+                    self.store.link_entities(entry.user_id, entry.id, (), (), new=False)
+                continue
             found = self.extraction(entry)
             if found.mentions or not new:
                 self.store.link_entities(

@@ -7,9 +7,12 @@ read in the scope of the server's user (and agent), exactly as the tools act:
   the ``memory`` tool, as the model may see them (an entry the scan flags is shown as its
   placeholder), entries joined by the files' own ``§`` lines; ``text/markdown``;
 * ``memvault://memories/{id}`` — one memory as the library renders it
-  (``MemoryEntry.to_dict``: sensitive text as stored, redacted; an entry held for review
-  with its ``quarantine`` reason); ``application/json``. A template, and every memory of
-  the user is listed too, a page at a time;
+  (``MemoryEntry.to_dict``: sensitive text as stored, redacted); an entry withheld from
+  models (held for review, or flagged by the scan now and never approved) reads with its
+  text, name, description and metadata replaced by ``[QUARANTINED: <id>]`` and its
+  ``quarantine`` reason, and is listed without text: an MCP host hands resources to a
+  model. ``application/json``. A template, and every memory of the user is listed too,
+  a page at a time;
 * ``memvault://graph`` — the reference knowledge graph of :mod:`.graph` (its JSON shape);
 * ``memvault://entities`` — the vault's entity graph (``Vault.entities``), and
   ``memvault://entities/{name}`` one entity with its relations (``Vault.entity``).
@@ -38,6 +41,7 @@ from ..agent.workspace_tools import card_view, task_view
 from ..engine.entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
+from ..security.quarantine import injectable, placeholder
 from ..validation import check_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph
@@ -191,12 +195,20 @@ def _dump(value: Any) -> str:
 
 
 def _title(entry: MemoryEntry) -> str:
-    # Listing shows no text of a held entry; reading it shows the whole record.
-    if entry.quarantine is not None:
+    # Neither listing nor reading shows any text of a withheld entry.
+    if not injectable(entry):
         return f"[{entry.kind.value}] held for review"
     label = entry.name or entry.description or entry.content
     label = " ".join(label.split())
     return f"[{entry.kind.value}] {label[:80]}"
+
+
+def _model_view(entry: MemoryEntry) -> dict[str, Any]:
+    """``entry.to_dict()``, or for a withheld entry its record without any of its text."""
+    record = entry.to_dict()
+    if not injectable(entry):
+        record.update(content=placeholder(entry), name=None, description=None, metadata={})
+    return record
 
 
 class UserResources:
@@ -331,7 +343,7 @@ class UserResources:
             entry = self._entry(uri)
             if entry is None:
                 raise _not_found(uri)
-            return ResourceText(uri, JSON, _dump(entry.to_dict()))
+            return ResourceText(uri, JSON, _dump(_model_view(entry)))
         if uri.startswith(CARD_PREFIX):
             card = self.vault.workspace.card(
                 user_id=self.user_id, session_id=uri[len(CARD_PREFIX) :]
