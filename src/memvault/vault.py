@@ -89,6 +89,7 @@ from .retrieval.recall import Recall
 from .retrieval.relevance import Relevance
 from .retrieval.rerank import load_model
 from .security.protect import Protector
+from .security.screen import TextScreen
 from .stores import open_store
 from .stores.protocols import EntityGraph, Store
 from .stores.stats import Stats, make_stats, window_start
@@ -220,7 +221,10 @@ class Vault:
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
         # The namespaces (``engine.namespaces``): what is not about one memory.
-        self.workspace = Workspace(store, self._clock)
+        screen = TextScreen(
+            scan=cfg.security.scan_writes, redact_pii=cfg.sensitive.enabled, semantic=semantic
+        )
+        self.workspace = Workspace(store, self._clock, screen)
         self._entities = Entities(store)
         self._reveal = Reveal(reveals)
         self.review = ReviewService(store, self._clock, writer)
@@ -772,7 +776,9 @@ class Vault:
         card and task lines (an import into one agent's own store)."""
         if not isinstance(workspace, bool):
             raise ValidationError("workspace must be true or false", field="workspace")
-        others = WorkspaceImport(self.store, self._clock, accept=workspace)
+        others = WorkspaceImport(
+            self.store, self._clock, accept=workspace, screen=self.workspace.screen
+        )
         memories = self._transfer.import_(
             records, user_id=user_id, on_conflict=on_conflict, others=others
         )

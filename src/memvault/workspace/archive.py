@@ -28,15 +28,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
 from ..errors import ConflictError, ImportFormatError, ValidationError
+from ..security.screen import Door, TextScreen
 from ..stores.workspace_values import StoredTask
 from ..validation import check_count, check_datetime, check_ident, check_short_text, shown
 from .board import MAX_NOTES_CHARS, MAX_TASKS_PER_WORKSPACE, TaskStatus, check_task_id, check_title
-from .cards import PARTS, CardPatch, StateCard, card_of_json, check_actor, diff
+from .cards import (
+    PARTS,
+    CardPatch,
+    StateCard,
+    card_of_json,
+    check_actor,
+    diff,
+    screened_content,
+)
 from .links import WorkspaceBackend, require_store
 
 #: The ``record`` values of the workspace's lines.
@@ -294,11 +303,19 @@ class WorkspaceImport:
     kinds = KINDS
 
     def __init__(
-        self, store: object, clock: Callable[[], datetime], *, accept: bool = True
+        self,
+        store: object,
+        clock: Callable[[], datetime],
+        *,
+        accept: bool = True,
+        screen: TextScreen | None = None,
     ) -> None:
         self._raw = store
         self._clock = clock
         self._accept = accept
+        # Card and task text is shown to models: an import line is screened like any
+        # other door (``security.screen``), every revision of a card included.
+        self._screen = screen or TextScreen()
         self._cards: dict[str, _CardLine] = {}
         self._tasks: dict[str, _TaskLine] = {}
         # Which workspace the file ties each session to, and the line that first said so.
@@ -315,7 +332,7 @@ class WorkspaceImport:
             )
         try:
             if kind == "card":
-                card = read_card(record, line)
+                card = self._screened_card(read_card(record, line))
                 if card.session_id in self._cards:
                     first = self._cards[card.session_id].line
                     raise _refuse(
@@ -325,7 +342,7 @@ class WorkspaceImport:
                     self._tie(card.session_id, card.workspace_id, line)
                 self._cards[card.session_id] = card
             elif kind == "task":
-                task = read_task(record, line)
+                task = self._screened_task(read_task(record, line))
                 if task.task.task_id in self._tasks:
                     first = self._tasks[task.task.task_id].line
                     raise _refuse(line, f"repeats task id {task.task.task_id!r} (line {first})")
@@ -337,6 +354,22 @@ class WorkspaceImport:
             raise
         except ValidationError as exc:
             raise _refuse(line, str(exc)) from None
+
+    def _screened_card(self, card: _CardLine) -> _CardLine:
+        def text(value: str) -> str:
+            return self._screen(value, Door.CARD)
+
+        revisions = tuple(
+            replace(r, card=screened_content(r.card, text), changes=text(r.changes))
+            for r in card.revisions
+        )
+        return replace(card, revisions=revisions)
+
+    def _screened_task(self, task: _TaskLine) -> _TaskLine:
+        stored = task.task
+        title = self._screen(stored.title, Door.TASK)
+        notes = self._screen(stored.notes, Door.TASK)
+        return replace(task, task=replace(stored, title=title, notes=notes))
 
     def _tie(self, session_id: str, workspace_id: str, line: int) -> None:
         tied = self._ties.setdefault(session_id, (workspace_id, line))

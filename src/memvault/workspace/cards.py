@@ -85,6 +85,18 @@ class StateCard:
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
 
 
+def screened_content(card: StateCard, text: Callable[[str], str]) -> StateCard:
+    """``card`` with ``text`` (a screen) applied to every string it holds, keys included."""
+    return StateCard(
+        goal=text(card.goal),
+        progress=text(card.progress),
+        decisions=tuple(text(d) for d in card.decisions),
+        open_questions=tuple(text(q) for q in card.open_questions),
+        next_step=text(card.next_step),
+        fields={text(k): text(v) for k, v in card.fields.items()},
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """A session's card as stored: its content, revision (0: never saved), who saved it
@@ -503,4 +515,5 @@ __all__ = [
     "check_actor",
     "check_card",
     "diff",
+    "screened_content",
 ]

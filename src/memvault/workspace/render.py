@@ -6,8 +6,10 @@ then the progress, the open questions, the decisions and the free fields, each l
 kept only while the whole still fits ``max_tokens`` (``render.count_tokens``, the
 engine's one estimate). A line that does not fit is dropped whole, never cut mid-word,
 and the text says how many lines it left out. Everything a person or the model wrote
-is escaped as data (``fences.escape_data``): a card can neither close nor fake the
-memory block it is placed in.
+is escaped as data (``fences.escape_data``), and the card or board is its own
+``<memory-context>`` block with the untrusted-data note (inside the budget): it is text
+written by earlier turns, so the model reads it as data, never as instructions, and it
+can neither close nor fake a block.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import ValidationError
-from ..fences import escape_data
+from ..fences import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG, escape_data
 from ..render import count_tokens
 from .board import Task, TaskStatus
 from .cards import Card
@@ -39,9 +41,10 @@ def _note(left: int) -> str:
 
 
 def _compose(header: str, lines: Sequence[str], kept: Sequence[int]) -> str:
-    out = [header, *(lines[i] for i in sorted(kept))]
+    out = [OPEN_TAG, CONTEXT_NOTE, "", header, *(lines[i] for i in sorted(kept))]
     if len(kept) < len(lines):
         out.append(_note(len(lines) - len(kept)))
+    out.append(CLOSE_TAG)
     return "\n".join(out)
 
 

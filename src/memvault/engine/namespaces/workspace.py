@@ -1,15 +1,19 @@
 """``vault.workspace``: the state cards and task board of a user's sessions (seed 004).
 
-Thin: each call checks nothing itself and delegates to ``workspace.cards`` (a card per
-session, every revision kept) or ``workspace.board`` (tasks linked to sessions), which
-check what they are given and stand on the store alone.
+Thin: each call delegates to ``workspace.cards`` (a card per session, every revision
+kept) or ``workspace.board`` (tasks linked to sessions), which check what they are given
+and stand on the store alone. What it adds is the screen (``security.screen``): card and
+task text is shown to the model on every later turn, so it passes the threat scan and
+has its personal data and secrets redacted before anything is stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
+from ...security.screen import Door, TextScreen
 from ...stores.protocols import Store
 from ...workspace.board import Board, Task, TaskStatus
 from ...workspace.cards import Card, CardPatch, Cards, Revision
@@ -20,10 +24,13 @@ from ...workspace.sessions import WorkspaceSession, workspace_sessions
 class Workspace:
     """State cards and the task board over one store, reading time from ``clock``."""
 
-    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: Store, clock: Callable[[], datetime], screen: TextScreen | None = None
+    ) -> None:
         self._store = store
         self._cards = Cards(store, clock)
         self._board = Board(store, clock)
+        self.screen = screen or TextScreen()
 
     # -- state cards --------------------------------------------------------------
 
@@ -51,12 +58,23 @@ class Workspace:
         and keep the result as the card's next revision, with ``actor``, the time and
         the diff. ``expected_revision``: refuse (``ConflictError``) if the card moved
         on since that revision. ``workspace_id`` ties the session to that workspace."""
+
+        def text(value: Any) -> Any:  # what is not text, CardPatch answers
+            return self.screen(value, Door.CARD) if isinstance(value, str) else value
+
+        def each(values: Any) -> Any:
+            if isinstance(values, str) or not isinstance(values, Sequence):
+                return text(values)
+            return [text(v) for v in values]
+
+        if isinstance(fields, Mapping):
+            fields = {text(k): text(v) for k, v in fields.items()}
         patch = CardPatch.of(
-            goal=goal,
-            progress=progress,
-            decisions=decisions,
-            open_questions=open_questions,
-            next_step=next_step,
+            goal=text(goal),
+            progress=text(progress),
+            decisions=each(decisions),
+            open_questions=each(open_questions),
+            next_step=text(next_step),
             fields=fields,
         )
         return self._cards.upsert(
@@ -111,6 +129,7 @@ class Workspace:
         status: TaskStatus | str = TaskStatus.TODO,
     ) -> Task:
         """A task on the workspace's board, linked to the conversation ``session_id``."""
+        title, notes = self.screen(title, Door.TASK), self.screen(notes, Door.TASK)
         return self._board.add(user_id, workspace_id, session_id, title, notes=notes, status=status)
 
     def update_task(
@@ -128,8 +147,8 @@ class Workspace:
         return self._board.update(
             user_id,
             task_id,
-            title=title,
-            notes=notes,
+            title=None if title is None else self.screen(title, Door.TASK),
+            notes=None if notes is None else self.screen(notes, Door.TASK),
             status=status,
             session_id=session_id,
             expected_revision=expected_revision,

@@ -1,0 +1,78 @@
+"""The one screen for text that a model reads later, at every door it can come in by.
+
+Memory entries have the richest path (``engine.write``: redaction with the originals
+sealed for a reveal, and a review queue for what the scan holds). The other doors
+store text that is rendered to a model on later turns too: a state card sits on top of
+every prompt block, a task title on the board. They call :class:`TextScreen` before they
+store anything:
+
+* the threat scan (the rules, and the semantic screen when the vault has one): a text
+  the scan would refuse *or hold* is refused with ``SecurityError``, since these doors
+  have no review queue and what they keep is shown on every turn;
+* redaction of personal data and secrets: each is replaced by its typed placeholder
+  (``[bank_card#1]``). These texts have no reveal path, so the original is not kept.
+
+:data:`DOORS` lists the doors that call it (``memvault.engine.write`` for entries); a
+test writes poison and a secret through each and fails for a door that lets either
+through, so a new door is added here and to that test together.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from ..errors import SecurityError
+from .pii import redact
+from .scan import Assessment, SemanticScreen, Verdict, assess
+
+
+class Door(StrEnum):
+    """A way text gets into the vault to be shown to a model later."""
+
+    ENTRY = "memory"  # Vault.add / add_many / update / import lines (engine.write)
+    CARD = "state card"  # vault.workspace.upsert_card, the state_card tool, card set, imports
+    TASK = "task"  # vault.workspace.add_task / update_task, the task_board tool, imports
+
+
+#: Every door, in the order the doors test walks them.
+DOORS: tuple[Door, ...] = tuple(Door)
+
+
+class TextScreen:
+    """Screens one text for one door: ``SecurityError`` or the text, redacted."""
+
+    def __init__(
+        self, *, scan: bool = True, redact_pii: bool = True, semantic: SemanticScreen | None = None
+    ) -> None:
+        self.scan = scan
+        self.redact_pii = redact_pii
+        self.semantic = semantic
+
+    def __call__(self, text: str, door: Door) -> str:
+        """``text`` as it may be stored through ``door``; non-text values pass unchanged
+        (the door's own validation answers them)."""
+        if not isinstance(text, str) or not text:
+            return text
+        if self.scan:
+            found = assess(text, semantic=self.semantic)
+            if found.verdict is not Verdict.ALLOW:
+                raise _refused(found, door)
+        return redact(text).text if self.redact_pii else text
+
+
+def _refused(found: Assessment, door: Door) -> SecurityError:
+    threat = found.threat
+    pattern = threat.pattern_id if threat else "unknown"
+    what = threat.description if threat else "flagged"
+    return SecurityError(
+        f"{door} text refused by the security scan ({pattern}: {what}): a {door} is shown "
+        "to the assistant on every later turn and has no review queue, so it may not carry "
+        "instructions to the assistant, secrets to send out or hidden characters; write "
+        "the fact plainly",
+        pattern_id=pattern,
+        category=threat.category if threat else "unknown",
+        door=door.value,
+    )
+
+
+__all__ = ["DOORS", "Door", "TextScreen"]
