@@ -184,6 +184,11 @@ class Vault:
         native = guarded(self.embedder)
         self._derived = derived = Derived.start(store, people, native, cfg.embedding)
         semantic = semantic_screen(cfg.security.semantic_screen, native)
+        # The one screen of the doors that are not entries (cards, tasks, profiles,
+        # decision reasons): the same scan and redaction, refusing what it would hold.
+        screen = TextScreen(
+            scan=cfg.security.scan_writes, redact_pii=cfg.sensitive.enabled, semantic=semantic
+        )
         # The LLM (made on first use, every call budgeted and on the ledger: llm_call),
         # for the features switched on to use it.
         self._llm = LLMPool(cfg.llm, store, self._clock)
@@ -202,13 +207,13 @@ class Vault:
         self._compaction = Compaction(store, lc, compressor, self._add_summary)
         self._history = HistoryService(store, writer, self._clock)
         self._decisions = DecisionService(
-            store, writer, cfg.decisions, self._clock, self.llm_call, self._history
+            store, writer, cfg.decisions, self._clock, self.llm_call, self._history, screen
         )
         self._replacements = replacements_for(cfg, self.llm_call)
         self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
         if self._accesses is not None:
             self._recall.on_recall = self._accesses.record
-        self._profiles = Profiles(store, self._clock)
+        self._profiles = Profiles(store, self._clock, screen)
         self._learner = Learner(
             self._profiles,
             self._extraction_llm,
@@ -221,9 +226,6 @@ class Vault:
         shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
         self._relevance = Relevance(cfg.context, native, shown)
         # The namespaces (``engine.namespaces``): what is not about one memory.
-        screen = TextScreen(
-            scan=cfg.security.scan_writes, redact_pii=cfg.sensitive.enabled, semantic=semantic
-        )
         self.workspace = Workspace(store, self._clock, screen)
         self._entities = Entities(store)
         self._reveal = Reveal(reveals)

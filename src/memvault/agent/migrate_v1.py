@@ -581,15 +581,18 @@ def _save_profile(
     where = f"profile ({v1.user_id}, {'own' if v1.agent_id is None else 'agent ' + v1.agent_id})"
 
     def merge(stored: Profile) -> tuple[Profile, int]:
+        # Text the scan flags stays out of the profile, which models read: a flagged
+        # fact went to the vault to be held for review, and the profile door would
+        # refuse the whole document for it. What is kept, that door redacts.
         added = 0
         for name in USER_SECTIONS + HISTORY_SECTIONS:
             mine, theirs = stored.section(name), document.section(name)
-            if not mine.summary and theirs.summary:
+            if not mine.summary and theirs.summary and scan(theirs.summary) is None:
                 mine.summary, mine.updated_at = theirs.summary, theirs.updated_at
                 added += 1
         known = {f.id for f in stored.facts}
         for fact in document.facts:
-            if fact.id not in known:
+            if fact.id not in known and scan(fact.content) is None:
                 stored.facts.append(fact.model_copy(update={"entry_id": entry_of.get(fact.id)}))
                 added += 1
         return stored, added

@@ -42,6 +42,7 @@ from ..lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, mov
 from ..lifecycle.history import UPDATED
 from ..llm import LLMFor, ask_json
 from ..model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
+from ..security.screen import Door, TextScreen
 from ..stores.protocols import EntryStore, Store
 from ..stores.values import AuditRecord, EntryFilter, View
 from ..text import STOPWORDS, tokenize
@@ -220,11 +221,15 @@ class DecisionService:
         clock: Callable[[], datetime],
         llm: LLMFor,
         history: HistoryService,
+        screen: TextScreen | None = None,
     ) -> None:
         self.store = store
         self._writer = writer
         self._clock = clock
         self._history = history
+        # A move's reason lands in the audit log, which keeps it for good and which the
+        # panel and the history show: screened and redacted like every other door.
+        self._screen = screen or TextScreen()
         self.finder = ConflictFinder(store, config, llm)
 
     def _update(
@@ -303,6 +308,7 @@ class DecisionService:
     ) -> MemoryEntry:
         """The write path's update, with the decision's move (if any) audited with it, and
         an adoption over a conflicting adopted decision resolved as the module says."""
+        reason = self._screen(reason, Door.DECISION_REASON)
         target = (
             None if patch.status is None else check_enum(DecisionStatus, patch.status, "status")
         )

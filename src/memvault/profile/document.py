@@ -20,6 +20,7 @@ so two writers never overwrite each other's change unseen (``ProfileStore``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import Literal
 
@@ -151,6 +152,24 @@ class Profile(_Model):
         data = json.loads(self.to_json())
         assert isinstance(data, dict)
         return data
+
+
+def texts_of(profile: Profile) -> list[str]:
+    """The free text of a profile: its summaries and its facts' contents."""
+    sections = [*profile.user.model_dump().values(), *profile.history.model_dump().values()]
+    return [s["summary"] for s in sections] + [f.content for f in profile.facts]
+
+
+def with_texts(profile: Profile, text: Callable[[str], str]) -> Profile:
+    """``profile`` with ``text`` applied to each summary and fact content."""
+    copy = profile.model_copy(deep=True)
+    for group in (copy.user, copy.history):
+        for name in type(group).model_fields:
+            section = getattr(group, name)
+            section.summary = text(section.summary)
+    for fact in copy.facts:
+        fact.content = text(fact.content)
+    return copy
 
 
 def parse_profile(data: str | bytes | dict[str, object], *, origin: str = "profile") -> Profile:

@@ -326,7 +326,7 @@ class Learner:
         )
         self._write_facts(c, change, docs, learned)
         for key, delta in change.deltas.items():
-            self._profiles.change(c.user_id, key, delta.apply)
+            self._profiles.change(c.user_id, key, delta.apply, drop_flagged=True)
         learned.sections = sorted(change.deltas[None].sections) if None in change.deltas else []
         old_text = {f.id: f.content for doc in docs.values() for f in doc.facts}
         learned.removed_text = [

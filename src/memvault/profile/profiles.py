@@ -13,10 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from ..errors import ConflictError
+from ..errors import ConflictError, SecurityError
+from ..security.screen import Door, TextScreen
 from ..stores.protocols import ProfileStore
 from ..validation import make_scope
-from .document import Profile, parse_profile
+from .document import (
+    HISTORY_SECTIONS,
+    USER_SECTIONS,
+    Profile,
+    parse_profile,
+    texts_of,
+    with_texts,
+)
+
+SECTIONS = USER_SECTIONS + HISTORY_SECTIONS
 
 #: How often a change is re-applied when other writers keep saving first.
 CHANGE_ATTEMPTS = 8
@@ -25,9 +35,14 @@ CHANGE_ATTEMPTS = 8
 class Profiles:
     """The profile documents of a store (see the module docstring)."""
 
-    def __init__(self, store: ProfileStore, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: ProfileStore, clock: Callable[[], datetime], screen: TextScreen | None = None
+    ) -> None:
         self._store = store
         self._clock = clock
+        # The profile is rendered to models (summarize_me, the V1 prompt block): new
+        # summaries and facts pass the one screen, whoever wrote them.
+        self._screen = screen or TextScreen()
 
     def read(self, user_id: str, agent_id: str | None = None) -> tuple[Profile, int]:
         """The profile (an empty one when none was saved) and its revision (0: none)."""
@@ -42,14 +57,23 @@ class Profiles:
         user_id: str,
         agent_id: str | None,
         change: Callable[[Profile], Profile],
+        *,
+        drop_flagged: bool = False,
     ) -> tuple[Profile, int]:
         """Apply ``change`` to the current profile and save it; the saved profile and its
-        revision. Re-applied on a newer document when another writer saved first."""
+        revision. Re-applied on a newer document when another writer saved first.
+
+        New text passes the screen: what it flags is refused (``SecurityError``), or with
+        ``drop_flagged`` (a machine writer: extraction) left out, the fact dropped and the
+        section keeping its summary, so one poisoned turn does not stop the learning."""
         store = self._store
         user_id, agent_id = _key(user_id, agent_id)
         for _ in range(CHANGE_ATTEMPTS):
             profile, revision = self.read(user_id, agent_id)
             changed = change(profile.model_copy(deep=True))
+            if drop_flagged:
+                changed = self._unflagged(profile, changed)
+            changed = self._screened(profile, changed)
             try:
                 saved = store.put_profile(
                     user_id, agent_id, changed.to_json(), revision=revision, now=self._clock()
@@ -62,6 +86,35 @@ class Profiles:
             f"({CHANGE_ATTEMPTS} tries): try again",
             user_id=user_id,
         )
+
+    def _screened(self, before: Profile, after: Profile) -> Profile:
+        """``after`` with each text that ``before`` did not hold screened (what was
+        stored already passed, or predates the screen)."""
+        kept = set(texts_of(before))
+
+        def text(value: str) -> str:
+            return value if value in kept else self._screen(value, Door.PROFILE)
+
+        return with_texts(after, text)
+
+    def _unflagged(self, before: Profile, after: Profile) -> Profile:
+        """``after`` without the new facts and summaries the screen would refuse."""
+        kept = set(texts_of(before))
+
+        def passes(text: str) -> bool:
+            try:
+                self._screen(text, Door.PROFILE)
+            except SecurityError:
+                return False
+            return True
+
+        out = after.model_copy(deep=True)
+        out.facts = [f for f in out.facts if f.content in kept or passes(f.content)]
+        for name in SECTIONS:
+            section, old = out.section(name), before.section(name)
+            if section.summary not in kept and not passes(section.summary):
+                section.summary, section.updated_at = old.summary, old.updated_at
+        return out
 
     def replace(self, user_id: str, agent_id: str | None, profile: Profile) -> int:
         """Save ``profile`` whole, over whatever is stored; its new revision."""

@@ -32,6 +32,8 @@ class Door(StrEnum):
     ENTRY = "memory"  # Vault.add / add_many / update / import lines (engine.write)
     CARD = "state card"  # vault.workspace.upsert_card, the state_card tool, card set, imports
     TASK = "task"  # vault.workspace.add_task / update_task, the task_board tool, imports
+    PROFILE = "profile"  # summaries and facts: PUT /v1/profile, save_profile, extraction
+    DECISION_REASON = "decision reason"  # a decision's move, kept in the audit log
 
 
 #: Every door, in the order the doors test walks them.
