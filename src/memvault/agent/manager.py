@@ -23,7 +23,7 @@ What goes where:
 
 Configuration mistakes (a second external, a tool name two providers declare)
 are caught at registration and raise ``ConfigError``. A provider added with
-``companion=True`` (``agent.facts_provider.FactsProvider``) does not count against the
+``companion=True`` (``agent.providers.facts.FactsProvider``) does not count against the
 one-external limit: it is not a second memory backend but another view of memvault's
 own store, and otherwise it is called like an external (after the builtin, under the
 prefetch timeout, its failures kept from the turn).
@@ -44,8 +44,8 @@ from typing import Any
 from ..errors import ConfigError, MemvaultError
 from ..render import join_provider_blocks
 from ..security.pii import redact
-from .builtin import BuiltinFileProvider
 from .provider import MemoryProvider, MemoryWrite, SessionContext
+from .providers.builtin import BuiltinFileProvider
 
 logger = logging.getLogger(__name__)
 

@@ -26,13 +26,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ConfigError, MemvaultError, UpstreamError
-from ..fences import CONTEXT_NOTE, escape_data, strip_fences
-from ..render import count_tokens
-from .config import HindsightSection, MemoryConfig
-from .external import Bank, BankNaming, Banks, ExternalHit
+from ...errors import ConfigError, MemvaultError, UpstreamError
+from ...fences import CONTEXT_NOTE, escape_data, strip_fences
+from ...render import count_tokens
+from ..config.layers import HindsightSection, MemoryConfig
+from ..external.protocol import Bank, BankNaming, Banks, ExternalHit
+from ..provider import MemoryProvider, SessionContext
 from .hindsight_conn import HindsightConnection, client_installed, describe
-from .provider import MemoryProvider, SessionContext
 
 log = logging.getLogger(__name__)
 

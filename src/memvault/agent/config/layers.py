@@ -60,10 +60,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
-from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
-from ..config import expand_env
-from ..errors import ConfigError, ValidationError
-from ..validation import check_ident
+from ...atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
+from ...config import expand_env
+from ...errors import ConfigError, ValidationError
+from ...validation import check_ident
 
 FieldSource = Literal["default", "yaml", "global", "user", "session"]
 

@@ -1,0 +1,49 @@
+"""The agent layer's settings: ``MemoryConfig`` merged from layers (defaults, config.yaml,
+global, user and session overrides) by ``MemoryConfigStore`` (``layers``), and the
+configuration reference rendered from the models (``reference``). The settings' names are
+re-exported here, the path the documentation uses (``memvault.agent.config.MemoryConfig``).
+"""
+
+from .layers import (
+    GLOBAL_OVERRIDES_FILE,
+    LEAF_FIELDS,
+    LOCK_TIMEOUT_SECONDS,
+    MASK,
+    RETIRED_FIELDS,
+    SESSIONS_DIR,
+    USER_CONFIG_FILE,
+    USER_WRITABLE_FIELDS,
+    YAML_SECTION,
+    BackgroundExtractionSection,
+    BuiltinSection,
+    EffectiveConfig,
+    FieldSource,
+    HindsightSection,
+    InjectionSection,
+    MemoryConfig,
+    MemoryConfigStore,
+    SecuritySection,
+    load_yaml_settings,
+)
+
+__all__ = [
+    "GLOBAL_OVERRIDES_FILE",
+    "LEAF_FIELDS",
+    "LOCK_TIMEOUT_SECONDS",
+    "MASK",
+    "RETIRED_FIELDS",
+    "SESSIONS_DIR",
+    "USER_CONFIG_FILE",
+    "USER_WRITABLE_FIELDS",
+    "YAML_SECTION",
+    "BackgroundExtractionSection",
+    "BuiltinSection",
+    "EffectiveConfig",
+    "FieldSource",
+    "HindsightSection",
+    "InjectionSection",
+    "MemoryConfig",
+    "MemoryConfigStore",
+    "SecuritySection",
+    "load_yaml_settings",
+]
