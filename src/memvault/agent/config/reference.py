@@ -18,7 +18,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from ...config import VaultConfig
-from .layers import USER_WRITABLE_FIELDS, MemoryConfig
+from .settings import USER_WRITABLE_FIELDS, MemoryConfig
 
 
 def _leaves(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, FieldInfo]]:

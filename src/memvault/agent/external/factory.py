@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ...errors import ConfigError
 from ...llm import Chat
 from ...vault import Vault
-from ..config.layers import MemoryConfig
+from ..config.settings import MemoryConfig
 from ..stores import AgentVaults
 from .protocol import ExternalMemory, NoExternalMemory
 from .vault import VaultExternalMemory

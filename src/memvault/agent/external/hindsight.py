@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import MemvaultError, UpstreamError, ValidationError
-from ..config.layers import MemoryConfig
+from ..config.settings import MemoryConfig
 from ..provider import MemoryWrite
 from ..providers.hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
 from ..providers.hindsight import hits_from as _hits_from

@@ -54,7 +54,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ...errors import ConfigError, NotFoundError, UnsupportedOperationError
 from ...model import MemoryEntry
 from ...validation import check_ident, check_optional_ident
-from ..config.layers import HindsightSection, MemoryConfig
+from ..config.settings import HindsightSection, MemoryConfig
 from ..provider import MemoryWrite
 
 RecallBudget = Literal["low", "mid", "high"]
