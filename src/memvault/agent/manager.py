@@ -27,6 +27,11 @@ are caught at registration and raise ``ConfigError``. A provider added with
 one-external limit: it is not a second memory backend but another view of memvault's
 own store, and otherwise it is called like an external (after the builtin, under the
 prefetch timeout, its failures kept from the turn).
+
+Why one file of about 630 lines: ``MemoryManager`` is one class whose calls share the
+same state (the provider list, the tool index, the prefetch threads and the sync queue's
+worker); its promise that a provider's failure never reaches the turn is kept by that
+shared machinery, which a split would have to expose between modules.
 """
 
 from __future__ import annotations

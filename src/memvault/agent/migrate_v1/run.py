@@ -36,6 +36,10 @@ The external-memory protocol (``agent.external``) has no write operation, so an 
 provider that can take the history implements ``RetainingMemory`` as well. memvault's own
 engine (``VaultExternalMemory``) is the vault itself: its banks are the vault's scopes,
 so its writes are the vault writes above, made once.
+
+Why one file of about 740 lines: the migration is one procedure read top to bottom
+(find, read, plan, write the files, import, back up), and its steps share the per-file
+plan and context; its results are apart in ``report``.
 """
 
 from __future__ import annotations

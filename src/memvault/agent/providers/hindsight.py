@@ -13,6 +13,11 @@ text, so removing the entry deletes exactly that document.
 The server being down never stops the agent: every call has a deadline, prefetch then
 returns "", the retain queue keeps at most ``queue_size`` turns (dropping the oldest,
 with a logged count) and tool calls answer with an error the model can read.
+
+Why one file of about 720 lines: the provider class (about 420 lines) keeps its retain
+queue beside it, and the bank helpers (hit parsing, merging, reflect over banks) live here
+because ``external.hindsight`` shares them, so the two Hindsight doors answer alike; the
+HTTP details are already apart in ``hindsight_conn``.
 """
 
 from __future__ import annotations
