@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from memvault import Vault, VaultConfig
+from memvault.agent.providers.vault import VaultProvider
 from memvault.agent.stores import AgentRegistry, AgentVaults
-from memvault.agent.vault_provider import VaultProvider
 from memvault.errors import (
     ConfigError,
     NotFoundError,

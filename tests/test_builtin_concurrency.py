@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from memvault.agent.builtin import BuiltinFileProvider
-from memvault.agent.files import find_drift, join_entries, parse_entries, split_entries
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.files import find_drift, join_entries, parse_entries, split_entries
 
 HERE = Path(__file__).parent
 PYTHONPATH = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
@@ -31,7 +31,7 @@ BIG_LIMIT = 10_000_000
 ADDER = textwrap.dedent(
     """
     import sys
-    from memvault.agent.builtin import BuiltinFileProvider
+    from memvault.agent.providers.builtin import BuiltinFileProvider
 
     base, writer, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     provider = BuiltinFileProvider(user_char_limit=1_000_000)
@@ -51,8 +51,8 @@ KEEP = 40
 ENDLESS = textwrap.dedent(
     """
     import sys
-    from memvault.agent.builtin import BuiltinFileProvider
-    from memvault.agent.files import Edit
+    from memvault.agent.providers.builtin import BuiltinFileProvider
+    from memvault.agent.providers.files import Edit
     from test_builtin_concurrency import BALLAST, KEEP, expected_entry
 
     base, first = sys.argv[1], int(sys.argv[2])

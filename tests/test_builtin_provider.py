@@ -10,8 +10,9 @@ from filelock import FileLock
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memvault.agent.builtin import RULE, BuiltinFileProvider
-from memvault.agent.files import (
+from memvault.agent.provider import MemoryWrite
+from memvault.agent.providers.builtin import RULE, BuiltinFileProvider
+from memvault.agent.providers.files import (
     ENTRY_DELIMITER,
     AmbiguousMatchError,
     CharLimitError,
@@ -20,7 +21,6 @@ from memvault.agent.files import (
     join_entries,
     parse_entries,
 )
-from memvault.agent.provider import MemoryWrite
 from memvault.errors import (
     ConfigError,
     ConflictError,

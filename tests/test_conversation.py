@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from memvault import Vault, VaultConfig, load_config
-from memvault.agent.vault_provider import VaultProvider, thread_session
+from memvault.agent.providers.vault import VaultProvider, thread_session
 from memvault.errors import ValidationError
 from memvault.stores.values import SearchDoc, View
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memvault import DecisionStatus, Vault, VaultConfig, load_config
-from memvault.agent.vault_tools import VaultTools
+from memvault.agent.tools.vault import VaultTools
 from memvault.errors import ValidationError
 from tests.cli_process import run_cli
 from tests.fakes.openai_chat import FakeChatServer, Reply

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from memvault import Vault, cli, load_config
-from memvault.agent.reference import render_reference
+from memvault.agent.config.reference import render_reference
 from memvault.server.app import create_app
 
 from .test_cli import run

@@ -49,9 +49,9 @@ for i in range(200, 300):
 # timeout; the script ends while those threads are still embedding their query.
 PREFETCH_TIMEOUT = """
 from memvault import Vault
-from memvault.agent.builtin import BuiltinFileProvider
+from memvault.agent.providers.builtin import BuiltinFileProvider
 from memvault.agent.manager import MemoryManager
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.vault import VaultProvider
 
 vault = Vault("memory.db")
 manager = MemoryManager(BuiltinFileProvider(), prefetch_timeout=0.001)

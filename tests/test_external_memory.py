@@ -20,8 +20,8 @@ from memvault import (
 )
 from memvault.agent.config import MemoryConfig
 from memvault.agent.external import Bank, BankNaming, Banks, NoExternalMemory
-from memvault.agent.external_factory import make_external_memory
-from memvault.agent.vault_external import VaultExternalMemory
+from memvault.agent.external.factory import make_external_memory
+from memvault.agent.external.vault import VaultExternalMemory
 from memvault.config import LLMConfig
 from memvault.llm import ChatClient
 

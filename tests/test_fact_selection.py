@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from memvault import Vault, load_config
-from memvault.agent.builtin import BuiltinFileProvider
-from memvault.agent.facts_provider import FactsProvider
 from memvault.agent.manager import MemoryManager
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.facts import FactsProvider
+from memvault.agent.providers.vault import VaultProvider
 from memvault.errors import ConfigError, ValidationError
 from memvault.profile.document import Fact, Profile
 from memvault.profile.select import (

@@ -15,13 +15,13 @@ from langchain_openai import ChatOpenAI
 from langgraph.checkpoint.memory import InMemorySaver
 
 from memvault import Vault, VaultConfig, load_config
-from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.config import MemoryConfig
 from memvault.agent.external import BankNaming
-from memvault.agent.hindsight import HindsightProvider
-from memvault.agent.hindsight_external import HindsightExternalMemory
+from memvault.agent.external.hindsight import HindsightExternalMemory
 from memvault.agent.manager import MemoryManager
 from memvault.agent.migrate_v1 import migrate_v1
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.hindsight import HindsightProvider
 from memvault.fences import OPEN_TAG
 from memvault.integrations.langchain import MemvaultMiddleware
 from memvault.server.state import ServerSettings

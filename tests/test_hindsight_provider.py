@@ -18,10 +18,13 @@ import pytest
 from pydantic import ValidationError as PydanticValidationError
 
 from memvault import ConfigError, UpstreamError
-from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.config import MemoryConfig
 from memvault.agent.external import BankNaming, ExternalHit, ExternalMemory
-from memvault.agent.hindsight import (
+from memvault.agent.external.hindsight import HindsightExternalMemory
+from memvault.agent.manager import MemoryManager
+from memvault.agent.migrate_v1 import RetainingMemory
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.hindsight import (
     RECALL_TOOL,
     REFLECT_TOOL,
     RETAIN_TOOL,
@@ -29,10 +32,7 @@ from memvault.agent.hindsight import (
     document_id,
     merge_hits,
 )
-from memvault.agent.hindsight_external import HindsightExternalMemory
-from memvault.agent.manager import MemoryManager
-from memvault.agent.migrate_v1 import RetainingMemory
-from memvault.agent.tools import MEMORY_TOOL_NAME
+from memvault.agent.tools.memory import MEMORY_TOOL_NAME
 
 from .fakes.hindsight import FakeHindsight
 from .servers.hindsight import bank_exists, bank_missions, bank_texts

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memvault import MemvaultError, Vault, cli
-from memvault.agent.builtin import BuiltinFileProvider
-from memvault.agent.vault_tools import VaultTools
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.tools.vault import VaultTools
 
 EXAMPLES = settings(
     max_examples=150,

@@ -25,10 +25,10 @@ from langchain_openai import ChatOpenAI
 from langgraph.checkpoint.memory import InMemorySaver
 
 from memvault import ConfigError, MemClass, Vault, load_config
-from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.manager import MemoryManager
 from memvault.agent.provider import MemoryProvider
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.vault import VaultProvider
 from memvault.embed import HashingEmbedder
 from memvault.fences import OPEN_TAG
 from memvault.integrations.langchain import MemvaultMiddleware

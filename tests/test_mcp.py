@@ -27,7 +27,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.memory import create_client_server_memory_streams
 
 from memvault import Vault, VaultConfig
-from memvault.agent.vault_tools import MEMORY_SAVE_SCHEMA
+from memvault.agent.tools.vault import MEMORY_SAVE_SCHEMA
 from memvault.mcp import (
     GRAPH_SCHEMAS,
     SERVER_INSTRUCTIONS,

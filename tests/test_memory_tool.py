@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from memvault.agent.builtin import BuiltinFileProvider
-from memvault.agent.files import join_entries
-from memvault.agent.tools import (
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.files import join_entries
+from memvault.agent.tools.memory import (
     MAX_FAILURES_PER_TURN,
     MEMORY_TOOL_DESCRIPTION,
     MEMORY_TOOL_NAME,

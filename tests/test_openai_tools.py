@@ -12,10 +12,10 @@ import openai
 import pytest
 
 from memvault import ValidationError, Vault, load_config
-from memvault.agent.builtin import BuiltinFileProvider
-from memvault.agent.hindsight import TOOL_SCHEMAS as HINDSIGHT_TOOL_SCHEMAS
 from memvault.agent.manager import MemoryManager
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.builtin import BuiltinFileProvider
+from memvault.agent.providers.hindsight import TOOL_SCHEMAS as HINDSIGHT_TOOL_SCHEMAS
+from memvault.agent.providers.vault import VaultProvider
 from memvault.embed import HashingEmbedder
 from memvault.integrations.openai_tools import memory_tool_specs, openai_tool_schemas
 

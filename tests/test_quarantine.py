@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from memvault import ConflictError, NotFoundError, SecurityError, Vault, VaultConfig, load_config
-from memvault.agent.vault_provider import VaultProvider
-from memvault.agent.vault_tools import VaultTools, brief
+from memvault.agent.providers.vault import VaultProvider
+from memvault.agent.tools.vault import VaultTools, brief
 from memvault.model import MemClass, Source
 from memvault.security import quarantine as policy
 from memvault.security.scan import Assessment, Threat, Verdict, assess
@@ -312,8 +312,8 @@ def test_langchain_middleware_never_injects_a_held_turn(vault: Vault, tmp_path: 
     pytest.importorskip("langchain", reason="the 'langchain' extra is not installed")
     from langchain_core.messages import HumanMessage
 
-    from memvault.agent.builtin import BuiltinFileProvider
     from memvault.agent.manager import MemoryManager
+    from memvault.agent.providers.builtin import BuiltinFileProvider
     from memvault.integrations.langchain import MemvaultMiddleware
 
     manager = MemoryManager(BuiltinFileProvider())

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from memvault import Vault, VaultConfig, load_config
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.vault import VaultProvider
 from memvault.embed import HashingEmbedder
 from memvault.embed.base import Vectors
 from memvault.embed.local import LocalEmbedder

@@ -19,7 +19,7 @@ from memvault import (
     Vault,
     load_config,
 )
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.vault import VaultProvider
 from memvault.embed import HashingEmbedder
 from memvault.stores.rows import format_time
 

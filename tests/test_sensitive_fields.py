@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from memvault import Sensitivity, ValidationError, Vault, load_config
-from memvault.agent.builtin import BuiltinFileProvider
+from memvault.agent.providers.builtin import BuiltinFileProvider
 
 CARD = "4111 1111 1111 1111"
 CN_ID = "11010519491231002X"  # GB 11643 check digit X

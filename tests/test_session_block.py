@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memvault import ValidationError, Vault
-from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.config import MemoryConfigStore
+from memvault.agent.providers.builtin import BuiltinFileProvider
 from memvault.agent.session_block import LAYOUT, MemoriesPart, build_block, session_block
 from memvault.fences import CLOSE_TAG, OPEN_TAG
 from memvault.render import count_tokens

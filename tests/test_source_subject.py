@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memvault import SQLiteStore, Vault, VaultConfig
-from memvault.agent.vault_provider import VaultProvider
+from memvault.agent.providers.vault import VaultProvider
 from memvault.errors import ValidationError
 from memvault.stores.sqlite.schema import apply_migrations
 from memvault.validation import check_subject

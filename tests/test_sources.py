@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memvault import Source, Vault, VaultConfig, load_config
-from memvault.agent.vault_tools import VaultTools
+from memvault.agent.tools.vault import VaultTools
 from memvault.engine.deciding import MACHINE_SOURCES
 from memvault.errors import ConfigError
 from memvault.mcp import UserTools

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memvault import MemvaultError, Vault, load_config
-from memvault.agent.vault_provider import SYSTEM_PROMPT_BLOCK, VaultProvider
-from memvault.agent.vault_tools import (
+from memvault.agent.providers.vault import SYSTEM_PROMPT_BLOCK, VaultProvider
+from memvault.agent.tools.vault import (
     MEMORY_DECISION_SCHEMA,
     MEMORY_RECALL_SCHEMA,
     MEMORY_SAVE_SCHEMA,

@@ -13,8 +13,8 @@ import anyio
 import pytest
 
 from memvault import Vault, VaultConfig
-from memvault.agent.vault_provider import VaultProvider
-from memvault.agent.workspace_tools import STATE_CARD_SCHEMA, TASK_BOARD_SCHEMA, with_session
+from memvault.agent.providers.vault import VaultProvider
+from memvault.agent.tools.workspace import STATE_CARD_SCHEMA, TASK_BOARD_SCHEMA, with_session
 from memvault.validation import thread_session
 
 from .test_mcp import in_process

@@ -4,12 +4,12 @@ The public surface is re-exported here; everything else is internal.
 """
 
 from ._version import __version__
-from .agent.builtin import BuiltinFileProvider
 from .agent.external import ExternalMemory
-from .agent.facts_provider import FactsProvider
 from .agent.manager import MemoryManager
 from .agent.provider import MemoryProvider
-from .agent.vault_provider import VaultProvider
+from .agent.providers.builtin import BuiltinFileProvider
+from .agent.providers.facts import FactsProvider
+from .agent.providers.vault import VaultProvider
 from .config import VaultConfig, load_config
 from .errors import (
     AmbiguousMatchError,

@@ -19,6 +19,11 @@ Which config owns what:
 A new engine setting goes into a section here; a setting a user may change for
 themselves goes into ``MemoryConfig`` (and ``USER_WRITABLE_FIELDS`` there).
 Entry fields are neither: they are described by ``memvault.fields``.
+
+Why one file of about 710 lines: it is the one module allowed to read ``os.environ``, and
+``VaultConfig``'s thirteen sections are the table of every engine setting with its default
+and description (``memvault config-reference`` renders them); the sections are data, and
+keeping them with the loader keeps the environment in one place.
 """
 
 from __future__ import annotations

@@ -23,10 +23,15 @@ What goes where:
 
 Configuration mistakes (a second external, a tool name two providers declare)
 are caught at registration and raise ``ConfigError``. A provider added with
-``companion=True`` (``agent.facts_provider.FactsProvider``) does not count against the
+``companion=True`` (``agent.providers.facts.FactsProvider``) does not count against the
 one-external limit: it is not a second memory backend but another view of memvault's
 own store, and otherwise it is called like an external (after the builtin, under the
 prefetch timeout, its failures kept from the turn).
+
+Why one file of about 630 lines: ``MemoryManager`` is one class whose calls share the
+same state (the provider list, the tool index, the prefetch threads and the sync queue's
+worker); its promise that a provider's failure never reaches the turn is kept by that
+shared machinery, which a split would have to expose between modules.
 """
 
 from __future__ import annotations
@@ -44,8 +49,8 @@ from typing import Any
 from ..errors import ConfigError, MemvaultError
 from ..render import join_provider_blocks
 from ..security.pii import redact
-from .builtin import BuiltinFileProvider
 from .provider import MemoryProvider, MemoryWrite, SessionContext
+from .providers.builtin import BuiltinFileProvider
 
 logger = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from ..workspace.board import Task
 from ..workspace.cards import Card
 from ..workspace.presets import COMPONENTS, Preset, get_preset
 from ..workspace.render import render_board, render_card
-from .config import MemoryConfigStore
+from .config.layers import MemoryConfigStore
 
 LAYOUT: tuple[str, ...] = ("state_card", "task_board", "snapshot", "memories")
 """The order of the parts in the block (the allocator's order is the preset's priority)."""

@@ -202,7 +202,7 @@ def migrate_v1(
     from rich.console import Console
 
     from ..agent.config import MemoryConfigStore
-    from ..agent.external_factory import make_external_memory
+    from ..agent.external.factory import make_external_memory
     from ..agent.migrate_v1 import find_v1_files
     from ..agent.migrate_v1 import migrate_v1 as run_migration
     from ..agent.stores import AgentVaults

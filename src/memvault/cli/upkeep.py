@@ -245,7 +245,7 @@ def users(
 
 def config_reference() -> None:
     """Print every setting with its default and meaning (Markdown; docs/CONFIG.md)."""
-    from ..agent.reference import render_reference
+    from ..agent.config.reference import render_reference
 
     typer.echo(render_reference(), nl=False)
 

@@ -24,7 +24,7 @@ agent gets, without any other change:
 * with ``vault=`` given, learning from each finished run (seed 001, seed 000 §6): the
   whole conversation goes to ``vault.remember``, which archives each new message once
   and, with an LLM configured, extracts facts after a quiet period; the facts learnt
-  also go into the user's USER.md and the agent's MEMORY.md (``agent.learned_files``).
+  also go into the user's USER.md and the agent's MEMORY.md (``agent.providers.learned_files``).
   ``learn`` switches it: None follows the user's ``background_extraction.enabled``
   setting (off unless the user or the admin turned it on), True / False force it.
 
@@ -51,10 +51,10 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
-from ..agent.learned_files import FilesMirror
 from ..agent.manager import MemoryManager
+from ..agent.providers.builtin import BuiltinFileProvider
+from ..agent.providers.learned_files import FilesMirror
 from ..errors import ConfigError, MemvaultError
 from ..fences import OPEN_TAG
 from ..profile.remember import Remembered

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from ..agent.manager import MemoryManager
-from ..agent.tools import MEMORY_TOOL_SCHEMA
-from ..agent.vault_tools import TOOL_SCHEMAS as VAULT_TOOL_SCHEMAS
+from ..agent.tools.memory import MEMORY_TOOL_SCHEMA
+from ..agent.tools.vault import TOOL_SCHEMAS as VAULT_TOOL_SCHEMAS
 from ..errors import ValidationError
 
 Api = Literal["chat", "responses"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..agent.builtin import BuiltinFileProvider
+from ..agent.providers.builtin import BuiltinFileProvider
 from ..errors import ValidationError
 from ..fences import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG, escape_data
 from ..model import Hit, MemoryEntry

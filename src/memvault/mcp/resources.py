@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote
 
-from ..agent.builtin import BuiltinFileProvider
-from ..agent.files import ENTRY_DELIMITER
 from ..agent.provider import WriteTarget
-from ..agent.workspace_tools import card_view, task_view
+from ..agent.providers.builtin import BuiltinFileProvider
+from ..agent.providers.files import ENTRY_DELIMITER
+from ..agent.tools.workspace import card_view, task_view
 from ..engine.entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry

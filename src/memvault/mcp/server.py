@@ -54,7 +54,7 @@ from mcp.server.subscriptions import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
-from ..agent.learned_files import FilesMirror
+from ..agent.providers.learned_files import FilesMirror
 from ..errors import MemvaultError, ValidationError
 from ..vault import Vault
 from .prompts import PROMPTS

@@ -8,11 +8,11 @@ tools, all bound to one user (and optionally one agent) chosen by whoever starts
 server, never by the model's arguments:
 
 * ``memory_save`` / ``memory_recall`` / ``memory_decision`` — the vault tools of
-  ``memvault.agent.vault_tools``;
+  ``memvault.agent.tools.vault``;
 * ``memory`` — the Hermes-style USER.md / MEMORY.md tool of ``BuiltinFileProvider``;
 * ``memory_list`` / ``memory_delete`` — page through the user's memories, forget one;
 * ``state_card`` / ``task_board`` — a conversation's state card and its workspace's
-  tasks (``memvault.agent.workspace_tools``; here each call names its ``session_id``);
+  tasks (``memvault.agent.tools.workspace``; here each call names its ``session_id``);
 * the nine tools of the reference MCP "memory" server (``create_entities``,
   ``create_relations``, ``add_observations``, ``delete_entities``,
   ``delete_observations``, ``delete_relations``, ``read_graph``, ``search_nodes``,
@@ -54,8 +54,8 @@ from typing import Any
 import jsonschema
 from mcp import types
 
-from ..agent.builtin import BuiltinFileProvider
-from ..agent.vault_tools import (
+from ..agent.providers.builtin import BuiltinFileProvider
+from ..agent.tools.vault import (
     KINDS,
     MEMORY_DECISION_SCHEMA,
     MEMORY_RECALL_SCHEMA,
@@ -63,7 +63,7 @@ from ..agent.vault_tools import (
     VaultTools,
     brief,
 )
-from ..agent.workspace_tools import (
+from ..agent.tools.workspace import (
     STATE_CARD_SCHEMA,
     TASK_BOARD_SCHEMA,
     WorkspaceTools,

@@ -13,12 +13,12 @@ import threading
 from dataclasses import InitVar, dataclass, field, replace
 from pathlib import Path
 
-from ..agent.builtin import BuiltinFileProvider
 from ..agent.config import MemoryConfigStore
 from ..agent.external import BankNaming, Banks, ExternalMemory, MirroringMemory
-from ..agent.external_factory import make_external_memory
-from ..agent.learned_files import FilesMirror
+from ..agent.external.factory import make_external_memory
 from ..agent.provider import MemoryWrite
+from ..agent.providers.builtin import BuiltinFileProvider
+from ..agent.providers.learned_files import FilesMirror
 from ..agent.stores import AgentVaults
 from ..lru import DEFAULT_MAXSIZE, LRUCache
 from ..security.pii import redact

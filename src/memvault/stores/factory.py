@@ -15,12 +15,16 @@ Schemes:
 
 Error messages name the scheme only, never the rest of the URL, which may hold a
 password.
+
+The schemes are the rows of ``SCHEMES``; a new backend is one row there.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -30,6 +34,24 @@ from .protocols import Store
 from .sqlite import SQLiteStore
 
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    """The keyword settings of ``open_store``; each backend takes those it has."""
+
+    busy_timeout_ms: int
+    synchronous: str
+    migrate_to: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """How one URL scheme opens its store, and the example the error messages show
+    (None for an alias such as ``mariadb``, listed under its main name)."""
+
+    open: Callable[[str, _Settings], Store]
+    example: str | None = None
 
 
 def open_store(
@@ -54,18 +76,12 @@ def open_store(
             return _sqlite(":memory:", busy_timeout_ms, synchronous, migrate_to)
         return _sqlite(Path(url_or_path).expanduser(), busy_timeout_ms, synchronous, migrate_to)
     scheme = match.group(1).lower()
-    base = scheme.split("+", 1)[0]
-    if base == "sqlite":
-        return _sqlite(_sqlite_path(url_or_path), busy_timeout_ms, synchronous, migrate_to)
-    if base == "memory":
-        if url_or_path[len(match.group(0)) :].strip("/"):
-            raise ConfigError("a memory:// store takes no path: write just memory://")
-        return MemoryStore()
-    if base in ("mysql", "mariadb"):
-        return _mysql(url_or_path, migrate_to)
-    if base in ("postgresql", "postgres"):
-        return _postgres(url_or_path, migrate_to)
-    raise ConfigError(f"unknown store scheme {scheme!r}: use {_supported()}, or a plain file path")
+    known = SCHEMES.get(scheme.split("+", 1)[0])
+    if known is None:
+        raise ConfigError(
+            f"unknown store scheme {scheme!r}: use {_supported()}, or a plain file path"
+        )
+    return known.open(url_or_path, _Settings(busy_timeout_ms, synchronous, migrate_to))
 
 
 def sqlite_file(url_or_path: str | os.PathLike[str]) -> Path | None:
@@ -95,7 +111,7 @@ def check_location(url_or_path: str) -> str:
     base = match.group(1).lower().split("+", 1)[0]
     if base == "sqlite":
         _sqlite_path(url_or_path)
-    elif base not in ("memory", "mysql", "mariadb", "postgresql", "postgres"):
+    elif base not in SCHEMES:
         raise ConfigError(
             f"unknown store scheme {match.group(1)!r}: use {_supported()}, or a plain file path"
         )
@@ -119,10 +135,7 @@ def shown_location(url_or_path: str | os.PathLike[str]) -> str:
 
 
 def _supported() -> str:
-    return (
-        "sqlite:///absolute/path.db, postgresql://user@host/database, "
-        "mysql://user:password@host/database, memory://"
-    )
+    return ", ".join(known.example for known in SCHEMES.values() if known.example)
 
 
 def _sqlite_path(url: str) -> str:
@@ -153,17 +166,29 @@ def _sqlite(
     )
 
 
-def _mysql(url: str, migrate_to: int | None) -> Store:
+def _sqlite_url(url: str, settings: _Settings) -> Store:
+    return _sqlite(
+        _sqlite_path(url), settings.busy_timeout_ms, settings.synchronous, settings.migrate_to
+    )
+
+
+def _memory(url: str, settings: _Settings) -> Store:
+    if url.split("://", 1)[1].strip("/"):
+        raise ConfigError("a memory:// store takes no path: write just memory://")
+    return MemoryStore()
+
+
+def _mysql(url: str, settings: _Settings) -> Store:
     try:
         from .mysql import MySQLStore
     except ImportError:
         raise ConfigError(
             "the MySQL / MariaDB store needs PyMySQL: pip install 'memvault[mysql]'"
         ) from None
-    return MySQLStore(url, migrate_to=migrate_to)
+    return MySQLStore(url, migrate_to=settings.migrate_to)
 
 
-def _postgres(url: str, migrate_to: int | None) -> Store:
+def _postgres(url: str, settings: _Settings) -> Store:
     # Imported here: the drivers are an optional extra, needed only for this scheme.
     try:
         from .postgres import PostgresStore
@@ -171,7 +196,19 @@ def _postgres(url: str, migrate_to: int | None) -> Store:
         raise ConfigError(
             "the PostgreSQL store needs the psycopg driver: pip install 'memvault[postgres]'"
         ) from None
-    return PostgresStore(url, migrate_to=migrate_to)
+    return PostgresStore(url, migrate_to=settings.migrate_to)
 
 
-__all__ = ["check_location", "open_store", "shown_location", "sqlite_file"]
+SCHEMES: dict[str, Scheme] = {
+    "sqlite": Scheme(_sqlite_url, "sqlite:///absolute/path.db"),
+    "postgresql": Scheme(_postgres, "postgresql://user@host/database"),
+    "postgres": Scheme(_postgres),
+    "mysql": Scheme(_mysql, "mysql://user:password@host/database"),
+    "mariadb": Scheme(_mysql),
+    "memory": Scheme(_memory, "memory://"),
+}
+"""Every URL scheme ``open_store`` knows (``+driver`` suffixes ignored), in the order the
+error messages list them: a new backend is one row here."""
+
+
+__all__ = ["SCHEMES", "Scheme", "check_location", "open_store", "shown_location", "sqlite_file"]

@@ -4,6 +4,9 @@ Stems are used where a language inflects (``инструкци`` covers every ca
 "instruction"); matching is by substring, so a stem must be long enough not to
 occur inside unrelated words. Every generated rule has a true positive and a
 near miss in ``tests/test_scan_patterns.py``.
+
+The module is long because it is a table: one ``Lexicon`` per language and nothing
+else, so a language's words are reviewed in one place.
 """
 
 from __future__ import annotations

@@ -3,6 +3,11 @@
 It implements the same contract as the SQL backends (scope, atomic writes,
 BM25 keyword search) with plain dicts, so tests can exercise the engine
 without touching internals. Data is lost when the object goes away.
+
+Why one file of about 620 lines: ``MemoryStore`` answers the core of the store protocols
+(entries, keyword search, versions, audit, profiles, settings) over the same few dicts under
+one lock; split further, each part would reach into that private state. The graph, the
+workspace and the statistics are already apart (the mixins it is built from).
 """
 
 from __future__ import annotations

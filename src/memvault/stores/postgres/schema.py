@@ -9,6 +9,10 @@ step exactly once and a failure leaves the previous version in place.
 The tables hold the same columns as SQLite's; text columns compare bytewise
 (``COLLATE "C"``) so ids and times sort exactly as they do there. Every table's key
 starts with ``user_id``, and every statement of the store filters on it.
+
+Why one file of about 700 lines: as for SQLite, it is the ordered list of every
+migration, each beside its version number, appended to and never edited; one file keeps
+the order readable top to bottom.
 """
 
 from __future__ import annotations

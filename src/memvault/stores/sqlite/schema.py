@@ -4,6 +4,10 @@ Each migration is a plain function registered with ``@migration(version, name)``
 ``apply_migrations`` runs the missing ones in order, each inside its own
 ``BEGIN IMMEDIATE`` transaction together with the row that records it, so a
 crash or a concurrent opener can never leave a half-applied schema.
+
+Why one file of about 660 lines: it is the ordered list of every migration since the
+first, each a short function beside its version number; the order is the file's order,
+and a migration is never edited once released, so the file only grows at the end.
 """
 
 from __future__ import annotations

@@ -36,6 +36,10 @@ The external-memory protocol (``agent.external``) has no write operation, so an 
 provider that can take the history implements ``RetainingMemory`` as well. memvault's own
 engine (``VaultExternalMemory``) is the vault itself: its banks are the vault's scopes,
 so its writes are the vault writes above, made once.
+
+Why one file of about 740 lines: the migration is one procedure read top to bottom
+(find, read, plan, write the files, import, back up), and its steps share the per-file
+plan and context; its results are apart in ``report``.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from ..errors import (
+from ...errors import (
     CharLimitError,
     MemvaultError,
     NotFoundError,
@@ -56,8 +60,8 @@ from ..errors import (
     UpstreamError,
     ValidationError,
 )
-from ..model import Kind, Source
-from ..profile.document import (
+from ...model import Kind, Source
+from ...profile.document import (
     HISTORY_SECTIONS,
     USER_CATEGORIES,
     USER_SECTIONS,
@@ -65,15 +69,18 @@ from ..profile.document import (
     Profile,
     parse_profile,
 )
-from ..security.pii import redact
-from ..security.scan import scan
-from ..validation import check_ident
-from ..vault import Vault
-from .builtin import BuiltinFileProvider, redact_edit
-from .config import MemoryConfigStore
-from .external import Bank, BankNaming, ExternalMemory, NoExternalMemory
-from .files import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, Edit, check_entry, joined_length
-from .migrate_v1_report import (
+from ...security.pii import redact
+from ...security.scan import scan
+from ...validation import check_ident
+from ...vault import Vault
+from ..config.layers import MemoryConfigStore
+from ..external.protocol import Bank, BankNaming, ExternalMemory, NoExternalMemory
+from ..external.vault import VaultExternalMemory
+from ..provider import WriteTarget
+from ..providers.builtin import BuiltinFileProvider, redact_edit
+from ..providers.files import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, Edit, check_entry, joined_length
+from ..stores import AgentVaults
+from .report import (
     Action,
     FileReport,
     MigrationReport,
@@ -81,9 +88,6 @@ from .migrate_v1_report import (
     Overflow,
     Target,
 )
-from .provider import WriteTarget
-from .stores import AgentVaults
-from .vault_external import VaultExternalMemory
 
 V1_FILE_NAME = "memory.json"
 BACKUP_NAME = "memory.json.bak"

@@ -13,6 +13,11 @@ text, so removing the entry deletes exactly that document.
 The server being down never stops the agent: every call has a deadline, prefetch then
 returns "", the retain queue keeps at most ``queue_size`` turns (dropping the oldest,
 with a logged count) and tool calls answer with an error the model can read.
+
+Why one file of about 720 lines: the provider class (about 420 lines) keeps its retain
+queue beside it, and the bank helpers (hit parsing, merging, reflect over banks) live here
+because ``external.hindsight`` shares them, so the two Hindsight doors answer alike; the
+HTTP details are already apart in ``hindsight_conn``.
 """
 
 from __future__ import annotations
@@ -26,13 +31,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ConfigError, MemvaultError, UpstreamError
-from ..fences import CONTEXT_NOTE, escape_data, strip_fences
-from ..render import count_tokens
-from .config import HindsightSection, MemoryConfig
-from .external import Bank, BankNaming, Banks, ExternalHit
+from ...errors import ConfigError, MemvaultError, UpstreamError
+from ...fences import CONTEXT_NOTE, escape_data, strip_fences
+from ...render import count_tokens
+from ..config.settings import HindsightSection, MemoryConfig
+from ..external.protocol import Bank, BankNaming, Banks, ExternalHit
+from ..provider import MemoryProvider, SessionContext
 from .hindsight_conn import HindsightConnection, client_installed, describe
-from .provider import MemoryProvider, SessionContext
 
 log = logging.getLogger(__name__)
 

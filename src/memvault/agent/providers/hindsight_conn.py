@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
 
-from ..errors import ConfigError, MemvaultError, UpstreamError
+from ...errors import ConfigError, MemvaultError, UpstreamError
 
 log = logging.getLogger(__name__)
 

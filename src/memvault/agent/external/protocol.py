@@ -52,11 +52,11 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import ValidationError as PydanticValidationError
 
-from ..errors import ConfigError, NotFoundError, UnsupportedOperationError
-from ..model import MemoryEntry
-from ..validation import check_ident, check_optional_ident
-from .config import HindsightSection, MemoryConfig
-from .provider import MemoryWrite
+from ...errors import ConfigError, NotFoundError, UnsupportedOperationError
+from ...model import MemoryEntry
+from ...validation import check_ident, check_optional_ident
+from ..config.settings import HindsightSection, MemoryConfig
+from ..provider import MemoryWrite
 
 RecallBudget = Literal["low", "mid", "high"]
 """How hard a provider may look (Hindsight's recall budget); others may ignore it."""

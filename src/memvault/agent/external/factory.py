@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import ConfigError
-from ..llm import Chat
-from ..vault import Vault
-from .config import MemoryConfig
-from .external import ExternalMemory, NoExternalMemory
-from .stores import AgentVaults
-from .vault_external import VaultExternalMemory
+from ...errors import ConfigError
+from ...llm import Chat
+from ...vault import Vault
+from ..config.settings import MemoryConfig
+from ..stores import AgentVaults
+from .protocol import ExternalMemory, NoExternalMemory
+from .vault import VaultExternalMemory
 
 
 def make_external_memory(
@@ -32,7 +32,7 @@ def make_external_memory(
     if config.provider == "builtin":
         return NoExternalMemory()
     if config.provider == "hindsight":
-        from .hindsight_external import HindsightExternalMemory  # needs the optional extra
+        from .hindsight import HindsightExternalMemory  # needs the optional extra
 
         return HindsightExternalMemory(config)
     raise ConfigError(

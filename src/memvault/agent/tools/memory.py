@@ -20,15 +20,16 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from ..errors import (
+from ...errors import (
     ConflictError,
     MemvaultError,
     NotFoundError,
     SecurityError,
     ValidationError,
 )
-from ..validation import shown
-from .files import (
+from ...validation import shown
+from ..provider import WriteTarget
+from ..providers.files import (
     EDIT_ACTIONS,
     AmbiguousMatchError,
     CharLimitError,
@@ -37,7 +38,6 @@ from .files import (
     FileDriftError,
     Usage,
 )
-from .provider import WriteTarget
 
 MEMORY_TOOL_NAME = "memory"
 MAX_FAILURES_PER_TURN = 3

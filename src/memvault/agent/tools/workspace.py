@@ -8,7 +8,7 @@ task of another workspace (or user) is simply "not found". The model does not mo
 task to another conversation: people do that (the HTTP routes, the panel).
 
 Handlers return JSON strings written for the model: ``{"success": false, "error": ...}``
-with what to do next, never an exception (like ``agent.vault_tools``). The MCP server
+with what to do next, never an exception (like ``agent.tools.vault``). The MCP server
 has no conversation of its own, so its variants of the schemas take ``session_id`` as
 an argument (``with_session``).
 """
@@ -19,11 +19,11 @@ import copy
 import json
 from typing import Any
 
-from ..errors import ConflictError, MemvaultError, NotFoundError
-from ..vault import Vault
-from ..workspace.board import MAX_NOTES_CHARS, MAX_TITLE_CHARS, Task, TaskStatus
-from ..workspace.cards import MAX_FIELDS, MAX_LIST_ITEMS, Card
-from .vault_tools import fail, parse_arguments
+from ...errors import ConflictError, MemvaultError, NotFoundError
+from ...vault import Vault
+from ...workspace.board import MAX_NOTES_CHARS, MAX_TITLE_CHARS, Task, TaskStatus
+from ...workspace.cards import MAX_FIELDS, MAX_LIST_ITEMS, Card
+from .vault import fail, parse_arguments
 
 STATUSES = [s.value for s in TaskStatus]
 _TEXTS = {"type": "array", "items": {"type": "string"}, "maxItems": MAX_LIST_ITEMS}

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..errors import MemvaultError
-from ..llm import Chat, reflect_messages
-from ..llm.client import unavailable
-from ..model import Hit
-from ..security.quarantine import injectable, placeholder
-from ..vault import Vault
-from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
-from .stores import AgentVaults
+from ...errors import MemvaultError
+from ...llm import Chat, reflect_messages
+from ...llm.client import unavailable
+from ...model import Hit
+from ...security.quarantine import injectable, placeholder
+from ...vault import Vault
+from ..stores import AgentVaults
+from .protocol import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
 
 
 class VaultExternalMemory:

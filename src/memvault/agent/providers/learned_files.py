@@ -21,11 +21,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import CharLimitError, MemvaultError, SecurityError
-from ..profile.document import USER_CATEGORIES
-from ..profile.learn import Learned
+from ...errors import CharLimitError, MemvaultError, SecurityError
+from ...profile.document import USER_CATEGORIES
+from ...profile.learn import Learned
+from ..provider import WriteTarget
 from .builtin import BuiltinFileProvider
-from .provider import WriteTarget
 
 log = logging.getLogger(__name__)
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ..errors import MemvaultError
-from ..model import MemClass, Source
-from ..validation import SUBJECT_ASSISTANT, SUBJECT_USER, thread_session
-from ..vault import Vault
-from .provider import MemoryProvider, SessionContext
-from .stores import AgentVaults, memory_off
-from .vault_tools import TOOL_SCHEMAS, VaultTools, fail
-from .workspace_tools import WORKSPACE_TOOL_SCHEMAS, WorkspaceTools
+from ...errors import MemvaultError
+from ...model import MemClass, Source
+from ...validation import SUBJECT_ASSISTANT, SUBJECT_USER, thread_session
+from ...vault import Vault
+from ..provider import MemoryProvider, SessionContext
+from ..stores import AgentVaults, memory_off
+from ..tools.vault import TOOL_SCHEMAS, VaultTools, fail
+from ..tools.workspace import WORKSPACE_TOOL_SCHEMAS, WorkspaceTools
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ import threading
 from collections import deque
 from typing import Any
 
-from ..errors import MemvaultError, UnsupportedOperationError, ValidationError
-from ..lru import LRUCache
-from ..profile.document import Fact
-from ..profile.select import (
+from ...errors import MemvaultError, UnsupportedOperationError, ValidationError
+from ...lru import LRUCache
+from ...profile.document import Fact
+from ...profile.select import (
     CONFIDENCE_WEIGHT,
     DEFAULT_MAX_TOKENS,
     DEFAULT_TOP_K,
@@ -34,9 +34,9 @@ from ..profile.select import (
     render_facts,
     select_facts,
 )
-from ..text import has_cjk, tokenize
-from ..vault import Vault
-from .provider import MemoryProvider, SessionContext
+from ...text import has_cjk, tokenize
+from ...vault import Vault
+from ..provider import MemoryProvider, SessionContext
 
 log = logging.getLogger(__name__)
 

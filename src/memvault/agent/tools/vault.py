@@ -16,13 +16,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine.deciding import MACHINE_SOURCES
-from ..errors import ConfigError, MemvaultError, NotFoundError, SecurityError
-from ..lifecycle.decisions import USER_ONLY, legal_moves
-from ..model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry, Source
-from ..security.quarantine import injectable, placeholder
-from ..validation import SUBJECT_USER
-from ..vault import Vault
+from ...engine.deciding import MACHINE_SOURCES
+from ...errors import ConfigError, MemvaultError, NotFoundError, SecurityError
+from ...lifecycle.decisions import USER_ONLY, legal_moves
+from ...model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry, Source
+from ...security.quarantine import injectable, placeholder
+from ...validation import SUBJECT_USER
+from ...vault import Vault
 
 KINDS = [k.value for k in Kind]
 

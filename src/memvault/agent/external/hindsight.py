@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import MemvaultError, UpstreamError, ValidationError
-from .config import MemoryConfig
-from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
-from .hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
-from .hindsight import hits_from as _hits_from
-from .hindsight_conn import HindsightConnection, describe
-from .provider import MemoryWrite
+from ...errors import MemvaultError, UpstreamError, ValidationError
+from ..config.settings import MemoryConfig
+from ..provider import MemoryWrite
+from ..providers.hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
+from ..providers.hindsight import hits_from as _hits_from
+from ..providers.hindsight_conn import HindsightConnection, describe
+from .protocol import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
 
 
 class HindsightExternalMemory:

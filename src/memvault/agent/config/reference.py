@@ -17,8 +17,8 @@ from pydantic import BaseModel, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from ..config import VaultConfig
-from .config import USER_WRITABLE_FIELDS, MemoryConfig
+from ...config import VaultConfig
+from .settings import USER_WRITABLE_FIELDS, MemoryConfig
 
 
 def _leaves(model: type[BaseModel], prefix: str = "") -> Iterator[tuple[str, FieldInfo]]:
