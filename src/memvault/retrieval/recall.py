@@ -30,7 +30,8 @@ from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
 from ..validation import check_encodable, check_limit
-from .channels import Channel, Pool, Query, VectorChannel
+from .base import Channel, Pool, Query
+from .channels import VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
 from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads, squash
