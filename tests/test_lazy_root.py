@@ -90,3 +90,17 @@ def _loaded_by(module: str) -> set[str]:
 
 def test_importing_the_root_loads_only_the_version() -> None:
     assert _loaded_by("memvault") == {"memvault", "memvault._version"}
+
+
+#: The engine: what neither ``memvault --help`` nor ``import memvault.client`` needs.
+ENGINE = ("vault", "engine", "retrieval", "stores", "agent", "profile", "security", "embed")
+
+
+def _engine_modules(loaded: set[str]) -> list[str]:
+    return sorted(m for m in loaded if m.split(".")[1:2] and m.split(".")[1] in ENGINE)
+
+
+def test_the_command_line_loads_the_engine_only_in_a_command_that_opens_it() -> None:
+    """Typer builds ``--help`` from the command modules: they import the vault in the
+    commands' bodies (``cli.shared._State.vault``), not at module level."""
+    assert _engine_modules(_loaded_by("memvault.cli")) == []
