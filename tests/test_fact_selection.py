@@ -19,7 +19,6 @@ from memvault.agent.facts_provider import FactsProvider
 from memvault.agent.manager import MemoryManager
 from memvault.agent.vault_provider import VaultProvider
 from memvault.errors import ConfigError, ValidationError
-from memvault.profile.document import Fact, Profile
 from memvault.profile.select import (
     FACTS_HEADER,
     recent_text,
@@ -27,6 +26,7 @@ from memvault.profile.select import (
     select_facts,
 )
 from memvault.render import count_tokens
+from memvault.results.profile import Fact, Profile
 from memvault.stores import open_store
 from memvault.text import tokenize
 

@@ -20,7 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 from memvault import ConfigError, UpstreamError
 from memvault.agent.builtin import BuiltinFileProvider
 from memvault.agent.config import MemoryConfig
-from memvault.agent.external import BankNaming, ExternalHit, ExternalMemory
+from memvault.agent.external import BankNaming, ExternalMemory
 from memvault.agent.hindsight import (
     RECALL_TOOL,
     REFLECT_TOOL,
@@ -33,6 +33,7 @@ from memvault.agent.hindsight_external import HindsightExternalMemory
 from memvault.agent.manager import MemoryManager
 from memvault.agent.migrate_v1 import RetainingMemory
 from memvault.agent.tools import MEMORY_TOOL_NAME
+from memvault.results.external import ExternalHit
 
 from .fakes.hindsight import FakeHindsight
 from .servers.hindsight import bank_exists, bank_missions, bank_texts

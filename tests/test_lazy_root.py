@@ -104,3 +104,14 @@ def test_the_command_line_loads_the_engine_only_in_a_command_that_opens_it() -> 
     """Typer builds ``--help`` from the command modules: they import the vault in the
     commands' bodies (``cli.shared._State.vault``), not at module level."""
     assert _engine_modules(_loaded_by("memvault.cli")) == []
+
+
+def test_the_http_client_loads_no_engine() -> None:
+    """The client decodes into the values of ``memvault.results`` (import-linter keeps
+    it from importing the engine; this checks what the interpreter really loads)."""
+    loaded = _loaded_by("memvault.client")
+    assert _engine_modules(loaded) == []
+    assert {m for m in loaded if m.startswith("memvault.results.")} >= {
+        "memvault.results.recall",
+        "memvault.results.profile",
+    }

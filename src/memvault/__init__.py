@@ -62,16 +62,13 @@ if TYPE_CHECKING:
         Source,
         Tier,
     )
-    from .profile.document import Fact, Profile, parse_profile
-    from .profile.learn import Learned
-    from .profile.remember import Remembered
-    from .retrieval.explain import CandidateTrace, Explanation
-    from .retrieval.recall import ChannelScore
+    from .results.profile import Fact, Learned, Profile, Remembered, parse_profile
+    from .results.recall import CandidateTrace, ChannelScore, Explanation
+    from .results.stats import DayCount, Stats
     from .security.scrubber import StreamingContextScrubber
     from .stores.memory import MemoryStore
     from .stores.protocols import Store
     from .stores.sqlite import SQLiteStore
-    from .stores.stats import DayCount, Stats
     from .vault import Vault
 
 #: The module (below the package) that defines each public name.
@@ -80,19 +77,19 @@ _HOMES: dict[str, str] = {
     "AuthError": "errors",
     "AuthorizationError": "errors",
     "BuiltinFileProvider": "agent.builtin",
-    "CandidateTrace": "retrieval.explain",
-    "ChannelScore": "retrieval.recall",
+    "CandidateTrace": "results.recall",
+    "ChannelScore": "results.recall",
     "CharLimitError": "errors",
     "ConfigError": "errors",
     "ConflictError": "errors",
-    "DayCount": "stores.stats",
+    "DayCount": "results.stats",
     "DecisionStatus": "model",
     "Domain": "model",
     "EmbeddingError": "errors",
     "EmbeddingModelMismatchError": "errors",
-    "Explanation": "retrieval.explain",
+    "Explanation": "results.recall",
     "ExternalMemory": "agent.external",
-    "Fact": "profile.document",
+    "Fact": "results.profile",
     "FactsProvider": "agent.facts_provider",
     "FileDriftError": "errors",
     "ForbiddenError": "errors",
@@ -102,7 +99,7 @@ _HOMES: dict[str, str] = {
     "LLMBudgetError": "errors",
     "LLMError": "errors",
     "LLMUnavailableError": "errors",
-    "Learned": "profile.learn",
+    "Learned": "results.profile",
     "MaintenanceReport": "lifecycle.tiers",
     "MemClass": "model",
     "MemoryEntry": "model",
@@ -113,15 +110,15 @@ _HOMES: dict[str, str] = {
     "MigrationError": "errors",
     "NotFoundError": "errors",
     "PayloadTooLargeError": "errors",
-    "Profile": "profile.document",
-    "Remembered": "profile.remember",
+    "Profile": "results.profile",
+    "Remembered": "results.profile",
     "RevealLockedError": "errors",
     "SQLiteStore": "stores.sqlite",
     "Scope": "model",
     "SecurityError": "errors",
     "Sensitivity": "model",
     "Source": "model",
-    "Stats": "stores.stats",
+    "Stats": "results.stats",
     "Store": "stores.protocols",
     "StoreError": "errors",
     "StoreUnavailableError": "errors",
@@ -135,7 +132,7 @@ _HOMES: dict[str, str] = {
     "VaultConfig": "config",
     "VaultProvider": "agent.vault_provider",
     "load_config": "config",
-    "parse_profile": "profile.document",
+    "parse_profile": "results.profile",
 }
 
 __all__ = [

@@ -45,14 +45,13 @@ Errors, which the gateway maps by class:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import ValidationError as PydanticValidationError
 
 from ..errors import ConfigError, NotFoundError, UnsupportedOperationError
-from ..model import MemoryEntry
+from ..results.external import ExternalHit
 from ..validation import check_ident, check_optional_ident
 from .config import HindsightSection, MemoryConfig
 from .provider import MemoryWrite
@@ -174,27 +173,6 @@ class BankNaming:
         agent = check_optional_ident(agent_id, "agent_id")
         work = None if agent is None else self.work_bank(user_id, agent, thread_id=thread_id)
         return Banks(self.user_bank(user_id, thread_id=thread_id), work)
-
-
-@dataclass(frozen=True, slots=True)
-class ExternalHit:
-    """One recalled memory.
-
-    ``score`` is the provider's relevance (higher is better), None where it gives none
-    (Hindsight's reflect evidence); ``bank`` is the id of the bank it came from;
-    ``metadata`` is what else the provider says about it, JSON-ready (Hindsight: fact
-    type, context, dates, entities, tags; the vault: the entry's own metadata);
-    ``sources`` the per-channel scores where the provider reports them; ``entry`` the
-    vault's full record when the provider is the vault.
-    """
-
-    id: str
-    text: str
-    score: float | None
-    bank: str
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    sources: Mapping[str, float] = field(default_factory=dict)
-    entry: MemoryEntry | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +301,6 @@ __all__ = [
     "Bank",
     "BankNaming",
     "Banks",
-    "ExternalHit",
     "ExternalMemory",
     "ExternalStatus",
     "NoExternalMemory",

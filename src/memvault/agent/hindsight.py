@@ -29,8 +29,9 @@ from typing import Any
 from ..errors import ConfigError, MemvaultError, UpstreamError
 from ..fences import CONTEXT_NOTE, escape_data, strip_fences
 from ..render import count_tokens
+from ..results.external import ExternalHit
 from .config import HindsightSection, MemoryConfig
-from .external import Bank, BankNaming, Banks, ExternalHit
+from .external import Bank, BankNaming, Banks
 from .hindsight_conn import HindsightConnection, client_installed, describe
 from .provider import MemoryProvider, SessionContext
 

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import MemvaultError, UpstreamError, ValidationError
+from ..results.external import ExternalHit
 from .config import MemoryConfig
-from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+from .external import Bank, Banks, ExternalStatus, RecallBudget, Reflection
 from .hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
 from .hindsight import hits_from as _hits_from
 from .hindsight_conn import HindsightConnection, describe

@@ -57,7 +57,7 @@ from ..errors import (
     ValidationError,
 )
 from ..model import Kind, Source
-from ..profile.document import (
+from ..results.profile import (
     HISTORY_SECTIONS,
     USER_CATEGORIES,
     USER_SECTIONS,

@@ -23,9 +23,10 @@ from ..errors import MemvaultError
 from ..llm import Chat, reflect_messages
 from ..llm.client import unavailable
 from ..model import Hit
+from ..results.external import ExternalHit
 from ..security.quarantine import injectable
 from ..vault import Vault
-from .external import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+from .external import Bank, Banks, ExternalStatus, RecallBudget, Reflection
 from .stores import AgentVaults
 
 

@@ -35,9 +35,9 @@ from ..agent.builtin import BuiltinFileProvider
 from ..agent.files import ENTRY_DELIMITER
 from ..agent.provider import WriteTarget
 from ..agent.workspace_tools import card_view, task_view
-from ..engine.entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
+from ..results.graph import entity_dict
 from ..validation import check_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from ..errors import ConflictError
+from ..results.profile import Profile, parse_profile
 from ..stores.protocols import ProfileStore
 from ..validation import make_scope
-from .document import Profile, parse_profile
 
 #: How often a change is re-applied when other writers keep saving first.
 CHANGE_ATTEMPTS = 8

@@ -34,10 +34,10 @@ from typing import Any
 
 from ..errors import ValidationError
 from ..render import build_memory_context_block, count_tokens
+from ..results.profile import Fact
 from ..security.pii import redact
 from ..security.scan import scan
 from ..text import tokenize
-from .document import Fact
 from .messages import filter_messages
 
 #: How many facts are injected at most (seed 001 §2.6).

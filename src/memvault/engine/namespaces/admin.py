@@ -14,8 +14,8 @@ from ...embed.advice import EmbedderAdvice, advise
 from ...embed.base import Embedder
 from ...llm import Usage
 from ...llm.metered import read_usage
+from ...results.stats import UserMemories
 from ...stores.protocols import Store
-from ...stores.values import UserMemories
 from ...validation import check_limit, check_offset, make_scope
 from ..views import owner_view
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
+from ...results.workspace import WorkspaceSession
 from ...stores.protocols import Store
 from ...workspace.board import Board, Task, TaskStatus
 from ...workspace.cards import Card, CardPatch, Cards, Revision
 from ...workspace.render import render_card
-from ...workspace.sessions import WorkspaceSession, workspace_sessions
+from ...workspace.sessions import workspace_sessions
 
 
 class Workspace:
