@@ -1,5 +1,5 @@
-"""The overview's numbers: what a store counts (``protocols.EntryStats``) and ``Stats``,
-what ``Vault.stats`` makes of it.
+"""The overview's numbers: what a store counts (``protocols.EntryStats``) and
+``make_stats``, which turns that into the ``Stats`` (``results.stats``) of ``Vault.stats``.
 
 A store answers with aggregates (one row per combination of classification values, one
 row per active day), never with the entries themselves; this module fills in the
