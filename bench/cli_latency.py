@@ -1,13 +1,17 @@
-"""How long one ``memvault`` command takes from a cold start, as a user types it.
+"""How long memvault takes from a cold start: importing the HTTP client, and one
+``memvault`` command as a user types it.
 
-Every sample is a fresh ``python -m memvault.cli`` process (interpreter start, imports,
-opening the database, the model if the command needs one, the work, exit), run 10
-times per command; the table shows the median and the worst wall time, and the median
-CPU time (user + system) of the process, which load from other processes on the
-machine does not inflate. A vault of 200 memories (with vectors of the configured
-model) is prepared first through the library, so searches run over real vectors.
+Every sample is a fresh process (interpreter start, imports, opening the database, the
+model if the command needs one, the work, exit), run ``--runs`` times (5 by default);
+the table shows the median and the worst wall time, and the median CPU time (user +
+system) of the process, which load from other processes on the machine inflates far
+less than wall time. The first row is ``python -c "import memvault.client"``, with how
+many modules (memvault's own, and all) that import loads. The commands run as
+``python -m memvault.cli`` (what the ``memvault`` script runs) against a vault of 200
+memories in a temporary ``MEMVAULT_HOME``, prepared first through the library, so
+searches run over real vectors of the chosen embedder.
 
-    .venv/bin/python bench/cli_latency.py [--embedder local] [--model multilingual-e5-small]
+    .venv/bin/python bench/cli_latency.py [--runs 5] [--embedder none|local] [--model NAME]
 """
 
 from __future__ import annotations
@@ -26,27 +30,45 @@ from memvault import Vault, load_config
 
 TOPICS = ("Go services", "the billing pipeline", "Friday deploys", "the cat Miso", "coffee")
 
+#: Imports the client and says how many modules that took: memvault's and all of them.
+COUNT_CLIENT_MODULES = (
+    "import sys, memvault.client; "
+    "ours = [m for m in sys.modules if m == 'memvault' or m.startswith('memvault.')]; "
+    "print(len(ours), len(sys.modules))"
+)
 
-def run_once(env: dict[str, str], args: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one fresh process."""
+
+def run_once(env: dict[str, str], argv: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of one fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "memvault.cli", *args], capture_output=True, text=True, env=env
-    )
+    done = subprocess.run(argv, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        raise SystemExit(f"memvault {' '.join(args)} failed: {done.stderr.strip()}")
+        raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, cpu, done.stdout
+
+
+def prepare(home: Path, embedder: str, model: str | None) -> tuple[str, str]:
+    """200 memories for ``alice`` in ``home``: (one of their ids, the embedder's name)."""
+    config = load_config(home=home, embedding={"provider": embedder, "model": model})
+    with Vault(config=config) as vault:
+        records = [
+            {"content": f"Note {i} about {TOPICS[i % len(TOPICS)]}: item {i * 7} is done"}
+            for i in range(200)
+        ]
+        first = vault.add_many(records, user_id="alice")[0]
+        vault.flush()
+        return first.id, vault.embedder.name if vault.embedder else "none"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--embedder", default="local", help="embedding.provider")
+    parser.add_argument("--embedder", default="local", help="embedding.provider (none: keyword)")
     parser.add_argument("--model", default=None, help="embedding.model")
-    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -55,37 +77,42 @@ def main() -> None:
             env["MEMVAULT_EMBEDDING_MODEL"] = args.model
         else:
             env.pop("MEMVAULT_EMBEDDING_MODEL", None)
-        embedding = {"provider": args.embedder, "model": args.model}
-        config = load_config(home=Path(tmp), embedding=embedding)
-        with Vault(config=config) as vault:
-            records = [
-                {"content": f"Note {i} about {TOPICS[i % len(TOPICS)]}: item {i * 7} is done"}
-                for i in range(200)
-            ]
-            first = vault.add_many(records, user_id="alice")[0]
-            vault.flush()
-            model = vault.embedder.name if vault.embedder else "none"
+        first, model = prepare(Path(tmp), args.embedder, args.model)
+        cli = [sys.executable, "-m", "memvault.cli"]
         commands = {
-            "add": ["add", "--user", "alice", "Alice writes Go services and prefers short answers"],
-            "search": ["search", "--user", "alice", "how should answers be written"],
-            "search (Chinese)": ["search", "--user", "alice", "数据仓库用的是什么"],
-            "list": ["list", "--user", "alice"],
-            "get": ["get", first.id, "--user", "alice"],
-            "export": ["export", "--user", "alice"],
+            "python -c 'import memvault.client'": [sys.executable, "-c", COUNT_CLIENT_MODULES],
+            "memvault --help": [*cli, "--help"],
+            "memvault list": [*cli, "list", "--user", "alice"],
+            "memvault search": [*cli, "search", "--user", "alice", "how should answers be written"],
+            "memvault search (Chinese)": [*cli, "search", "--user", "alice", "数据仓库用的是什么"],
+            "memvault get": [*cli, "get", first, "--user", "alice"],
+            "memvault add": [*cli, "add", "--user", "alice", "Alice prefers short answers"],
+            "memvault export": [*cli, "export", "--user", "alice"],
         }
-        print(f"memvault CLI, cold process per call, {args.runs} runs each; embedder {model}\n")
+        print(f"memvault cold start, a fresh process per call, {args.runs} runs each; ", end="")
+        print(f"embedder {model}\n")
         print("| command | wall median (s) | wall max (s) | CPU median (s) |")
         print("|---|---:|---:|---:|")
+        loads: list[float] = []
+        counted = ""
         for name, argv in commands.items():
             samples = [run_once(env, argv) for _ in range(args.runs)]
-            walls = [w for w, _ in samples]
-            cpus = [c for _, c in samples]
+            loads.append(os.getloadavg()[0])
+            walls = [w for w, _, _ in samples]
+            cpus = [c for _, c, _ in samples]
+            if argv[1] == "-c":
+                counted = samples[0][2].split()
             print(
                 f"| `{name}` | {statistics.median(walls):.2f} | {max(walls):.2f} | "
                 f"{statistics.median(cpus):.2f} |"
             )
-        load = os.getloadavg()[0]
-        print(f"\nload average during the run: {load:.1f} on {os.cpu_count()} cores")
+        if counted:
+            ours, everything = counted
+            print(f"\n`import memvault.client` loads {ours} memvault modules, {everything} in all")
+        print(
+            f"load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f} "
+            f"on {os.cpu_count()} cores"
+        )
 
 
 if __name__ == "__main__":

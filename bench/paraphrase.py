@@ -42,8 +42,8 @@ from typing import Any
 
 from memvault import Vault, load_config
 from memvault.config import ContextConfig
-from memvault.retrieval.explain import Explanation
-from memvault.retrieval.relevance import Gate, calibration
+from memvault.results.recall import Explanation, Gate
+from memvault.retrieval.relevance import calibration
 
 DATA = Path(__file__).resolve().parent / "data" / "paraphrase"
 USER = "bench-user"

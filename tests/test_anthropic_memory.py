@@ -17,8 +17,8 @@ import pytest
 from anthropic.lib.tools import ToolError
 
 from memvault import Vault, load_config
+from memvault.agent.files import ENTRY_DELIMITER
 from memvault.agent.providers.builtin import BuiltinFileProvider
-from memvault.agent.providers.files import ENTRY_DELIMITER
 from memvault.embed import HashingEmbedder
 from memvault.integrations.anthropic_memory import (
     METADATA_KEY,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from memvault.agent.files import find_drift, join_entries, parse_entries, split_entries
 from memvault.agent.providers.builtin import BuiltinFileProvider
-from memvault.agent.providers.files import find_drift, join_entries, parse_entries, split_entries
 
 HERE = Path(__file__).parent
 PYTHONPATH = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
@@ -52,7 +52,7 @@ ENDLESS = textwrap.dedent(
     """
     import sys
     from memvault.agent.providers.builtin import BuiltinFileProvider
-    from memvault.agent.providers.files import Edit
+    from memvault.agent.files import Edit
     from test_builtin_concurrency import BALLAST, KEEP, expected_entry
 
     base, first = sys.argv[1], int(sys.argv[2])

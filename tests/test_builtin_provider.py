@@ -10,9 +10,7 @@ from filelock import FileLock
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memvault.agent.provider import MemoryWrite
-from memvault.agent.providers.builtin import RULE, BuiltinFileProvider
-from memvault.agent.providers.files import (
+from memvault.agent.files import (
     ENTRY_DELIMITER,
     AmbiguousMatchError,
     CharLimitError,
@@ -21,6 +19,8 @@ from memvault.agent.providers.files import (
     join_entries,
     parse_entries,
 )
+from memvault.agent.provider import MemoryWrite
+from memvault.agent.providers.builtin import RULE, BuiltinFileProvider
 from memvault.errors import (
     ConfigError,
     ConflictError,

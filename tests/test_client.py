@@ -27,7 +27,6 @@ from memvault import (
     ValidationError,
     load_config,
 )
-from memvault.agent.external import ExternalHit
 from memvault.client import (
     AsyncClient,
     Client,
@@ -39,7 +38,8 @@ from memvault.client import (
     ProviderStatus,
     decode,
 )
-from memvault.lifecycle.history import Version
+from memvault.results.external import ExternalHit
+from memvault.results.history import Version
 from memvault.server import schemas
 from memvault.server.state import ServerSettings
 

@@ -16,11 +16,9 @@ import pytest
 
 from memvault import ForbiddenError, NotFoundError, ValidationError, Vault, load_config
 from memvault.client import AsyncClient, Client
-from memvault.engine.entities import EntityDetail
-from memvault.graph.view import EntityGraphView
-from memvault.stores.stats import Stats
-from memvault.stores.values import UserMemories
-from memvault.workspace.sessions import WorkspaceSession
+from memvault.results.graph import EntityDetail, EntityGraphView
+from memvault.results.stats import Stats, UserMemories
+from memvault.results.workspace import WorkspaceSession
 
 from .gateway_server import Live, live_gateway
 

@@ -20,7 +20,8 @@ from memvault import ConfigError, Vault, load_config
 from memvault.config import ContextConfig
 from memvault.embed import multilingual
 from memvault.embed.local import LocalEmbedder
-from memvault.retrieval.relevance import BACKGROUND, CALIBRATIONS, calibration, reads, shipped
+from memvault.results.recall import CALIBRATIONS
+from memvault.retrieval.relevance import BACKGROUND, calibration, reads, shipped
 
 DATA = Path(__file__).parents[1] / "bench" / "data" / "paraphrase"
 

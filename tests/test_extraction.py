@@ -18,9 +18,9 @@ from memvault import Vault
 from memvault.config import load_config
 from memvault.errors import ValidationError
 from memvault.profile.debounce import DebounceQueue
-from memvault.profile.document import FactSource
 from memvault.profile.learn import Conversation, Learner
 from memvault.profile.messages import filter_messages
+from memvault.results.profile import FactSource
 from tests.fakes.openai_chat import FakeChatServer, Reply
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)

@@ -19,7 +19,6 @@ from memvault.agent.providers.builtin import BuiltinFileProvider
 from memvault.agent.providers.facts import FactsProvider
 from memvault.agent.providers.vault import VaultProvider
 from memvault.errors import ConfigError, ValidationError
-from memvault.profile.document import Fact, Profile
 from memvault.profile.select import (
     FACTS_HEADER,
     recent_text,
@@ -27,6 +26,7 @@ from memvault.profile.select import (
     select_facts,
 )
 from memvault.render import count_tokens
+from memvault.results.profile import Fact, Profile
 from memvault.stores import open_store
 from memvault.text import tokenize
 

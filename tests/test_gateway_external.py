@@ -16,12 +16,12 @@ from memvault import UnsupportedOperationError, UpstreamError, Vault, VaultConfi
 from memvault.agent.external import (
     Bank,
     Banks,
-    ExternalHit,
     ExternalMemory,
     ExternalStatus,
     RecallBudget,
     Reflection,
 )
+from memvault.results.external import ExternalHit
 from memvault.server.app import create_app
 from memvault.server.state import ServerSettings
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from memvault import ConfigError, UpstreamError
 from memvault.agent.config import MemoryConfig
-from memvault.agent.external import BankNaming, ExternalHit, ExternalMemory
+from memvault.agent.external import BankNaming, ExternalMemory
 from memvault.agent.external.hindsight import HindsightExternalMemory
 from memvault.agent.manager import MemoryManager
 from memvault.agent.migrate_v1 import RetainingMemory
@@ -33,6 +33,7 @@ from memvault.agent.providers.hindsight import (
     merge_hits,
 )
 from memvault.agent.tools.memory import MEMORY_TOOL_NAME
+from memvault.results.external import ExternalHit
 
 from .fakes.hindsight import FakeHindsight
 from .servers.hindsight import bank_exists, bank_missions, bank_texts

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from memvault import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier, VaultConfig
-from memvault.stores.values import EntryOrder
+from memvault.model import EntryOrder
 
 from .gateway_server import Live, live_gateway
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from memvault.agent.files import join_entries
 from memvault.agent.providers.builtin import BuiltinFileProvider
-from memvault.agent.providers.files import join_entries
 from memvault.agent.tools.memory import (
     MAX_FAILURES_PER_TURN,
     MEMORY_TOOL_DESCRIPTION,

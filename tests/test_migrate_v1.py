@@ -14,13 +14,13 @@ import pytest
 
 from memvault.agent.external import Bank
 from memvault.agent.external.vault import VaultExternalMemory
-from memvault.agent.migrate_v1 import RetainingMemory, migrate_v1
-from memvault.agent.providers.files import (
+from memvault.agent.files import (
     ENTRY_DELIMITER,
     USER_CHAR_LIMIT,
     joined_length,
     parse_entries,
 )
+from memvault.agent.migrate_v1 import RetainingMemory, migrate_v1
 from memvault.config import load_config
 from memvault.errors import NotFoundError
 from memvault.vault import Vault

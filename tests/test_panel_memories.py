@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from memvault import Domain, Kind, MemClass, Tier
-from memvault.stores.values import EntryOrder
+from memvault.model import EntryOrder
 
 from .gateway_server import Live
 from .panel_kit import browser, live, open_screen, page, shot  # noqa: F401 (fixtures)

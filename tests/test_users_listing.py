@@ -10,7 +10,7 @@ import pytest
 from memvault import Vault, VaultConfig
 from memvault.agent.stores import AgentVaults
 from memvault.errors import ValidationError
-from memvault.stores.values import UserMemories
+from memvault.results.stats import UserMemories
 
 from .gateway_server import live_gateway
 

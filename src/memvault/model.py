@@ -205,11 +205,26 @@ class Hit:
         return {"entry": self.entry.to_dict(), "score": self.score, "sources": dict(self.sources)}
 
 
+class EntryOrder(StrEnum):
+    """The order a listing pages through: a person browsing looks for the latest
+    writes, the first ones, or what changed last. Ties are broken by id."""
+
+    NEWEST = "newest"  # created_at, latest first (the default)
+    OLDEST = "oldest"  # created_at, earliest first
+    UPDATED = "updated"  # updated_at, latest first
+
+    def sort_key(self, entry: MemoryEntry) -> tuple[datetime, str]:
+        """What the order compares (reverse it unless ``OLDEST``)."""
+        at = entry.updated_at if self is EntryOrder.UPDATED else entry.created_at
+        return at, entry.id
+
+
 __all__ = [
     "CONFLICTS_KEY",
     "ENTRY_FIELDS",
     "DecisionStatus",
     "Domain",
+    "EntryOrder",
     "Hit",
     "Kind",
     "MemClass",

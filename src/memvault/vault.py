@@ -62,13 +62,14 @@ from .graph.links import Linker
 from .lifecycle import AccessLog, Maintenance, MaintenanceReport
 from .lifecycle.compress import Compaction, Compressor
 from .lifecycle.domains import DomainClassifier
-from .lifecycle.history import Version, validity_filter
+from .lifecycle.history import validity_filter
 from .lifecycle.replacements import CANDIDATES, replacements_for
 from .llm import MeteredCall
 from .llm.pool import LLMPool
 from .model import (
     DecisionStatus,
     Domain,
+    EntryOrder,
     Hit,
     Kind,
     MemClass,
@@ -78,12 +79,15 @@ from .model import (
     Tier,
     utcnow,
 )
-from .profile.document import Profile
 from .profile.learn import Learner
 from .profile.profiles import Profiles
-from .profile.remember import Remembered, Rememberer
+from .profile.remember import Rememberer
+from .results.history import Version
+from .results.profile import Profile, Remembered
+from .results.recall import Explanation
+from .results.stats import Stats
 from .retrieval.channels import channels_for
-from .retrieval.explain import Explanation, explain
+from .retrieval.explain import explain
 from .retrieval.people import People
 from .retrieval.recall import Recall
 from .retrieval.relevance import Relevance
@@ -92,8 +96,8 @@ from .security.protect import Protector
 from .security.screen import TextScreen
 from .stores import open_store
 from .stores.protocols import EntityGraph, Store
-from .stores.stats import Stats, make_stats, window_start
-from .stores.values import NO_FILTER, EntryFilter, EntryOrder
+from .stores.stats import make_stats, window_start
+from .stores.values import NO_FILTER, EntryFilter
 from .validation import (
     check_bool,
     check_datetime,

@@ -22,8 +22,9 @@ from memvault import (
     StoreError,
     Tier,
 )
+from memvault.model import EntryOrder
 from memvault.stores.protocols import EntryStore
-from memvault.stores.values import EntryFilter, EntryOrder, RevealState, SearchDoc, VectorItem, View
+from memvault.stores.values import EntryFilter, RevealState, SearchDoc, VectorItem, View
 
 from .support import (
     MODEL,

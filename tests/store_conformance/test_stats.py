@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from memvault import Domain, Kind, MemClass, Store, Tier
+from memvault.results.stats import DayCount
 from memvault.stores.protocols import EntryStats
-from memvault.stores.stats import DayCount, TallyRow
+from memvault.stores.stats import TallyRow
 from memvault.stores.values import EntryFilter, VectorItem, View
 
 from .support import MODEL, OWNER, SHARED, T0, entry, put, vec

@@ -39,8 +39,9 @@ from pydantic import ValidationError as PydanticValidationError
 from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
 from ..errors import ConfigError, NotFoundError, ValidationError
 from ..lifecycle import MaintenanceReport
+from ..results.stats import UserMemories
 from ..stores.factory import check_location, shown_location, sqlite_file
-from ..stores.values import UserMemories, page_of_users
+from ..stores.values import page_of_users
 from ..validation import check_ident, check_limit, check_offset, shown
 from ..vault import Vault
 

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import ValidationError
-from ..vault import Vault
 from .shared import AsJson, _echo_json, _state
 
 agents_app = typer.Typer(
@@ -71,6 +70,7 @@ def agents_set(
     """Change an agent's settings; a new store is opened (schema created) first, so one
     that cannot be reached changes nothing. Memories are not moved: see migrate-store."""
     from ..agent.stores import AgentVaults, resolve_store
+    from ..vault import Vault
 
     if store is not None and default_store:
         raise ValidationError("pass either --store or --default-store, not both")

@@ -22,7 +22,7 @@ def entities_list(
     as_json: AsJson = False,
 ) -> None:
     """List the entities the user's memories name, most named first."""
-    from ..engine.entities import entity_dict
+    from ..results.graph import entity_dict
 
     with _state(ctx).vault(agent=agent) as vault:
         found = vault.entities.list(

@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from ..errors import AuthorizationError, ValidationError
-from ..vault import Vault
 from .shared import AsJson, User, _echo_json, _state
 
 
@@ -72,6 +71,7 @@ def erase(
         raise ValidationError(f"erasing {user!r} cannot be undone: add --yes to confirm")
     from ..agent.config import MemoryConfigStore
     from ..agent.stores import AgentVaults
+    from ..vault import Vault
 
     config = _state(ctx).config()
     with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as every:

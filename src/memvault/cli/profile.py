@@ -81,7 +81,7 @@ def profile(
     if as_json:
         _echo_json(doc.to_dict())
         return
-    from ..profile.document import HISTORY_SECTIONS, USER_SECTIONS
+    from ..results.profile import HISTORY_SECTIONS, USER_SECTIONS
 
     shown = False
     for name in USER_SECTIONS + HISTORY_SECTIONS:

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import MemvaultError, ValidationError
-from ..vault import Vault
 from .shared import Agent, AsJson, User, _echo_json, _state
 
 
@@ -83,6 +82,8 @@ def mcp(
 
         if not AgentRegistry.in_home(config.home).get(agent).enabled:
             raise MemvaultError(memory_off(agent))
+    from ..vault import Vault
+
     with Vault(config=config) as vault:
         run_stdio(vault, user_id=user, agent_id=agent, base_dir=config.home)
 

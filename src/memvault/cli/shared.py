@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -15,7 +15,9 @@ from ..config import VaultConfig, load_config
 from ..errors import ValidationError
 from ..model import MemoryEntry
 from ..validation import parse_json
-from ..vault import Vault
+
+if TYPE_CHECKING:
+    from ..vault import Vault
 
 User = Annotated[str, typer.Option("--user", "-u", help="the user whose memory this is")]
 Agent = Annotated[
@@ -89,6 +91,8 @@ class _State:
         vectors to the back-fill (``memvault reindex``, a server). No back-fill thread
         runs in a CLI process either way. ``agent`` picks that agent's store.
         """
+        from ..vault import Vault  # the engine loads only for a command that opens it
+
         config = self.routed(agent)
         if model == "no":
             return Vault(config=config, embedder=None)

@@ -13,10 +13,8 @@ from typing import Annotated, Any
 import typer
 
 from ..atomic import replacing
-from ..embed.factory import make_embedder
 from ..errors import ValidationError
 from ..validation import check_ident
-from ..vault import Vault
 from .shared import Agent, AsJson, User, _counted, _echo_json, _progress, _state
 
 
@@ -143,6 +141,7 @@ def migrate_store(
 
     from rich.console import Console
 
+    from ..embed.factory import make_embedder
     from ..engine.migrate import migrate_store as copy_vault
     from ..stores import open_store, sqlite_file
 
@@ -206,6 +205,7 @@ def migrate_v1(
     from ..agent.migrate_v1 import find_v1_files
     from ..agent.migrate_v1 import migrate_v1 as run_migration
     from ..agent.stores import AgentVaults
+    from ..vault import Vault
 
     if user is not None and every:
         raise ValidationError("--user-id and --all: pass one of them")

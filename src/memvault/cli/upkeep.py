@@ -10,8 +10,6 @@ import typer
 
 from .._version import __version__
 from ..errors import MemvaultError, ValidationError
-from ..stores.factory import shown_location
-from ..vault import Vault
 from .shared import Agent, AsJson, User, _echo_json, _many, _progress, _state
 
 
@@ -112,6 +110,7 @@ def maintain(
     from rich.console import Console
 
     from ..agent.stores import AgentVaults
+    from ..vault import Vault
 
     config = _state(ctx).config()
     with (
@@ -218,6 +217,7 @@ def users(
 ) -> None:
     """Who has memories here and how many (every agent's store counted), by user id."""
     from ..agent.stores import AgentVaults
+    from ..vault import Vault
 
     config = _state(ctx).config()
     with Vault(config=config, embedder=None) as vault, AgentVaults(vault) as every:
@@ -259,6 +259,8 @@ def doctor(
     """Print versions, the data directory, the store's health and embedder advice."""
     import sqlite3
     from importlib.util import find_spec
+
+    from ..stores.factory import shown_location
 
     state = _state(ctx)
     config = state.config()

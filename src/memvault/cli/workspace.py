@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..errors import NotFoundError, ValidationError
-from ..workspace.board import Task
-from ..workspace.cards import Card, Change, Revision
 from .shared import AsJson, User, _echo_json, _state
+
+if TYPE_CHECKING:  # the types of the printers; the commands get them from the vault
+    from ..workspace.board import Task
+    from ..workspace.cards import Card, Change, Revision
 
 card_app = typer.Typer(help="A conversation's state card: show, set, its revisions, delete.")
 task_app = typer.Typer(help="A workspace's task board: list, add, move, assign, delete.")

@@ -12,14 +12,11 @@ from urllib.parse import quote
 
 import httpx
 
-from ..engine.entities import EntityDetail
-from ..graph.view import EntityGraphView
 from ..model import MemoryEntry
-from ..stores.graph_values import Entity
-from ..stores.stats import Stats
-from ..stores.values import UserMemories
+from ..results.graph import Entity, EntityDetail, EntityGraphView
+from ..results.stats import Stats, UserMemories
+from ..results.workspace import WorkspaceSession
 from ..validation import check_limit, check_optional_ident, check_short_text
-from ..workspace.sessions import WorkspaceSession
 from . import decode
 from .calls import _agent, _fields, _user
 from .exchange import Call

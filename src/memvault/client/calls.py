@@ -27,14 +27,22 @@ from urllib.parse import quote
 
 import httpx
 
-from ..agent.external import ExternalHit
 from ..errors import ValidationError
-from ..lifecycle.history import Version
-from ..model import DecisionStatus, Domain, Hit, Kind, MemClass, MemoryEntry, Sensitivity, Tier
-from ..profile.document import Profile, parse_profile
-from ..profile.remember import Remembered
-from ..retrieval.explain import Explanation
-from ..stores.values import EntryOrder
+from ..model import (
+    DecisionStatus,
+    Domain,
+    EntryOrder,
+    Hit,
+    Kind,
+    MemClass,
+    MemoryEntry,
+    Sensitivity,
+    Tier,
+)
+from ..results.external import ExternalHit
+from ..results.history import Version
+from ..results.profile import Profile, Remembered, parse_profile
+from ..results.recall import Explanation
 from ..validation import check_entry_id, check_optional_ident
 from . import decode
 from .exchange import Call

@@ -19,21 +19,21 @@ from datetime import datetime
 from enum import Enum
 from typing import Any
 
-from ..agent.external import ExternalHit
-from ..engine.entities import EntityDetail
-from ..graph.view import EntityGraphView, GraphEdge, GraphNode
-from ..lifecycle.history import Version
 from ..model import Hit, MemoryEntry
-from ..profile.document import Fact
-from ..profile.learn import Learned, LearnedFact
-from ..profile.remember import Remembered
-from ..retrieval.explain import CandidateTrace, Explanation
-from ..retrieval.recall import ChannelScore
-from ..retrieval.relevance import DEFAULT_CALIBRATION, Calibration, Gate
-from ..stores.graph_values import Entity, Relation
-from ..stores.stats import DayCount, Stats
-from ..stores.values import UserMemories
-from ..workspace.sessions import WorkspaceSession
+from ..results.external import ExternalHit
+from ..results.graph import Entity, EntityDetail, EntityGraphView, GraphEdge, GraphNode, Relation
+from ..results.history import Version
+from ..results.profile import Fact, Learned, LearnedFact, Remembered
+from ..results.recall import (
+    DEFAULT_CALIBRATION,
+    Calibration,
+    CandidateTrace,
+    ChannelScore,
+    Explanation,
+    Gate,
+)
+from ..results.stats import DayCount, Stats, UserMemories
+from ..results.workspace import WorkspaceSession
 
 
 def _object(data: object, what: str) -> Mapping[str, Any]:

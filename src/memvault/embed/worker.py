@@ -25,12 +25,12 @@ from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from functools import partial
+from typing import Protocol
 
 from ..model import MemoryEntry
-from ..retrieval.vector import VectorIndex
 from ..stores.protocols import Store
 from ..stores.values import VectorItem
-from .base import Embedder
+from .base import Embedder, Vectors
 from .guard import EmbeddingStopped, exiting
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,16 @@ log = logging.getLogger(__name__)
 BACKFILLED_KEPT = 10_000
 
 
+class VectorCache(Protocol):
+    """What the worker tells about the vectors it stored: the search side's in-memory
+    index (``retrieval.vector.VectorIndex``), which stands above this package and is
+    handed in by the engine, so that the embedders never import recall."""
+
+    def upsert(self, user_id: str, items: Sequence[tuple[str, str | None, Vectors]]) -> None:
+        """Reflect vectors this process just stored, ``(entry id, agent id, vector)``."""
+        ...
+
+
 class EmbeddingWorker:
     """One daemon thread that turns queued entries into stored vectors."""
 
@@ -47,7 +57,7 @@ class EmbeddingWorker:
         self,
         store: Store,
         embedder: Embedder,
-        index: VectorIndex,
+        index: VectorCache,
         text_of: Callable[[MemoryEntry], str],
         *,
         batch_size: int = 64,
@@ -327,4 +337,4 @@ def _close_at_exit(ref: weakref.ref[EmbeddingWorker]) -> None:
         worker.close(drain=False, timeout=30.0)
 
 
-__all__ = ["EmbeddingWorker"]
+__all__ = ["EmbeddingWorker", "VectorCache"]

@@ -9,57 +9,13 @@ agent's entries name, is reported exactly like a missing one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from ..errors import NotFoundError, ValidationError
 from ..names import name_key
-from ..stores.graph_values import Entity, Relation
+from ..results.graph import Entity, EntityDetail
 from ..stores.protocols import EntityGraph
 from ..stores.values import View
 from ..validation import check_limit, check_offset, check_short_text
 from .views import owner_view
-
-
-@dataclass(frozen=True, slots=True)
-class EntityDetail:
-    """One entity as a view sees it: its relations both ways (``neighbours``) and the
-    ids of the entries that name it, newest first."""
-
-    entity: Entity
-    relations: tuple[Relation, ...]
-    entry_ids: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **entity_dict(self.entity),
-            "relations": [relation_dict(r) for r in self.relations],
-            "neighbours": sorted(
-                {r.target if r.source_id == self.entity.id else r.source for r in self.relations}
-            ),
-            "entry_ids": list(self.entry_ids),
-        }
-
-
-def entity_dict(entity: Entity) -> dict[str, Any]:
-    return {
-        "id": entity.id,
-        "name": entity.name,
-        "type": entity.type,
-        "entries": entity.entries,
-        "aliases": list(entity.aliases),
-    }
-
-
-def relation_dict(r: Relation) -> dict[str, Any]:
-    return {
-        "source": r.source,
-        "type": r.type,
-        "target": r.target,
-        "source_id": r.source_id,
-        "target_id": r.target_id,
-        "entry_id": r.entry_id,
-    }
 
 
 def check_name(name: object, field: str = "name") -> str:
@@ -141,4 +97,7 @@ class EntityService:
         return self._find(view, keep)
 
 
-__all__ = ["EntityDetail", "EntityService", "check_name", "entity_dict", "relation_dict"]
+__all__ = [
+    "EntityService",
+    "check_name",
+]

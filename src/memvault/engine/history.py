@@ -22,15 +22,9 @@ from datetime import datetime
 
 from ..errors import ConflictError, ValidationError
 from ..lifecycle.decisions import check_move, move_record
-from ..lifecycle.history import (
-    SUPERSEDED,
-    UNDONE,
-    Version,
-    links,
-    periods,
-    states_at,
-)
+from ..lifecycle.history import SUPERSEDED, UNDONE, links, periods, states_at
 from ..model import MemoryEntry
+from ..results.history import Version
 from ..stores.protocols import Store
 from ..stores.values import SearchDoc, StoredVersion, View
 from ..validation import ENTRY_ID_RE

@@ -9,7 +9,8 @@ is found is stored by the write path in the same transaction as the entry
 
 from __future__ import annotations
 
-from .extract import Extraction, Extractor, extract_rules
+from .extract import Extractor, extract_rules
+from .extraction import Extraction
 from .llm import EXTRACTION_PROMPT, parse_extraction
 
 __all__ = ["EXTRACTION_PROMPT", "Extraction", "Extractor", "extract_rules", "parse_extraction"]

@@ -26,14 +26,11 @@ from ..llm.client import LLMFor
 from ..names import candidate_keys, display_name, name_key
 from ..stores.graph_values import MENTIONED_WITH, UNKNOWN, Mention, RelationMention
 from ..text import ENGLISH_STOPWORDS, QUESTION_WORDS, _segmenter
+from .extraction import MAX_ENTITIES, MAX_RELATED, Extraction
 from .llm import extraction_messages, parse_extraction
 
 log = logging.getLogger(__name__)
 
-#: At most this many entities per entry (the first in the text), and relations among
-#: the first few of them only, so one long entry cannot flood the graph.
-MAX_ENTITIES = 24
-MAX_RELATED = 8
 
 _SENTENCE_END = re.compile(
     r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bMt)(?<!\bProf)[.!?。！？]+\s*|\n+"
@@ -115,15 +112,6 @@ _JIEBA_TYPES = {
 }
 
 _posseg_lock = threading.Lock()
-
-
-@dataclass(frozen=True, slots=True)
-class Extraction:
-    """What one entry names: its entities (by key, in text order) and their relations."""
-
-    mentions: tuple[Mention, ...] = ()
-    relations: tuple[RelationMention, ...] = ()
-    by: str = "rules"  # "rules", or "llm" when the chat model's answer was used
 
 
 @dataclass
@@ -356,4 +344,4 @@ def _merged(llm: Extraction, rules: Extraction) -> Extraction:
     return Extraction(tuple(kept), tuple(relations), by="llm")
 
 
-__all__ = ["MAX_ENTITIES", "Extraction", "Extractor", "extract_rules"]
+__all__ = ["Extractor", "extract_rules"]

@@ -14,7 +14,8 @@ from ..model import MemoryEntry
 from ..names import display_name, name_key
 from ..stores.graph_values import UNKNOWN, Mention, RelationMention
 from ..stores.protocols import EntityGraph
-from .extract import Extraction, Extractor
+from .extract import Extractor
+from .extraction import Extraction
 
 
 def entry_text(entry: MemoryEntry) -> str:

@@ -9,14 +9,12 @@ means the answer could not be read, and the write path uses the rules instead.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..llm.replies import json_values
 from ..names import display_name, name_key
 from ..stores.graph_values import ENTITY_TYPES, MENTIONED_WITH, UNKNOWN, Mention, RelationMention
-
-if TYPE_CHECKING:
-    from .extract import Extraction
+from .extraction import MAX_ENTITIES, Extraction
 
 EXTRACTION_PROMPT = """\
 You find the named things in one memory of a user's assistant: people, projects, \
@@ -63,8 +61,6 @@ def _type(value: Any) -> str:
 
 def parse_extraction(reply: str) -> Extraction | None:
     """The ``Extraction`` a chat model's reply holds, or None when none can be read."""
-    from .extract import MAX_ENTITIES, Extraction  # extract imports this module
-
     data = _first_object(reply or "")
     if data is None:
         return None

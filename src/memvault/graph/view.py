@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from ..errors import NotFoundError, ValidationError
 from ..names import name_key
-from ..stores.graph_values import MENTIONED_WITH, Entity, Relation
+from ..results.graph import Entity, EntityGraphView, GraphEdge, GraphNode, Relation
+from ..stores.graph_values import MENTIONED_WITH
 from ..stores.protocols import EntityGraph
 from ..stores.values import View
 from ..validation import check_limit, check_short_text
@@ -24,75 +23,6 @@ from ..validation import check_limit, check_short_text
 #: The most nodes one drawing holds, and how far from a centre it reaches.
 MAX_NODES = 500
 MAX_DEPTH = 3
-
-
-@dataclass(frozen=True, slots=True)
-class GraphNode:
-    """An entity as a node: ``mentions`` is how many of the view's entries name it,
-    ``hops`` its distance from the centre (None when the graph has none)."""
-
-    id: str
-    name: str
-    type: str
-    mentions: int
-    aliases: tuple[str, ...]
-    hops: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "type": self.type,
-            "mentions": self.mentions,
-            "aliases": list(self.aliases),
-            "hops": self.hops,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class GraphEdge:
-    """A relation between two nodes; ``weight`` is how many entries state it.
-    ``mentioned_with`` has no direction: its ends are in name order."""
-
-    source_id: str
-    source: str
-    target_id: str
-    target: str
-    relation: str
-    weight: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source_id": self.source_id,
-            "source": self.source,
-            "target_id": self.target_id,
-            "target": self.target,
-            "relation": self.relation,
-            "weight": self.weight,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class EntityGraphView:
-    """Nodes (most named first, or nearest the centre first) and the edges among them.
-    ``truncated``: more entities qualified than ``limit`` let in."""
-
-    nodes: tuple[GraphNode, ...]
-    edges: tuple[GraphEdge, ...]
-    center: str | None
-    depth: int | None
-    limit: int
-    truncated: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": [n.to_dict() for n in self.nodes],
-            "edges": [e.to_dict() for e in self.edges],
-            "center": self.center,
-            "depth": self.depth,
-            "limit": self.limit,
-            "truncated": self.truncated,
-        }
 
 
 def check_depth(value: object) -> int:
@@ -200,9 +130,6 @@ def entity_graph(
 __all__ = [
     "MAX_DEPTH",
     "MAX_NODES",
-    "EntityGraphView",
-    "GraphEdge",
-    "GraphNode",
     "check_depth",
     "entity_graph",
 ]

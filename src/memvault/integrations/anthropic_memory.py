@@ -44,9 +44,9 @@ from anthropic.types.beta import (
     BetaMemoryTool20250818ViewCommand,
 )
 
+from ..agent.files import ENTRY_DELIMITER, Edit, split_entries
 from ..agent.provider import WriteTarget
 from ..agent.providers.builtin import BuiltinFileProvider
-from ..agent.providers.files import ENTRY_DELIMITER, Edit, split_entries
 from ..errors import ConflictError, MemvaultError, NotFoundError
 from ..fields import MAX_NAME_CHARS
 from ..model import Kind, MemoryEntry, Source

@@ -57,8 +57,8 @@ from ..agent.providers.builtin import BuiltinFileProvider
 from ..agent.providers.learned_files import FilesMirror
 from ..errors import ConfigError, MemvaultError
 from ..fences import OPEN_TAG
-from ..profile.remember import Remembered
 from ..render import build_memory_context_block
+from ..results.profile import Remembered
 from ..vault import Vault
 
 logger = logging.getLogger(__name__)

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from ..model import MemoryEntry
+from ..results.history import Version
 from ..stores.values import EntryFilter, StoredVersion
 
 #: What a version row's ``action`` says ended the state it keeps.
@@ -87,39 +86,6 @@ def states_at(
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Version:
-    """One period in the history of a fact: the entry as it was while it was current.
-
-    ``valid_from`` is when the change that made this state happened (``at`` of it),
-    ``valid_to`` when the next change ended it (None: it is the current fact);
-    ``actor`` and ``action`` say who made that change and what it was (``added``,
-    ``supersede``, ``update``, ``undo``), ``changed`` the fields it changed.
-    """
-
-    entry: MemoryEntry
-    valid_from: datetime
-    valid_to: datetime | None
-    actor: str
-    action: str
-    changed: tuple[str, ...] = ()
-
-    @property
-    def current(self) -> bool:
-        return self.valid_to is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "entry": self.entry.to_dict(),
-            "valid_from": self.valid_from.isoformat(),
-            "valid_to": None if self.valid_to is None else self.valid_to.isoformat(),
-            "actor": self.actor,
-            "action": self.action,
-            "changed": list(self.changed),
-            "current": self.current,
-        }
-
-
 def links(entry: MemoryEntry, versions: Iterable[StoredVersion]) -> set[str]:
     """The ids an entry is or was linked to by supersession (either way)."""
     found: set[str] = set()
@@ -170,7 +136,6 @@ __all__ = [
     "SUPERSEDING",
     "UNDONE",
     "UPDATED",
-    "Version",
     "current_at",
     "links",
     "periods",

@@ -8,6 +8,10 @@ HTTP 408 / 409 / 425 / 429 / 5xx is tried again up to ``llm.retries`` times, wai
 random time up to ``llm.backoff_s`` × 2^attempt (full jitter, capped at 30 s), so many
 workers that fail together do not retry together. Other statuses (a wrong key, a bad
 request) fail at once: repeating them cannot help.
+
+httpx is imported by the clients when they are made and used, not with the module: the
+engine imports this module for its protocols, and a process that never calls a model
+(the ``memvault`` command, most of all) should not pay for the HTTP stack.
 """
 
 from __future__ import annotations
@@ -16,9 +20,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import httpx
 from tenacity import (
     AsyncRetrying,
     Retrying,
@@ -31,6 +34,9 @@ from .._version import __version__
 from ..config import LLMConfig
 from ..errors import LLMError, LLMUnavailableError
 from ..security.pii import redact
+
+if TYPE_CHECKING:
+    import httpx
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_WAIT_S = 30.0
@@ -179,6 +185,8 @@ class ChatClient:
             raise unavailable()
         self.config = config
         self._sleep = sleep
+        import httpx
+
         self._http = httpx.Client(
             base_url=str(config.base_url).rstrip("/"),
             headers=_headers(config),
@@ -190,6 +198,8 @@ class ChatClient:
         self, messages: Sequence[dict[str, str]], *, temperature: float | None = None
     ) -> Completion:
         """The answer to ``messages``, with its token counts; retried as the module says."""
+        import httpx
+
         body = request_body(self.config, messages, temperature)
         started = time.perf_counter()
         attempts = 0
@@ -235,6 +245,8 @@ class AsyncChatClient:
             raise unavailable()
         self.config = config
         self._sleep = sleep
+        import httpx
+
         self._http = httpx.AsyncClient(
             base_url=str(config.base_url).rstrip("/"),
             headers=_headers(config),
@@ -245,6 +257,8 @@ class AsyncChatClient:
     async def chat(
         self, messages: Sequence[dict[str, str]], *, temperature: float | None = None
     ) -> Completion:
+        import httpx
+
         body = request_body(self.config, messages, temperature)
         started = time.perf_counter()
         attempts = 0

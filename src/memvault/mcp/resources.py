@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote
 
+from ..agent.files import ENTRY_DELIMITER
 from ..agent.provider import WriteTarget
 from ..agent.providers.builtin import BuiltinFileProvider
-from ..agent.providers.files import ENTRY_DELIMITER
 from ..agent.tools.workspace import card_view, task_view
-from ..engine.entities import entity_dict
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
+from ..results.graph import entity_dict
 from ..security.quarantine import injectable, placeholder
 from ..validation import check_ident
 from ..vault import Vault

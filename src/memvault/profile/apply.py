@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..config import ExtractionConfig
+from ..results.profile import USER_CATEGORIES, Fact, FactSource, Profile
 from ..security.scan import scan
 from ..text import tokenize
-from .document import USER_CATEGORIES, Fact, FactSource, Profile
 from .extract import ExtractionReply, NewFact
 from .messages import ConversationMessage
 

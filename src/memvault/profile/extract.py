@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .document import CATEGORIES, HISTORY_SECTIONS, USER_SECTIONS, Profile
+from ..results.profile import CATEGORIES, HISTORY_SECTIONS, USER_SECTIONS, Profile
 from .messages import ConversationMessage
 
 SYSTEM_PROMPT = """\

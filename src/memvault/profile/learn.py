@@ -30,17 +30,17 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from ..config import ExtractionConfig
 from ..errors import LLMBudgetError, MemvaultError, SecurityError
 from ..llm.client import Chat
 from ..llm.replies import ask_json
 from ..model import Kind, MemClass, MemoryEntry, Source
+from ..results.profile import Fact, Learned, LearnedFact, Profile
 from ..validation import SUBJECT_USER
 from .apply import Plan, plan
 from .debounce import DebounceQueue, Pending, Schedule, daemon_timer
-from .document import Fact, Profile
 from .extract import ExtractionReply, extraction_messages
 from .messages import ConversationMessage
 from .profiles import Profiles
@@ -60,72 +60,9 @@ KIND_OF: dict[str, Kind] = {
     "goal": Kind.PROJECT,
 }
 
-Status = Literal["learned", "nothing_new", "no_llm", "disabled", "failed", "over_budget"]
-
 
 class LLMFor(Protocol):
     def __call__(self, operation: str, *, user_id: str, agent_id: str | None = None) -> Any: ...
-
-
-@dataclass(frozen=True)
-class LearnedFact:
-    """A fact one extraction added: the profile it went to (``agent_id`` None: the
-    user's own) and its vault entry (None when the write was refused)."""
-
-    fact: Fact
-    agent_id: str | None
-    entry_id: str | None
-
-
-@dataclass
-class Learned:
-    """What one extraction did, for logs, listeners and ``remember(wait=True)``."""
-
-    user_id: str
-    agent_id: str | None
-    thread_id: str
-    status: Status
-    added: list[LearnedFact] = field(default_factory=list)
-    reinforced: list[str] = field(default_factory=list)
-    corrected: dict[str, str] = field(default_factory=dict)
-    removed: list[str] = field(default_factory=list)
-    #: The text of what was corrected (by the new fact's id) and of what was removed, for
-    #: mirrors that find entries by their text (USER.md / MEMORY.md).
-    replaced_text: dict[str, str] = field(default_factory=dict)
-    removed_text: list[str] = field(default_factory=list)
-    sections: list[str] = field(default_factory=list)
-    dropped_low_confidence: int = 0
-    dropped_over_limit: int = 0
-    merged: int = 0
-    refused: list[str] = field(default_factory=list)
-    error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "thread_id": self.thread_id,
-            "added": [
-                {
-                    "id": a.fact.id,
-                    "content": a.fact.content,
-                    "category": a.fact.category,
-                    "confidence": a.fact.confidence,
-                    "agent_id": a.agent_id,
-                    "entry_id": a.entry_id,
-                    "replaces": a.fact.replaces,
-                }
-                for a in self.added
-            ],
-            "reinforced": list(self.reinforced),
-            "corrected": dict(self.corrected),
-            "removed": list(self.removed),
-            "sections": list(self.sections),
-            "dropped_low_confidence": self.dropped_low_confidence,
-            "dropped_over_limit": self.dropped_over_limit,
-            "merged": self.merged,
-            "refused": list(self.refused),
-            "error": self.error,
-        }
 
 
 @dataclass(frozen=True)
@@ -457,7 +394,5 @@ __all__ = [
     "OPERATION",
     "Conversation",
     "LLMFor",
-    "Learned",
-    "LearnedFact",
     "Learner",
 ]

@@ -14,10 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from ..errors import ConflictError, SecurityError
-from ..security.screen import Door, TextScreen
-from ..stores.protocols import ProfileStore
-from ..validation import make_scope
-from .document import (
+from ..results.profile import (
     HISTORY_SECTIONS,
     USER_SECTIONS,
     Profile,
@@ -25,6 +22,9 @@ from .document import (
     texts_of,
     with_texts,
 )
+from ..security.screen import Door, TextScreen
+from ..stores.protocols import ProfileStore
+from ..validation import make_scope
 
 SECTIONS = USER_SECTIONS + HISTORY_SECTIONS
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from ..config import VaultConfig
 from ..errors import SecurityError, ValidationError
 from ..model import Kind, MemClass, MemoryEntry, Source
+from ..results.profile import Remembered
 from ..stores.protocols import EntryStore
 from ..stores.values import EntryFilter, View
 from ..validation import (
@@ -33,7 +33,7 @@ from ..validation import (
     make_scope,
     thread_session,
 )
-from .learn import Conversation, Learned, Learner
+from .learn import Conversation, Learner
 from .messages import ConversationMessage, filter_messages
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,6 @@ log = logging.getLogger(__name__)
 MESSAGE_KEY = "message_key"
 ROLE_KEY = "role"
 
-Extraction = Literal["queued", "done", "no_llm", "disabled", "nothing_to_learn"]
 
 NOTES: dict[str, str] = {
     "queued": "the conversation is queued; facts are extracted after {delay:g} quiet seconds",
@@ -63,37 +62,6 @@ def message_key(message: ConversationMessage) -> str:
         return "id:" + message.message_id
     digest = hashlib.sha256(f"{message.role}\0{message.content}".encode()).hexdigest()[:16]
     return f"{message.index}:{digest}"
-
-
-@dataclass
-class Remembered:
-    """What ``remember`` did with one conversation."""
-
-    session_id: str
-    thread_id: str
-    received: int
-    kept: int
-    archived: list[str] = field(default_factory=list)  # new turn entry ids
-    already_archived: int = 0
-    refused: int = 0  # messages the security scan would not store
-    extraction: Extraction = "queued"
-    note: str = ""
-    learned: Learned | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "session_id": self.session_id,
-            "thread_id": self.thread_id,
-            "received": self.received,
-            "kept": self.kept,
-            "dropped": self.received - self.kept,
-            "archived": list(self.archived),
-            "already_archived": self.already_archived,
-            "refused": self.refused,
-            "extraction": self.extraction,
-            "note": self.note,
-            "learned": self.learned.to_dict() if self.learned is not None else None,
-        }
 
 
 def archive(
@@ -265,8 +233,6 @@ __all__ = [
     "MESSAGE_KEY",
     "NOTES",
     "ROLE_KEY",
-    "Extraction",
-    "Remembered",
     "Rememberer",
     "archive",
     "message_key",

@@ -34,10 +34,10 @@ from typing import Any
 
 from ..errors import ValidationError
 from ..render import build_memory_context_block, count_tokens
+from ..results.profile import Fact
 from ..security.pii import redact
 from ..security.scan import scan
 from ..text import tokenize
-from .document import Fact
 from .messages import filter_messages
 
 #: How many facts are injected at most (seed 001 §2.6).
@@ -139,7 +139,7 @@ def select_facts(
         or not all(isinstance(f, Fact) for f in facts)
     ):
         raise ValidationError(
-            "facts must be a list of profile facts (memvault.profile.document.Fact)",
+            "facts must be a list of profile facts (memvault.results.profile.Fact)",
             field="facts",
         )
     if not facts or top_k == 0:

@@ -23,7 +23,7 @@ from ..names import candidate_keys, named_here, written_as_name
 from ..stores.graph_values import UNKNOWN
 from ..stores.protocols import EntityGraph, Store
 from ..stores.values import EntryFilter, View
-from .channels import Pool, Query
+from .base import Pool, Query
 
 #: Below this many linked entries an entity is never too common to count.
 _ALWAYS_COUNTS = 20

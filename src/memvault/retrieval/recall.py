@@ -26,26 +26,18 @@ from ..errors import ValidationError
 from ..lifecycle.history import states_at, validity_filter
 from ..model import Hit, MemoryEntry
 from ..render import pack
+from ..results.recall import ChannelScore
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
 from ..validation import check_encodable, check_limit
-from .channels import Channel, Pool, Query, VectorChannel
+from .base import Channel, Pool, Query
+from .channels import VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
 from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads, squash
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelScore:
-    """Where one channel put a candidate: its rank (from 1) and the channel's raw score
-    (BM25 for ``keyword``, cosine similarity for ``vector``, summed entity weights for
-    ``graph``)."""
-
-    rank: int
-    score: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,4 +353,4 @@ class Recall:
         return Scored(entry, channels, fused, importance, recency, tier, person, score)
 
 
-__all__ = ["ChannelScore", "Recall", "Recalled", "Scored", "Search", "check_query"]
+__all__ = ["Recall", "Recalled", "Scored", "Search", "check_query"]

@@ -38,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +46,7 @@ import numpy as np
 from ..config import ContextConfig
 from ..embed.base import Embedder, Vectors, normalize
 from ..model import Hit, MemoryEntry
+from ..results.recall import CALIBRATIONS, DEFAULT_CALIBRATION, Calibration, Gate
 from ..stores.bm25 import index_form
 from ..text import has_cjk, tokenize
 from .recall import Recalled, Scored
@@ -223,35 +223,6 @@ def _word(token: str) -> bool:
     return not (has_cjk(token) and len(token) < 2)
 
 
-@dataclass(frozen=True, slots=True)
-class Calibration:
-    """The gate's three settings, as measured for one model (``bench/paraphrase.py --sweep``).
-
-    Each model has its own scale of cosines (MiniLM puts unrelated texts near 0.1,
-    multilingual-e5 near 0.75), so a margin or floor that suits one is meaningless for
-    another: a setting left unset in ``context`` takes the model's own value.
-    """
-
-    margin: float
-    band: float
-    min_similarity: float
-
-
-#: Measured settings by model name (the first part of an embedder's identity). A model
-#: not listed (an API embedder) gets MiniLM's, the scale of most sentence models.
-CALIBRATIONS: dict[str, Calibration] = {
-    "all-MiniLM-L6-v2": Calibration(margin=-0.06, band=0.3, min_similarity=0.2),
-    # The default: English is MiniLM itself, and e5's cosines reach the gate mapped onto
-    # MiniLM's scale (``embed.bilingual``), so MiniLM's settings hold for both languages
-    # (bench/paraphrase.py, 2026-12-06: English 0.883 / 0.900, Chinese 0.933 / 0.833).
-    "bilingual-minilm-e5": Calibration(margin=-0.06, band=0.3, min_similarity=0.2),
-    # e5's cosines sit high and close together: a smaller margin and a tight band. Its
-    # floor changes nothing measured (its cosines are above 0.6), kept for symmetry.
-    "multilingual-e5-small": Calibration(margin=-0.02, band=0.1, min_similarity=0.2),
-}
-DEFAULT_CALIBRATION = CALIBRATIONS["all-MiniLM-L6-v2"]
-
-
 def calibration(model: str | None, config: ContextConfig) -> Calibration:
     """The gate settings for ``model``: the config's where set, the model's otherwise."""
     measured = CALIBRATIONS.get((model or "").split("/", 1)[0], DEFAULT_CALIBRATION)
@@ -262,42 +233,6 @@ def calibration(model: str | None, config: ContextConfig) -> Calibration:
             measured.min_similarity if config.min_similarity is None else config.min_similarity
         ),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Gate:
-    """How one query was judged: by meaning (``margin`` set) or by keywords alone.
-
-    ``best`` is the best cosine among the candidates, ``background`` the query's best
-    cosine to :data:`BACKGROUND`, ``margin`` their difference; all None when the
-    query was not judged by meaning (no embedder, or a script the model does not read).
-    """
-
-    best: float | None
-    background: float | None
-    margin: float | None
-    settings: Calibration
-
-    @property
-    def by_meaning(self) -> bool:
-        return self.margin is not None
-
-    def evidence(self, sources: dict[str, float], keyword_match: bool) -> tuple[bool, str | None]:
-        """Whether a hit is relevant, and why: ``"keyword"``, ``"meaning"`` or None."""
-        cc = self.settings
-        if self.margin is not None and self.margin < cc.margin:
-            return False, None  # the query is nearer to everyday requests than to this vault
-        if keyword_match:
-            return True, "keyword"
-        sim = sources.get("vector")
-        if (
-            sim is not None
-            and self.best is not None
-            and sim >= cc.min_similarity
-            and sim >= self.best - cc.band
-        ):
-            return True, "meaning"
-        return False, None
 
 
 class Relevance:
@@ -374,7 +309,6 @@ __all__ = [
     "BACKGROUND",
     "ENGLISH_ONLY",
     "SHIPPED",
-    "Gate",
     "Relevance",
     "background",
     "fingerprint",

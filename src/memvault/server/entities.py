@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 
-from ..engine.entities import entity_dict
 from ..graph.view import MAX_DEPTH, MAX_NODES
+from ..results.graph import entity_dict
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, NOT_FOUND
 from .schemas import MAX_PAGE, Entry

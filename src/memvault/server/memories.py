@@ -14,8 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import ValidationError
 from ..lifecycle.decisions import legal_moves
-from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
-from ..stores.values import EntryOrder
+from ..model import DecisionStatus, Domain, EntryOrder, Kind, MemClass, Sensitivity, Tier
 from .auth import AgentQuery, GatewayDep, SurfaceDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (

@@ -18,9 +18,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 from fastapi import Path as PathParam
 
-from ..agent.external import ExternalHit, ExternalStatus
-from ..agent.providers.files import join_entries
+from ..agent.external import ExternalStatus
+from ..agent.files import join_entries
 from ..errors import MemvaultError, ValidationError
+from ..results.external import ExternalHit
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, EXTERNAL, NOT_FOUND, UNAVAILABLE, public_message
 from .schemas import (

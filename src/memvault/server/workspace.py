@@ -22,9 +22,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..results.workspace import WorkspaceSession
 from ..workspace.board import MAX_NOTES_CHARS, MAX_TITLE_CHARS, Task, TaskStatus
 from ..workspace.cards import MAX_FIELDS, MAX_LIST_ITEMS, Card, Change, Revision
-from ..workspace.sessions import WorkspaceSession
 from .auth import GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .keys import Principal

@@ -3,7 +3,7 @@ returns. Plain frozen dataclasses shared by every backend (``protocols.EntityGra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: The type of an entity the rules could not tell.
 UNKNOWN = "unknown"
@@ -36,36 +36,10 @@ class RelationMention:
     type: str = MENTIONED_WITH
 
 
-@dataclass(frozen=True, slots=True)
-class Entity:
-    """One entity of a user as a view sees it: ``entries`` is how many of the view's
-    entries link to it, ``aliases`` every key that names it (its own first)."""
-
-    id: str
-    name: str
-    type: str
-    entries: int = 0
-    aliases: tuple[str, ...] = field(default_factory=tuple)
-
-
-@dataclass(frozen=True, slots=True)
-class Relation:
-    """A relation between two entities, and the entry it was written in."""
-
-    source_id: str
-    source: str
-    type: str
-    target_id: str
-    target: str
-    entry_id: str
-
-
 __all__ = [
     "ENTITY_TYPES",
     "MENTIONED_WITH",
     "UNKNOWN",
-    "Entity",
     "Mention",
-    "Relation",
     "RelationMention",
 ]

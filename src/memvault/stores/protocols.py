@@ -18,15 +18,16 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from ..model import MemoryEntry
-from .graph_values import Entity, Mention, Relation, RelationMention
-from .stats import DayCount, TallyRow
+from ..model import EntryOrder, MemoryEntry
+from ..results.graph import Entity, Relation
+from ..results.stats import DayCount, UserMemories
+from .graph_values import Mention, RelationMention
+from .stats import TallyRow
 from .values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
     AuditRecord,
     EntryFilter,
-    EntryOrder,
     KeywordWeights,
     Mutation,
     RevealChange,
@@ -38,7 +39,6 @@ from .values import (
     TermGroup,
     UsageRecord,
     UsageRow,
-    UserMemories,
     VectorChanges,
     VectorItem,
     View,

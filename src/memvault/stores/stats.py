@@ -1,5 +1,5 @@
-"""The overview's numbers: what a store counts (``protocols.EntryStats``) and ``Stats``,
-what ``Vault.stats`` makes of it.
+"""The overview's numbers: what a store counts (``protocols.EntryStats``) and
+``make_stats``, which turns that into the ``Stats`` (``results.stats``) of ``Vault.stats``.
 
 A store answers with aggregates (one row per combination of classification values, one
 row per active day), never with the entries themselves; this module fills in the
@@ -11,13 +11,13 @@ what the SQL statements (``stores.sql.stats``) must agree with.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
-from typing import Any
 
 from ..model import Domain, Kind, MemClass, MemoryEntry, Tier
+from ..results.stats import DayCount, Stats
 from .rows import format_time
 
 #: The ``by_domain`` key of entries that have no domain.
@@ -35,19 +35,6 @@ class TallyRow:
     domain: str | None
     held: bool
     count: int
-
-
-@dataclass(frozen=True, slots=True)
-class DayCount:
-    """One UTC day (``YYYY-MM-DD``): entries written that day, and entries whose latest
-    change after they were written fell on it."""
-
-    day: str
-    created: int
-    updated: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"day": self.day, "created": self.created, "updated": self.updated}
 
 
 def window_start(now: datetime, days: int) -> datetime:
@@ -87,45 +74,6 @@ def entries_activity(entries: Iterable[MemoryEntry], since: datetime) -> list[Da
 
 def _zeros(values: type[StrEnum]) -> dict[str, int]:
     return {v.value: 0 for v in values}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Stats:
-    """One user's entries at a glance (``Vault.stats``): what the panel's first screen
-    shows. Counts are of current entries (as ``Vault.count``); ``activity`` and
-    ``pending_vectors`` are of every stored one, superseded or expired included (they
-    were written, and the embedder still embeds them)."""
-
-    user_id: str
-    agent_id: str | None
-    at: datetime
-    total: int
-    by_kind: Mapping[str, int]
-    by_class: Mapping[str, int]
-    by_tier: Mapping[str, int]
-    by_domain: Mapping[str, int]
-    quarantined: int
-    embedder: str | None
-    pending_vectors: int
-    days: int
-    activity: tuple[DayCount, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (the body of ``GET /v1/stats``)."""
-        return {
-            "user_id": self.user_id,
-            "agent_id": self.agent_id,
-            "at": self.at.isoformat(),
-            "total": self.total,
-            "by_kind": dict(self.by_kind),
-            "by_class": dict(self.by_class),
-            "by_tier": dict(self.by_tier),
-            "by_domain": dict(self.by_domain),
-            "quarantined": self.quarantined,
-            "embedding": {"model": self.embedder, "pending": self.pending_vectors},
-            "days": self.days,
-            "activity": [d.to_dict() for d in self.activity],
-        }
 
 
 def make_stats(
@@ -174,8 +122,6 @@ def make_stats(
 
 __all__ = [
     "NO_DOMAIN",
-    "DayCount",
-    "Stats",
     "TallyRow",
     "entries_activity",
     "make_stats",

@@ -9,13 +9,13 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConflictError, ValidationError
 from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
+from ..results.stats import UserMemories
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,20 +35,6 @@ class View:
         if entry.user_id != self.user_id:
             return False
         return self.all_agents or entry.agent_id is None or entry.agent_id == self.agent_id
-
-
-class EntryOrder(StrEnum):
-    """The order a listing pages through: a person browsing looks for the latest
-    writes, the first ones, or what changed last. Ties are broken by id."""
-
-    NEWEST = "newest"  # created_at, latest first (the default)
-    OLDEST = "oldest"  # created_at, earliest first
-    UPDATED = "updated"  # updated_at, latest first
-
-    def sort_key(self, entry: MemoryEntry) -> tuple[datetime, str]:
-        """What the order compares (reverse it unless ``OLDEST``)."""
-        at = entry.updated_at if self is EntryOrder.UPDATED else entry.created_at
-        return at, entry.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,14 +265,6 @@ class RevealState:
 
 
 RevealChange = Callable[[RevealState], tuple[RevealState, AuditRecord]]
-
-
-@dataclass(frozen=True, slots=True)
-class UserMemories:
-    """One user of a store and how many entries they have there (every agent's)."""
-
-    user_id: str
-    memories: int
 
 
 def page_of_users(

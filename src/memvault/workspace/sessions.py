@@ -8,23 +8,11 @@ never appear.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
+from ..results.workspace import WorkspaceSession
 from ..validation import check_ident, make_scope
 from .links import require_store
-
-
-@dataclass(frozen=True, slots=True)
-class WorkspaceSession:
-    """One session of the user's: its workspace (None: a card not tied to one), its
-    card's revision (0: no card) and how many tasks it holds."""
-
-    session_id: str
-    workspace_id: str | None
-    card_revision: int
-    tasks: int
-    updated_at: datetime | None
 
 
 def workspace_sessions(
@@ -64,4 +52,4 @@ def workspace_sessions(
     return out
 
 
-__all__ = ["WorkspaceSession", "workspace_sessions"]
+__all__ = ["workspace_sessions"]

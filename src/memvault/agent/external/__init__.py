@@ -4,13 +4,13 @@ engine (``vault``), a Hindsight server (``hindsight``), and the choice between t
 (``factory``). The protocol's names are re-exported here, the path the documentation uses.
 """
 
+from ...results.external import ExternalHit
 from .protocol import (
     DEFAULT_USER_BANK_TEMPLATE,
     DEFAULT_WORK_BANK_TEMPLATE,
     Bank,
     BankNaming,
     Banks,
-    ExternalHit,
     ExternalMemory,
     ExternalStatus,
     MirroringMemory,

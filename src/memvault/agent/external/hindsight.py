@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import MemvaultError, UpstreamError, ValidationError
+from ...results.external import ExternalHit
 from ..config.settings import MemoryConfig
 from ..provider import MemoryWrite
 from ..providers.hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
 from ..providers.hindsight import hits_from as _hits_from
 from ..providers.hindsight_conn import HindsightConnection, describe
-from .protocol import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+from .protocol import Bank, Banks, ExternalStatus, RecallBudget, Reflection
 
 
 class HindsightExternalMemory:

@@ -23,10 +23,11 @@ from ...errors import MemvaultError
 from ...llm import Chat, reflect_messages
 from ...llm.client import unavailable
 from ...model import Hit
+from ...results.external import ExternalHit
 from ...security.quarantine import injectable, placeholder
 from ...vault import Vault
 from ..stores import AgentVaults
-from .protocol import Bank, Banks, ExternalHit, ExternalStatus, RecallBudget, Reflection
+from .protocol import Bank, Banks, ExternalStatus, RecallBudget, Reflection
 
 
 class VaultExternalMemory:

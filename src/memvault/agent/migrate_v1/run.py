@@ -61,7 +61,7 @@ from ...errors import (
     ValidationError,
 )
 from ...model import Kind, Source
-from ...profile.document import (
+from ...results.profile import (
     HISTORY_SECTIONS,
     USER_CATEGORIES,
     USER_SECTIONS,
@@ -76,9 +76,9 @@ from ...vault import Vault
 from ..config.layers import MemoryConfigStore
 from ..external.protocol import Bank, BankNaming, ExternalMemory, NoExternalMemory
 from ..external.vault import VaultExternalMemory
+from ..files import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, Edit, check_entry, joined_length
 from ..provider import WriteTarget
 from ..providers.builtin import BuiltinFileProvider, redact_edit
-from ..providers.files import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, Edit, check_entry, joined_length
 from ..stores import AgentVaults
 from .report import (
     Action,

@@ -7,7 +7,7 @@ Layout under ``base_dir`` (the same ``users/{user_id}`` tree holds
     users/{user_id}/agents/{agent_id}/MEMORY.md  one agent's private notes
     users/{user_id}/MEMORY.md                    the notes of the global agent (agent_id None)
 
-The files use Hermes Agent's format (see ``memvault.agent.providers.files``), so a user can
+The files use Hermes Agent's format (see ``memvault.agent.files``), so a user can
 point both programs at the same files: pass ``user_file`` / ``memory_file`` to
 override the layout.
 
@@ -52,15 +52,7 @@ from typing import Any
 from ...errors import ConfigError, SecurityError
 from ...security.pii import redact
 from ...security.scan import scan
-from ..provider import MemoryProvider, MemoryWrite, SessionContext, WriteTarget
-from ..tools.memory import (
-    MEMORY_TOOL_NAME,
-    MEMORY_TOOL_SCHEMA,
-    TurnGuard,
-    parse_target,
-    run_memory_tool,
-)
-from .files import (
+from ..files import (
     MEMORY_CHAR_LIMIT,
     USER_CHAR_LIMIT,
     Edit,
@@ -68,6 +60,14 @@ from .files import (
     MemoryFile,
     Usage,
     join_entries,
+)
+from ..provider import MemoryProvider, MemoryWrite, SessionContext, WriteTarget
+from ..tools.memory import (
+    MEMORY_TOOL_NAME,
+    MEMORY_TOOL_SCHEMA,
+    TurnGuard,
+    parse_target,
+    run_memory_tool,
 )
 
 logger = logging.getLogger(__name__)

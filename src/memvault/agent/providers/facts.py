@@ -23,7 +23,6 @@ from typing import Any
 
 from ...errors import MemvaultError, UnsupportedOperationError, ValidationError
 from ...lru import LRUCache
-from ...profile.document import Fact
 from ...profile.select import (
     CONFIDENCE_WEIGHT,
     DEFAULT_MAX_TOKENS,
@@ -34,6 +33,7 @@ from ...profile.select import (
     render_facts,
     select_facts,
 )
+from ...results.profile import Fact
 from ...text import has_cjk, tokenize
 from ...vault import Vault
 from ..provider import MemoryProvider, SessionContext

@@ -34,8 +34,9 @@ from typing import Any
 from ...errors import ConfigError, MemvaultError, UpstreamError
 from ...fences import CONTEXT_NOTE, escape_data, strip_fences
 from ...render import count_tokens
+from ...results.external import ExternalHit
+from ..banks import Bank, BankNaming, Banks
 from ..config.settings import HindsightSection, MemoryConfig
-from ..external.protocol import Bank, BankNaming, Banks, ExternalHit
 from ..provider import MemoryProvider, SessionContext
 from .hindsight_conn import HindsightConnection, client_installed, describe
 

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...errors import CharLimitError, MemvaultError, SecurityError
-from ...profile.document import USER_CATEGORIES
-from ...profile.learn import Learned
+from ...results.profile import USER_CATEGORIES, Learned
 from ..provider import WriteTarget
 from .builtin import BuiltinFileProvider
 

@@ -28,8 +28,7 @@ from ...errors import (
     ValidationError,
 )
 from ...validation import shown
-from ..provider import WriteTarget
-from ..providers.files import (
+from ..files import (
     EDIT_ACTIONS,
     AmbiguousMatchError,
     CharLimitError,
@@ -38,6 +37,7 @@ from ..providers.files import (
     FileDriftError,
     Usage,
 )
+from ..provider import WriteTarget
 
 MEMORY_TOOL_NAME = "memory"
 MAX_FAILURES_PER_TURN = 3

@@ -15,8 +15,8 @@ from ...embed.advice import EmbedderAdvice, advise
 from ...embed.base import Embedder
 from ...llm import Usage
 from ...llm.metered import read_usage
+from ...results.stats import UserMemories
 from ...stores.protocols import Store
-from ...stores.values import UserMemories
 from ...validation import check_limit, check_offset, make_scope
 from ..signing import signing_key
 from ..views import owner_view

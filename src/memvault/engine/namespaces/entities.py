@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...graph.view import EntityGraphView, entity_graph
+from ...graph.view import entity_graph
 from ...model import MemoryEntry
-from ...stores.graph_values import Entity
+from ...results.graph import Entity, EntityDetail, EntityGraphView
 from ...stores.protocols import Store
-from ..entities import EntityDetail, EntityService
+from ..entities import EntityService
 from ..views import owner_view
 from .deprecated import warn
 

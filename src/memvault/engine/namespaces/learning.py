@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...profile.learn import Learned, Learner
+from ...profile.learn import Learner
+from ...results.profile import Learned
 
 
 class Learning:

@@ -13,12 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from ...results.workspace import WorkspaceSession
 from ...security.screen import Door, TextScreen
 from ...stores.protocols import Store
 from ...workspace.board import Board, Task, TaskStatus
 from ...workspace.cards import Card, CardPatch, Cards, Revision
 from ...workspace.render import render_card
-from ...workspace.sessions import WorkspaceSession, workspace_sessions
+from ...workspace.sessions import workspace_sessions
 
 
 class Workspace:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry, new_id
 from ...names import name_key
-from ..graph_values import UNKNOWN, Entity, Mention, Relation, RelationMention
+from ...results.graph import Entity, Relation
+from ..graph_values import UNKNOWN, Mention, RelationMention
 from ..values import NO_FILTER, EntryFilter, View
 
 _Key = tuple[str, str]

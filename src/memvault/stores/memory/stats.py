@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ..stats import DayCount, TallyRow, entries_activity, tally_entries
+from ...results.stats import DayCount
+from ..stats import TallyRow, entries_activity, tally_entries
 from ..values import NO_FILTER, EntryFilter, View
 
 if TYPE_CHECKING:

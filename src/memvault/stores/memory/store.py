@@ -25,7 +25,8 @@ import numpy as np
 
 from ...errors import ConflictError, NotFoundError
 from ...fields import EMBEDDED
-from ...model import MemoryEntry
+from ...model import EntryOrder, MemoryEntry
+from ...results.stats import UserMemories
 from ..bm25 import (
     bm25_idf,
     bm25_part,
@@ -42,7 +43,6 @@ from ..values import (
     NO_FILTER,
     AuditRecord,
     EntryFilter,
-    EntryOrder,
     KeywordWeights,
     Mutation,
     RevealChange,
@@ -53,7 +53,6 @@ from ..values import (
     StoredVersion,
     UsageRecord,
     UsageRow,
-    UserMemories,
     VectorChanges,
     VectorItem,
     View,

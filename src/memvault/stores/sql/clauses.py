@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...model import EntryOrder
 from ..rows import format_time, parse_time
-from ..values import AuditRecord, EntryFilter, EntryOrder, View
+from ..values import AuditRecord, EntryFilter, View
 
 
 def view_clause(view: View, mark: str, *, agent: str = "m.agent_id") -> tuple[str, list[Any]]:

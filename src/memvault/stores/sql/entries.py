@@ -18,9 +18,10 @@ from datetime import datetime
 from typing import Any
 
 from ...errors import ConflictError, NotFoundError
-from ...model import MemoryEntry
+from ...model import EntryOrder, MemoryEntry
+from ...results.stats import UserMemories
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
-from ..values import NO_FILTER, EntryFilter, EntryOrder, Mutation, SearchDoc, UserMemories, View
+from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
 from .clauses import filter_clause, order_clause, touch_params, touch_sql, view_clause
 from .runner import PAGE, Runner, SQLBase, pages
 

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ...results.stats import DayCount
 from ..rows import format_time
-from ..stats import DayCount, TallyRow
+from ..stats import TallyRow
 from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
 from .runner import SQLBase

@@ -1,7 +1,7 @@
 // USER.md / MEMORY.md: the two files injected into the prompt, entry by entry.
 import { $, api, el, guarded, notify, registerScreen, usageBar, when } from "../core.js";
 
-const DELIM = "\n§\n"; // the entry delimiter of agent/providers/files.py
+const DELIM = "\n§\n"; // the entry delimiter of agent/files.py
 
 const FILES = [
   { target: "user", title: "USER.md", field: "user_md", hint: "who the user is" },

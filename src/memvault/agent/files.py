@@ -32,8 +32,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from ...atomic import LockTimeout, file_lock, lock_path, replace_file
-from ...errors import (
+from ..atomic import LockTimeout, file_lock, lock_path, replace_file
+from ..errors import (
     AmbiguousMatchError,
     CharLimitError,
     ConflictError,
@@ -42,7 +42,7 @@ from ...errors import (
     StoreError,
     ValidationError,
 )
-from ...validation import check_encodable
+from ..validation import check_encodable
 
 logger = logging.getLogger(__name__)
 

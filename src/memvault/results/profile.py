@@ -15,14 +15,19 @@ The JSON shape is V1's (camelCase keys, ``version``), so a V1 ``memory.json`` re
 a profile and a profile exported for V1 tools reads back. There is one profile per user
 and agent (``agent_id`` None: the user's own); the store keeps it with a revision number,
 so two writers never overwrite each other's change unseen (``ProfileStore``).
+
+Beside the document: what one extraction learnt (``Learned``) and what ``remember`` did
+with a conversation (``Remembered``), as the engine returns them and the HTTP client
+decodes them (the package docstring says why they live here).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
@@ -188,6 +193,104 @@ def parse_profile(data: str | bytes | dict[str, object], *, origin: str = "profi
         ) from None
 
 
+Status = Literal["learned", "nothing_new", "no_llm", "disabled", "failed", "over_budget"]
+
+
+@dataclass(frozen=True)
+class LearnedFact:
+    """A fact one extraction added: the profile it went to (``agent_id`` None: the
+    user's own) and its vault entry (None when the write was refused)."""
+
+    fact: Fact
+    agent_id: str | None
+    entry_id: str | None
+
+
+@dataclass
+class Learned:
+    """What one extraction did, for logs, listeners and ``remember(wait=True)``."""
+
+    user_id: str
+    agent_id: str | None
+    thread_id: str
+    status: Status
+    added: list[LearnedFact] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    corrected: dict[str, str] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)
+    #: The text of what was corrected (by the new fact's id) and of what was removed, for
+    #: mirrors that find entries by their text (USER.md / MEMORY.md).
+    replaced_text: dict[str, str] = field(default_factory=dict)
+    removed_text: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+    dropped_low_confidence: int = 0
+    dropped_over_limit: int = 0
+    merged: int = 0
+    refused: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "thread_id": self.thread_id,
+            "added": [
+                {
+                    "id": a.fact.id,
+                    "content": a.fact.content,
+                    "category": a.fact.category,
+                    "confidence": a.fact.confidence,
+                    "agent_id": a.agent_id,
+                    "entry_id": a.entry_id,
+                    "replaces": a.fact.replaces,
+                }
+                for a in self.added
+            ],
+            "reinforced": list(self.reinforced),
+            "corrected": dict(self.corrected),
+            "removed": list(self.removed),
+            "sections": list(self.sections),
+            "dropped_low_confidence": self.dropped_low_confidence,
+            "dropped_over_limit": self.dropped_over_limit,
+            "merged": self.merged,
+            "refused": list(self.refused),
+            "error": self.error,
+        }
+
+
+Extraction = Literal["queued", "done", "no_llm", "disabled", "nothing_to_learn"]
+
+
+@dataclass
+class Remembered:
+    """What ``remember`` did with one conversation."""
+
+    session_id: str
+    thread_id: str
+    received: int
+    kept: int
+    archived: list[str] = field(default_factory=list)  # new turn entry ids
+    already_archived: int = 0
+    refused: int = 0  # messages the security scan would not store
+    extraction: Extraction = "queued"
+    note: str = ""
+    learned: Learned | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "thread_id": self.thread_id,
+            "received": self.received,
+            "kept": self.kept,
+            "dropped": self.received - self.kept,
+            "archived": list(self.archived),
+            "already_archived": self.already_archived,
+            "refused": self.refused,
+            "extraction": self.extraction,
+            "note": self.note,
+            "learned": self.learned.to_dict() if self.learned is not None else None,
+        }
+
+
 __all__ = [
     "AGENT_CATEGORIES",
     "CATEGORIES",
@@ -196,11 +299,16 @@ __all__ = [
     "USER_CATEGORIES",
     "USER_SECTIONS",
     "Category",
+    "Extraction",
     "Fact",
     "FactSource",
     "History",
+    "Learned",
+    "LearnedFact",
     "Profile",
+    "Remembered",
     "Section",
+    "Status",
     "UserContext",
     "parse_profile",
 ]
