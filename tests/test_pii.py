@@ -535,3 +535,25 @@ def test_every_copy_of_a_found_value_is_replaced() -> None:
     # The second copy follows an order-number cue, which alone would not be reported.
     result = redact("手机13812345678；订单号13812345678")
     assert result.text == "手机[phone#1]；订单号[phone#1]"
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        ("mot de passe: Soleil2024!", "mot de passe: [password#1]"),
+        ("le mot de passe du wifi est chat1234", "le mot de passe du wifi est [password#1]"),
+        ("das Passwort lautet Geheim123", "das Passwort lautet [password#1]"),
+        ("パスワードはhimitsu123です", "パスワードは[password#1]です"),
+        ("mi contraseña es Secreto2024", "mi contraseña es [password#1]"),
+        ("비밀번호는 bimil2024", "비밀번호는 [password#1]"),
+        ("card4111111111111111", "card[bank_card#1]"),
+        ("tel13812345678", "tel[phone#1]"),
+        # describing, not giving, a password; ids that are not cards
+        ("Le mot de passe est requis", "Le mot de passe est requis"),
+        ("Das Passwort ist falsch", "Das Passwort ist falsch"),
+        ("パスワードを忘れました", "パスワードを忘れました"),
+        ("abc_4111111111111111", "abc_4111111111111111"),
+    ],
+)
+def test_passwords_in_the_scans_languages_and_glued_numbers(text: str, redacted: str) -> None:
+    assert redact(text).text == redacted

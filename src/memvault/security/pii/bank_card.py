@@ -31,11 +31,16 @@ KIND = "bank_card"
 # expiry date after a space.
 _LEFT = r"(?<![0-9A-Za-z_+])(?<![0-9][.,/:-])"
 _RIGHT = r"(?![0-9A-Za-z_])(?![.,/:-][0-9])"
+# A plain run may be glued to the word before it ("card4111111111111111"): people write
+# that, and the Luhn check and the issuer prefixes keep ids and hashes out.
+_GLUED_LEFT = r"(?<![0-9_+])(?<![0-9][.,/:-])"
 _CANDIDATE = re.compile(
-    _LEFT
-    + r"(?:"
+    r"(?:"
+    + _GLUED_LEFT
     + r"[0-9]{13,19}"
-    + r"|(?<![0-9] )[0-9]{4}(?P<a>[ -])[0-9]{4}(?P=a)[0-9]{4}(?P=a)[0-9]{1,4}"
+    + r"|"
+    + _LEFT
+    + r"(?<![0-9] )[0-9]{4}(?P<a>[ -])[0-9]{4}(?P=a)[0-9]{4}(?P=a)[0-9]{1,4}"
     + r"(?:(?P=a)[0-9]{1,3})?(?!(?P=a)[0-9])"
     + r"|(?<![0-9] )[0-9]{4}(?P<b>[ -])[0-9]{6}(?P=b)[0-9]{4,5}(?!(?P=b)[0-9])"
     + r")"

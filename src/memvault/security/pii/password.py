@@ -1,4 +1,5 @@
-"""Passwords written out in conversation, in Chinese or English.
+"""Passwords written out in conversation, in Chinese, English and the other languages
+of the scan (French, German, Spanish, Portuguese, Italian, Russian, Japanese, Korean).
 
 People tell an assistant things like "wifi 密码是 abc12345", "密码：Qwe!2024",
 "my password for Netflix is hunter22" or "pwd: s3cret!". The finding is the
@@ -9,6 +10,9 @@ A password is reported only when three things line up:
 
 1. a cue word: 密码/密碼/口令/PIN码, or password/passwd/passcode/passphrase/pwd/pw/pin;
    an English cue may be followed by a short "for <account>" / "to the wifi" phrase;
+   or mot de passe/mdp, Passwort/Kennwort, contraseña/clave, senha, parola d'ordine,
+   пароль, パスワード/暗証番号, 비밀번호/암호, with their languages' links (est, ist,
+   lautet, es, é, è, это, は, 는 ...);
 2. a link that introduces a value: 是/为/改成/设为/：/=, or is/was/: /=, or
    "set to"/"changed to" (a bare space, or "change my password to", also counts,
    but only before a value with a digit or symbol in it: "wifi 密码 abc12345");
@@ -43,6 +47,15 @@ _EN_CUE = re.compile(
     r"[^\s,.;:!?\"']{1,40}(?:\s+(?!is\b|was\b)[^\s,.;:!?\"']{1,20})?)?"
     r"(?P<link>\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+|still\s+|just\s+|actually\s+)?"
     r"(?:set\s+to\s+)?|\s+(?:(?:is|was|got|has\s+been)\s+)?(?:set|changed|updated)\s+to\s+)",
+    re.IGNORECASE,
+)
+_INTL_CUE = re.compile(
+    r"(?<![^\W\d_])(?:mot\s+de\s+passe|mdp|passwort|kennwort|contraseña|contrasena|clave|"
+    r"senha|parola\s+d['’]ordine|пароль|パスワード|暗証番号|비밀번호|암호)"
+    r"(?:\s+(?:du|de|des|de\s+la|für|für\s+das|für\s+den|de\s+mi|do|da|di|от|для)"
+    r"\s+[^\s,.;:!?\"']{1,30})?"
+    r"(?P<link>\s*[:：=]\s*|\s+(?:est|était|ist|war|lautet|es|era|é|è|это|—|-)\s+"
+    r"|\s*(?:は|が|：)\s*|\s*(?:은|는|이|가)\s*)",
     re.IGNORECASE,
 )
 _EN_CHANGE = re.compile(
@@ -125,14 +138,14 @@ def plausible_password(value: str, *, quoted: bool, bare_link: bool, after: str)
 
 
 class PasswordDetector:
-    """Passwords introduced by a cue word and a link, in Chinese or English."""
+    """Passwords introduced by a cue word and a link, in the scan's languages."""
 
     kind = KIND
 
     def detect(self, text: str) -> list[Finding]:
         found: list[Finding] = []
         seen: set[int] = set()
-        for pattern in (_ZH_CUE, _EN_CUE, _EN_CHANGE):
+        for pattern in (_ZH_CUE, _EN_CUE, _INTL_CUE, _EN_CHANGE):
             for match in pattern.finditer(text):
                 span = _take_value(text, match.end())
                 if span is None or span[0] in seen:
@@ -140,7 +153,13 @@ class PasswordDetector:
                 start, end = span
                 quoted = start != match.end()
                 # "to" after "change ... password" also starts "to access the site".
-                bare_link = pattern is _EN_CHANGE or not match.group("link").strip()
+                # The other languages' describing words ("est requis", "ist falsch")
+                # are not listed: there, an unquoted value needs a digit or a symbol.
+                bare_link = (
+                    pattern is _EN_CHANGE
+                    or pattern is _INTL_CUE
+                    or not match.group("link").strip()
+                )
                 after = text[end + 1 : end + 3] if quoted else text[end : end + 2]
                 if not plausible_password(
                     text[start:end], quoted=quoted, bare_link=bare_link, after=after
