@@ -156,9 +156,7 @@ class PasswordDetector:
                 # The other languages' describing words ("est requis", "ist falsch")
                 # are not listed: there, an unquoted value needs a digit or a symbol.
                 bare_link = (
-                    pattern is _EN_CHANGE
-                    or pattern is _INTL_CUE
-                    or not match.group("link").strip()
+                    pattern is _EN_CHANGE or pattern is _INTL_CUE or not match.group("link").strip()
                 )
                 after = text[end + 1 : end + 3] if quoted else text[end : end + 2]
                 if not plausible_password(
