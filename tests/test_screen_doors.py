@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from memvault import ValidationError, Vault, load_config
+from memvault.agent.providers.builtin import BuiltinFileProvider
 from memvault.results.profile import Profile, parse_profile
 from memvault.security.screen import DOORS, Door
 
@@ -75,6 +76,13 @@ def _decision_reason(vault: Vault, text: str, _: Path) -> str:
     return "\n".join(m.reason for m in vault.decisions.history(entry.id, user_id="alice"))
 
 
+def _builtin_file(vault: Vault, text: str, tmp_path: Path) -> str:
+    files = BuiltinFileProvider()
+    files.initialize(user_id="alice", agent_id="a1", base_dir=str(tmp_path / "files"))
+    files.add("user", text)
+    return "\n".join(files.entries("user"))
+
+
 def _imported(kind: str) -> Callable[[Vault, str, Path], str]:
     def write(vault: Vault, text: str, tmp_path: Path) -> str:
         with _lax(tmp_path) as lax:
@@ -103,6 +111,7 @@ WRITERS: dict[Door, list[Callable[[Vault, str, Path], str]]] = {
     Door.TASK: [_task, _imported("task")],
     Door.PROFILE: [_profile],
     Door.DECISION_REASON: [_decision_reason],
+    Door.BUILTIN_FILE: [_builtin_file],
 }
 
 CASES = [(door, write) for door in DOORS for write in WRITERS.get(door, [])]

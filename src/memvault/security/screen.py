@@ -34,6 +34,9 @@ class Door(StrEnum):
     TASK = "task"  # vault.workspace.add_task / update_task, the task_board tool, imports
     PROFILE = "profile"  # summaries and facts: PUT /v1/profile, save_profile, extraction
     DECISION_REASON = "decision reason"  # a decision's move, kept in the audit log
+    # USER.md / MEMORY.md: the memory tool and the builtin provider redact and scan each
+    # edit themselves (agent.providers.builtin), with the same rules.
+    BUILTIN_FILE = "memory file entry"
 
 
 #: Every door, in the order the doors test walks them.
