@@ -21,8 +21,8 @@ import pytest
 from memvault import Vault, load_config
 from memvault.embed.bilingual import BilingualEmbedder
 
-README = Path(__file__).parents[1] / "README.md"
-SRC = Path(__file__).parents[1] / "src"
+README = Path(__file__).parents[2] / "README.md"
+SRC = Path(__file__).parents[2] / "src"
 
 
 def readme_agent_snippet() -> str:

@@ -22,8 +22,7 @@ from memvault import Vault, VaultConfig, load_config
 from memvault.agent.vault_provider import VaultProvider, thread_session
 from memvault.errors import ValidationError
 from memvault.stores.values import SearchDoc, View
-
-from .gateway_server import live_gateway
+from tests.gateway_server import live_gateway
 
 RACE = "I ran a charity race for the children's hospital last weekend"
 ASK = "That sounds wonderful! What did you do afterwards?"
@@ -278,7 +277,7 @@ async def test_mcp_memory_save_turns_get_context(
     anyio_backend: str, config: VaultConfig, tmp_path: Path
 ) -> None:
     pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
-    from .test_mcp import in_process
+    from tests.test_mcp import in_process
 
     with Vault(config=config) as vault:
         async with in_process(vault, "u", tmp_path) as session:

@@ -17,8 +17,7 @@ from memvault import EmbeddingError
 from memvault.embed import HashingEmbedder
 from memvault.embed.local import MODEL_DIM, LocalEmbedder
 from memvault.embed.openai import OpenAIEmbedder
-
-from .fakes.openai_embeddings import FakeEmbeddingServer
+from tests.fakes.openai_embeddings import FakeEmbeddingServer
 
 # Subprocesses run this checkout's memvault, not whichever one the venv has installed.
 PACKAGE_ROOT = str(Path(memvault.__file__).parents[1])

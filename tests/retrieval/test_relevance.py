@@ -22,7 +22,7 @@ from memvault.embed import multilingual
 from memvault.embed.local import LocalEmbedder
 from memvault.retrieval.relevance import BACKGROUND, CALIBRATIONS, calibration, reads, shipped
 
-DATA = Path(__file__).parents[1] / "bench" / "data" / "paraphrase"
+DATA = Path(__file__).parents[2] / "bench" / "data" / "paraphrase"
 
 
 @pytest.fixture(scope="module")

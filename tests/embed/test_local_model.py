@@ -24,7 +24,7 @@ from memvault.embed.local import LocalEmbedder
 from memvault.embed.multilingual import MultilingualEmbedder
 from memvault.embed.onnx import PinnedModel, verified_model
 
-REFERENCE = Path(__file__).parent / "data" / "minilm_reference.npz"
+REFERENCE = Path(__file__).parents[1] / "data" / "minilm_reference.npz"
 
 
 def test_onnx_vectors_match_the_float_model() -> None:
