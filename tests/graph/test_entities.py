@@ -16,10 +16,9 @@ from memvault import NotFoundError, ValidationError, Vault, VaultConfig
 from memvault.config import LLMConfig
 from memvault.graph import extract_rules, parse_extraction
 from memvault.names import candidate_keys, name_key, named_here
-
-from .cli_process import run_cli
-from .fakes.openai_chat import FakeChatServer, Reply
-from .gateway_server import Live, live_gateway
+from tests.cli_process import run_cli
+from tests.fakes.openai_chat import FakeChatServer, Reply
+from tests.gateway_server import Live, live_gateway
 
 
 def found(text: str, **kw: object) -> dict[str, str]:

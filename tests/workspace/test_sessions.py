@@ -10,8 +10,7 @@ import pytest
 
 from memvault import Vault, VaultConfig
 from memvault.errors import ValidationError
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 
 def test_sessions_of_cards_and_tasks_with_their_workspaces(vault: Vault) -> None:
