@@ -25,12 +25,12 @@ from memvault.agent.migrate_v1 import migrate_v1
 from memvault.fences import OPEN_TAG
 from memvault.integrations.langchain import MemvaultMiddleware
 from memvault.server.state import ServerSettings
+from tests.agent.test_migrate_v1 import place
 
 from .fakes.hindsight import FakeHindsight
 from .fakes.openai_chat import FakeChatServer, Reply
 from .gateway_server import live_gateway
 from .servers.hindsight import bank_exists, bank_texts, drop_banks
-from .test_migrate_v1 import place
 
 V2 = "/api/memory/v2"
 

@@ -19,8 +19,7 @@ from memvault.embed.local import LocalEmbedder
 from memvault.embed.multilingual import MultilingualEmbedder
 from memvault.engine.vector_space import MODEL_KEY, switch
 from memvault.stores import open_store
-
-from .cli_process import invoke
+from tests.cli_process import invoke
 
 TEXTS = ("Alice writes her backend services in Go", "Alice's cat is called Miso")
 

@@ -33,9 +33,8 @@ from memvault.agent.hindsight_external import HindsightExternalMemory
 from memvault.agent.manager import MemoryManager
 from memvault.agent.migrate_v1 import RetainingMemory
 from memvault.agent.tools import MEMORY_TOOL_NAME
-
-from .fakes.hindsight import FakeHindsight
-from .servers.hindsight import bank_exists, bank_missions, bank_texts
+from tests.fakes.hindsight import FakeHindsight
+from tests.servers.hindsight import bank_exists, bank_missions, bank_texts
 
 
 class Server(Protocol):

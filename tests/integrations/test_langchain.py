@@ -32,8 +32,7 @@ from memvault.agent.vault_provider import VaultProvider
 from memvault.embed import HashingEmbedder
 from memvault.fences import OPEN_TAG
 from memvault.integrations.langchain import MemvaultMiddleware
-
-from .fakes.openai_chat import FakeChatServer, Reply
+from tests.fakes.openai_chat import FakeChatServer, Reply
 
 BASE_PROMPT = "You are a careful assistant."
 QUESTION = "What did we decide about billing?"

@@ -15,8 +15,7 @@ from memvault.agent.config import InjectionSection, MemoryConfigStore
 from memvault.engine.views import SCOPES
 from memvault.errors import ConfigError, ValidationError
 from memvault.workspace.presets import PRESET_NAMES
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 
 @pytest.fixture

@@ -11,8 +11,7 @@ from memvault import Vault, VaultConfig
 from memvault.agent.stores import AgentVaults
 from memvault.errors import ValidationError
 from memvault.stores.values import UserMemories
-
-from .gateway_server import live_gateway
+from tests.gateway_server import live_gateway
 
 
 def _fill(vault: Vault, counts: dict[str, int]) -> None:

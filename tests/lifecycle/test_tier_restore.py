@@ -11,8 +11,7 @@ import pytest
 
 from memvault import MemClass, Tier, Vault, VaultConfig
 from memvault.errors import NotFoundError
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

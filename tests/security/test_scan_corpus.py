@@ -19,7 +19,7 @@ import pytest
 
 from memvault.security.scan import Verdict, assess
 
-CORPUS = Path(__file__).parent / "scan_corpus"
+CORPUS = Path(__file__).parents[1] / "scan_corpus"
 
 
 def _load(name: str) -> list[dict[str, str]]:

@@ -20,9 +20,8 @@ from memvault.embed.bilingual import BilingualEmbedder
 from memvault.embed.local import LocalEmbedder
 from memvault.engine.vector_space import switch
 from memvault.stores import open_store
-
-from .cli_process import invoke
-from .fakes.openai_embeddings import FakeEmbeddingServer
+from tests.cli_process import invoke
+from tests.fakes.openai_embeddings import FakeEmbeddingServer
 
 PACKAGE_ROOT = str(Path(memvault.__file__).parents[1])
 TEXTS = (

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from memvault import NotFoundError, ValidationError, Vault, VaultConfig
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 # Caroline - Berlin twice; Melanie is two relations from Project Helios, three from
 # ClickHouse.

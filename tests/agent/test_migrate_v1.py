@@ -21,7 +21,7 @@ from memvault.errors import NotFoundError
 from memvault.vault import Vault
 from tests.cli_process import run_cli
 
-DATA = Path(__file__).parent / "data" / "migrate_v1"
+DATA = Path(__file__).parents[1] / "data" / "migrate_v1"
 
 
 def place(home: Path, user: str, fixture: str, agent: str | None = None) -> Path:

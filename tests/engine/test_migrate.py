@@ -19,10 +19,9 @@ from memvault.errors import AuthorizationError, RevealLockedError
 from memvault.model import MemoryEntry
 from memvault.stores import open_store
 from memvault.stores.values import VectorItem, View
-
-from .cli_process import invoke, run_cli
-from .servers import mariadb
-from .servers.postgres import postgres_database
+from tests.cli_process import invoke, run_cli
+from tests.servers import mariadb
+from tests.servers.postgres import postgres_database
 
 CARD = "4111 1111 1111 1111"
 QUERIES = ["go services", "coffee in lisbon", "deploy key", "bullet points"]

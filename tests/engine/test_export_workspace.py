@@ -15,9 +15,8 @@ import pytest
 from memvault import Vault, VaultConfig, load_config
 from memvault.errors import ConflictError, ImportFormatError, StoreError, ValidationError
 from memvault.server.state import ServerSettings
-
-from .cli_process import run_cli
-from .gateway_server import Live, live_gateway
+from tests.cli_process import run_cli
+from tests.gateway_server import Live, live_gateway
 
 
 def seed(v: Vault, user: str = "alice") -> None:

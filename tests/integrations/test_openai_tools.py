@@ -18,8 +18,7 @@ from memvault.agent.manager import MemoryManager
 from memvault.agent.vault_provider import VaultProvider
 from memvault.embed import HashingEmbedder
 from memvault.integrations.openai_tools import memory_tool_specs, openai_tool_schemas
-
-from .fakes.openai_chat import FakeChatServer, Reply
+from tests.fakes.openai_chat import FakeChatServer, Reply
 
 EVERY_TOOL = ["memory", "memory_save", "memory_recall", "memory_decision"]
 

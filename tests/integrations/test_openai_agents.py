@@ -20,8 +20,7 @@ from openai import AsyncOpenAI
 from memvault import ValidationError, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.integrations.openai_agents import METADATA_KEY, VaultSession
-
-from .fakes.openai_chat import FakeChatServer, Reply
+from tests.fakes.openai_chat import FakeChatServer, Reply
 
 set_tracing_disabled(True)  # the SDK would otherwise try to export traces
 

@@ -12,7 +12,7 @@ from memvault.embed.local import LocalEmbedder
 from memvault.security.scan import SEMANTIC_PATTERN_ID, SemanticScreen, Verdict, assess
 from memvault.security.scan.semantic import EXEMPLARS, THRESHOLDS, segments
 
-CORPUS = Path(__file__).parent / "scan_corpus"
+CORPUS = Path(__file__).parents[1] / "scan_corpus"
 
 
 def test_segments_are_the_text_and_its_sentences() -> None:
