@@ -16,7 +16,7 @@ from memvault import Vault, VaultConfig
 from memvault.agent.vault_provider import VaultProvider
 from memvault.agent.workspace_tools import STATE_CARD_SCHEMA, TASK_BOARD_SCHEMA, with_session
 from memvault.validation import thread_session
-from tests.test_mcp import in_process
+from tests.mcp.test_server import in_process
 
 
 @pytest.fixture

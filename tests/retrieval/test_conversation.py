@@ -277,7 +277,7 @@ async def test_mcp_memory_save_turns_get_context(
     anyio_backend: str, config: VaultConfig, tmp_path: Path
 ) -> None:
     pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
-    from tests.test_mcp import in_process
+    from tests.mcp.test_server import in_process
 
     with Vault(config=config) as vault:
         async with in_process(vault, "u", tmp_path) as session:

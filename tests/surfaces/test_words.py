@@ -11,8 +11,7 @@ import pytest
 
 from memvault import ValidationError, Vault, cli, load_config
 from memvault.server.app import create_app
-
-from .gateway_server import serving
+from tests.gateway_server import serving
 
 
 def _cli(capsys: pytest.CaptureFixture[str], home: Path, *args: str) -> tuple[int, str]:

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from memvault import Vault, load_config
-
-from .cli_process import run_cli
+from tests.cli_process import run_cli
 
 
 @pytest.fixture

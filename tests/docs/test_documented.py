@@ -12,10 +12,9 @@ import typer
 from memvault import Vault, cli, load_config
 from memvault.agent.reference import render_reference
 from memvault.server.app import create_app
+from tests.cli.test_commands import run
 
-from .test_cli import run
-
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 METHODS = "GET|POST|PUT|PATCH|DELETE"
 

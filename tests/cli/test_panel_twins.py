@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from memvault import Vault, cli, load_config
-
-from .cli_process import run_cli
+from tests.cli_process import run_cli
 
 STORY = (
     "Caroline joined Project Helios in Berlin.",

@@ -300,7 +300,7 @@ async def test_stdio(tmp_path: Path) -> None:
 
 @pytest.fixture
 def http_server(config: VaultConfig) -> Iterator[str]:
-    from .gateway_server import serving
+    from tests.gateway_server import serving
 
     vault = Vault(config=config)
     try:
@@ -362,7 +362,7 @@ def test_tool_constants() -> None:
 
 async def test_streamable_http_with_and_without_a_key(config: VaultConfig) -> None:
     """The SDK's own client against the authenticated gateway: the key names the user."""
-    from .gateway_server import live_gateway
+    from tests.gateway_server import live_gateway
 
     with live_gateway(config) as live:
         url = f"{live.url}/mcp"

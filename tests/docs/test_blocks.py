@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from .doc_blocks import ROOT, Block, blocks, commands, matches, normalise, run_console, run_python
+from tests.doc_blocks import (
+    ROOT,
+    Block,
+    blocks,
+    commands,
+    matches,
+    normalise,
+    run_console,
+    run_python,
+)
 
 GUIDES = (
     "quickstart.md",

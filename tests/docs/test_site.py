@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from .doc_blocks import ROOT
+from tests.doc_blocks import ROOT
 
 _REMOTE = re.compile(r"<(?:script|link|img)\b[^>]*\b(?:src|href)=\"(?:https?:)?//", re.I)
 

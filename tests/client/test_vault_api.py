@@ -42,8 +42,7 @@ from memvault.client import (
 from memvault.lifecycle.history import Version
 from memvault.server import schemas
 from memvault.server.state import ServerSettings
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from memvault import cli
-
-from .cli_process import invoke
+from tests.cli_process import invoke
 
 
 def run(
@@ -172,7 +171,7 @@ def test_serve_refuses_public_bind_without_auth(home: Path) -> None:
 
 
 def test_every_command_is_documented_in_readme() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
     names = [
         c.name or (c.callback.__name__ if c.callback else "") for c in cli.app.registered_commands
     ]

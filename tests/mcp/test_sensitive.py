@@ -7,8 +7,7 @@ import pytest
 pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
 
 from memvault import Vault, VaultConfig
-
-from .test_mcp import call, in_process
+from tests.mcp.test_server import call, in_process
 
 CARD = "4111 1111 1111 1111"
 

@@ -14,9 +14,8 @@ from memvault.engine.deciding import MACHINE_SOURCES
 from memvault.errors import ConfigError
 from memvault.mcp import UserTools
 from memvault.server.auth import CLIENT_HEADER
-
-from .gateway_server import live_gateway
-from .test_cli import run
+from tests.cli.test_commands import run
+from tests.gateway_server import live_gateway
 
 
 def test_the_cli_records_cli(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .doc_blocks import ROOT, Block, blocks, run_console, run_python
+from tests.doc_blocks import ROOT, Block, blocks, run_console, run_python
 
 README = ROOT / "README.md"
 BLOCKS = blocks(README, "python")

@@ -440,7 +440,7 @@ async def test_empty_prompts_say_so(config: VaultConfig) -> None:
 
 @pytest.fixture
 def http_server(config: VaultConfig) -> Iterator[tuple[str, Vault]]:
-    from .gateway_server import serving
+    from tests.gateway_server import serving
 
     vault = Vault(config=config)
     try:

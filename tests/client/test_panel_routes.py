@@ -21,8 +21,7 @@ from memvault.graph.view import EntityGraphView
 from memvault.stores.stats import Stats
 from memvault.stores.values import UserMemories
 from memvault.workspace.sessions import WorkspaceSession
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 STORY = (
     "Caroline joined Project Helios in Berlin.",
