@@ -12,8 +12,7 @@ import pytest
 
 from memvault import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier, VaultConfig
 from memvault.stores.values import EntryOrder
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 
 @pytest.fixture

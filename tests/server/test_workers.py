@@ -23,8 +23,8 @@ from typing import Any
 import httpx
 import pytest
 
-from .servers import mariadb
-from .servers.postgres import drop_database, postgres_database
+from tests.servers import mariadb
+from tests.servers.postgres import drop_database, postgres_database
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/net/tcp").exists(), reason="reads sockets from /proc (Linux)"

@@ -23,8 +23,7 @@ from memvault.lru import LRUCache
 from memvault.server.app import create_app
 from memvault.server.keys import KeyStore
 from memvault.server.state import Gateway, ServerSettings
-
-from .gateway_server import serving
+from tests.gateway_server import serving
 
 BOUND = 8
 AGENTS = 1000

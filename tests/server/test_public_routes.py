@@ -13,8 +13,7 @@ import pytest
 from starlette.routing import Mount, Route
 
 from memvault import VaultConfig
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 # The README's "Public routes" list; a new public route must be added there and here.
 PUBLIC = {"/healthz", "/readyz", "/", "/panel", "/panel/static"}

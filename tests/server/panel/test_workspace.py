@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from .gateway_server import Live
-from .panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.gateway_server import Live
+from tests.panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
 
 
 def _column(page: Page, status: str) -> Locator:

@@ -10,8 +10,7 @@ import pytest
 
 from memvault import VaultConfig
 from memvault.server.state import ServerSettings
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 CARD = "4111 1111 1111 1111"
 

@@ -25,10 +25,9 @@ from memvault.server.app import create_app
 from memvault.server.keys import KeyStore
 from memvault.stores.mysql import MySQLStore
 from memvault.stores.postgres import PostgresStore
-
-from .cli_process import run_cli
-from .gateway_server import serving
-from .servers import mariadb, postgres
+from tests.cli_process import run_cli
+from tests.gateway_server import serving
+from tests.servers import mariadb, postgres
 
 
 @dataclass

@@ -11,8 +11,7 @@ import pytest
 
 from memvault import VaultConfig
 from memvault.cli import main
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
 

@@ -12,9 +12,8 @@ import pytest
 from memvault import VaultConfig, load_config
 from memvault.config import LLMConfig
 from memvault.llm import REFLECT_SYSTEM_PROMPT, ChatClient, LLMError, LLMUnavailableError
-
-from .fakes.openai_chat import FakeChatServer, Reply
-from .gateway_server import Live, live_gateway
+from tests.fakes.openai_chat import FakeChatServer, Reply
+from tests.gateway_server import Live, live_gateway
 
 V2 = "/api/memory/v2"
 

@@ -24,8 +24,7 @@ from memvault.agent.external import (
 )
 from memvault.server.app import create_app
 from memvault.server.state import ServerSettings
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 V2 = "/api/memory/v2"
 

@@ -10,8 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from memvault import VaultConfig
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 
 @pytest.fixture

@@ -27,9 +27,8 @@ from schemathesis.specs.openapi.checks import (
 
 from memvault import VaultConfig
 from memvault.config import LLMConfig
-
-from .fakes.openai_chat import FakeChatServer, Reply
-from .gateway_server import Live, live_gateway
+from tests.fakes.openai_chat import FakeChatServer, Reply
+from tests.gateway_server import Live, live_gateway
 
 MAX_EXAMPLES = 15
 CHECKS = [

@@ -15,8 +15,7 @@ import httpx
 import pytest
 
 from memvault import VaultConfig
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 LIMIT = 64 * 1024
 MCP_HEADERS = {"Accept": "application/json, text/event-stream"}

@@ -26,11 +26,10 @@ from memvault.fences import OPEN_TAG
 from memvault.integrations.langchain import MemvaultMiddleware
 from memvault.server.state import ServerSettings
 from tests.agent.test_migrate_v1 import place
-
-from .fakes.hindsight import FakeHindsight
-from .fakes.openai_chat import FakeChatServer, Reply
-from .gateway_server import live_gateway
-from .servers.hindsight import bank_exists, bank_texts, drop_banks
+from tests.fakes.hindsight import FakeHindsight
+from tests.fakes.openai_chat import FakeChatServer, Reply
+from tests.gateway_server import live_gateway
+from tests.servers.hindsight import bank_exists, bank_texts, drop_banks
 
 V2 = "/api/memory/v2"
 

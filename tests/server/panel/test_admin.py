@@ -11,8 +11,8 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-from .gateway_server import Live
-from .panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.gateway_server import Live
+from tests.panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
 
 CARD = "4111 1111 1111 1111"
 

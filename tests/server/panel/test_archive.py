@@ -9,9 +9,8 @@ from datetime import timedelta
 from playwright.sync_api import Page, expect
 
 from memvault import DecisionStatus, MemClass, Tier
-
-from .gateway_server import Live
-from .panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.gateway_server import Live
+from tests.panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
 
 DAY = timedelta(days=1)
 PG = "Use PostgreSQL for the main database"

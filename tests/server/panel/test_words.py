@@ -15,9 +15,8 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 import memvault.server
-
-from .gateway_server import Live
-from .panel_kit import browser, live, open_screen, page, sign_in  # noqa: F401 (fixtures)
+from tests.gateway_server import Live
+from tests.panel_kit import browser, live, open_screen, page, sign_in  # noqa: F401 (fixtures)
 
 STATIC = Path(memvault.server.__file__).parent / "static"
 NOT_AN_ID = "is not a valid id: use 1-128 characters"

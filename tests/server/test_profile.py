@@ -15,8 +15,7 @@ import pytest
 from memvault import VaultConfig
 from memvault.config import load_config
 from tests.fakes.openai_chat import FakeChatServer, Reply
-
-from .gateway_server import Live, live_gateway
+from tests.gateway_server import Live, live_gateway
 
 
 def extraction(facts: list[dict[str, Any]], **sections: str) -> Reply:

@@ -17,8 +17,7 @@ from memvault import Vault, VaultConfig
 from memvault.errors import ConfigError
 from memvault.server.app import check_bind, create_app
 from memvault.server.state import ServerSettings
-
-from .gateway_server import Live, live_gateway, serving
+from tests.gateway_server import Live, live_gateway, serving
 
 
 @pytest.fixture
