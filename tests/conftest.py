@@ -1,6 +1,6 @@
 """Shared fixtures: every backend in ``STORE_BACKENDS``, and vaults on top of them.
 
-A backend joins the conformance suite (``tests/store_conformance/``, one module per
+A backend joins the conformance suite (``tests/stores/conformance/``, one module per
 store protocol) and every ``store``/``vault`` test by adding one ``(id, factory)``
 pair to ``STORE_BACKENDS``; a factory usually just calls ``open_store`` with a URL.
 A factory gets a fresh, empty directory it may use for files.
@@ -77,9 +77,9 @@ SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
 ]
 _MARKS = {"postgres": pytest.mark.postgres, "mariadb": pytest.mark.mariadb}
 CONFORMANCE_MODULES = (
-    "tests.store_conformance.",
+    "tests.stores.conformance.",
     "tests.test_isolation",
-    "tests.test_score_isolation",
+    "tests.stores.test_score_isolation",
 )
 
 

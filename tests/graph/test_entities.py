@@ -1,7 +1,7 @@
 """The entity graph (issue 16 item 8): extraction on write, names deduplicated, the
 graph channel in recall, scope and isolation, and the surfaces (Python, HTTP, CLI).
 
-Store-level behaviour on every backend is in ``store_conformance/test_graph.py``;
+Store-level behaviour on every backend is in ``tests/stores/conformance/test_graph.py``;
 here vaults run on the ``vault`` fixture's backends (SQLite file, memory)."""
 
 from __future__ import annotations

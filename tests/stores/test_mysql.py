@@ -1,7 +1,7 @@
 """What only the MySQL / MariaDB store has: a server that can go away, logins, the
 server settings keyword search needs, and a ``Vault`` on top of it.
 
-The store contract itself is checked on MariaDB by ``tests/store_conformance``. The
+The store contract itself is checked on MariaDB by ``tests/stores/conformance``. The
 tests here run their own throw-away server, since they stop and restart it.
 """
 
@@ -18,9 +18,8 @@ from memvault.stores import open_store
 from memvault.stores.mysql import MySQLStore
 from memvault.stores.mysql.schema import LATEST_VERSION
 from memvault.stores.values import SearchDoc
-
-from .servers import mariadb
-from .store_conformance.support import OWNER, doc, entry, hit_ids, put
+from tests.servers import mariadb
+from tests.stores.conformance.support import OWNER, doc, entry, hit_ids, put
 
 SERVER_BACKENDS = True  # the vault tests below run on MariaDB too (conftest)
 

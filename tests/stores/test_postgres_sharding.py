@@ -38,8 +38,7 @@ from memvault import ConflictError, NotFoundError, Vault, load_config
 from memvault.embed import HashingEmbedder
 from memvault.stores import open_store
 from memvault.stores.values import UsageRecord
-
-from .servers import postgres
+from tests.servers import postgres
 
 pytestmark = pytest.mark.postgres
 

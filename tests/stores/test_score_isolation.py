@@ -23,10 +23,9 @@ from memvault.stores.bm25 import doc_length
 from memvault.stores.sqlite.schema import LATEST_VERSION
 from memvault.stores.values import EntryFilter, SearchDoc, View
 from memvault.text import index_text, query_phrases, query_terms
-
-from .servers import mariadb
-from .servers.postgres import postgres_database
-from .store_conformance.support import alice_data, doc, entry, put, scores_of
+from tests.servers import mariadb
+from tests.servers.postgres import postgres_database
+from tests.stores.conformance.support import alice_data, doc, entry, put, scores_of
 
 
 def _server_store() -> Store:

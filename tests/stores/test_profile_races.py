@@ -23,9 +23,8 @@ import pytest
 from memvault import ConflictError, Store
 from memvault.stores import open_store
 from memvault.stores.values import StoredProfile
-
-from .servers import mariadb, postgres
-from .store_conformance.support import T0
+from tests.servers import mariadb, postgres
+from tests.stores.conformance.support import T0
 
 # How often the test looks for the second writer's lock wait (every 10 ms) before it
 # gives up: a bound on the loop, not a time anything is asserted to take.

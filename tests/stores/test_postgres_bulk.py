@@ -18,9 +18,8 @@ from memvault.stores.postgres import PostgresStore
 from memvault.stores.postgres.connection import conninfo_of
 from memvault.stores.postgres.schema import LATEST_VERSION, vector_text
 from memvault.stores.values import SearchDoc, VectorItem
-
-from .servers import postgres
-from .store_conformance.support import MODEL, OWNER, entry, put
+from tests.servers import postgres
+from tests.stores.conformance.support import MODEL, OWNER, entry, put
 
 pytestmark = pytest.mark.postgres
 

@@ -3,7 +3,7 @@ in the database (one HNSW index per vector size), commits of other processes see
 through LISTEN/NOTIFY, statement timeouts, and a server that goes away and returns.
 
 The contract itself (entries, keyword, vectors, reveal, atomic) runs on PostgreSQL in
-``tests/store_conformance``. Everything here uses a real server
+``tests/stores/conformance``. Everything here uses a real server
 (``tests/servers/postgres.py``).
 """
 
@@ -26,10 +26,9 @@ from memvault.stores import open_store
 from memvault.stores.postgres import PostgresStore
 from memvault.stores.postgres.connection import conninfo_of
 from memvault.stores.values import SearchDoc, VectorItem, View
-
-from .cli_process import run_cli
-from .servers import postgres
-from .store_conformance.support import MODEL, OWNER, entry, hit_ids, put
+from tests.cli_process import run_cli
+from tests.servers import postgres
+from tests.stores.conformance.support import MODEL, OWNER, entry, hit_ids, put
 
 pytestmark = pytest.mark.postgres
 

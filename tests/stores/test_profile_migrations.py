@@ -21,9 +21,8 @@ from memvault.stores.postgres import PostgresStore
 from memvault.stores.postgres import schema as postgres_schema
 from memvault.stores.sqlite import SQLiteStore
 from memvault.stores.sqlite import schema as sqlite_schema
-
-from .servers import mariadb, postgres
-from .store_conformance.support import OWNER, T0, entry, ids, put
+from tests.servers import mariadb, postgres
+from tests.stores.conformance.support import OWNER, T0, entry, ids, put
 
 
 def _step(schema: Any) -> int:

@@ -21,8 +21,7 @@ from memvault.stores import open_store
 from memvault.stores.mysql import vectors as mysql_vectors
 from memvault.stores.sqlite import vectors as sqlite_vectors
 from memvault.stores.values import SearchDoc, VectorItem, View
-
-from .servers import mariadb
+from tests.servers import mariadb
 
 OWNER = View("alice", all_agents=True)
 
