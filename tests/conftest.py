@@ -159,7 +159,7 @@ def config(tmp_path: Path) -> VaultConfig:
     """Default settings without the environment, and keyword-only retrieval.
 
     With no embedder the engine's results are exact and fast to compute; the
-    vector channel has its own tests (``test_hybrid.py``).
+    vector channel has its own tests (``tests/retrieval/test_hybrid.py``).
     """
     return load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
 

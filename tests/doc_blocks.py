@@ -1,6 +1,6 @@
 """Finding and running the code blocks of Markdown pages (README.md and docs/*.md).
 
-Shared by tests/test_readme.py and tests/test_docs_blocks.py. The rules, which the
+Shared by tests/docs/test_readme.py and tests/docs/test_blocks.py. The rules, which the
 pages' authors write for:
 
 Which blocks run

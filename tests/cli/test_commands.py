@@ -1,5 +1,6 @@
 """The `memvault` command against real SQLite files, run in this process as a process
-would run it (``tests/cli_process.py``; ``tests/test_cli_entry.py`` starts the real one)."""
+would run it (``tests/cli_process.py``; ``tests/cli/test_console_script.py`` starts the
+real one)."""
 
 from __future__ import annotations
 

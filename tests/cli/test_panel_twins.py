@@ -2,7 +2,8 @@
 --created-after --created-before` and `memvault delete ID ID...` against real SQLite
 files. They run the CLI's own entry point (``cli.main``: parsing, the command, exit code
 and the one-line error) in this process, as a subprocess costs seconds here (the installed
-command is started in ``tests/test_cli_entry.py``). Errors name the flag to fix and exit 2."""
+command is started in ``tests/cli/test_console_script.py``). Errors name the flag to fix
+and exit 2."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ standard ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` variables the client itself re
 nothing in the block is changed. A block that needs a running server says so in its
 fence (```` ```console server ````) and gets one on a loopback port. The rules are those
 of tests/doc_blocks.py, shared with the runner of the docs/ pages
-(tests/test_docs_blocks.py).
+(tests/docs/test_blocks.py).
 """
 
 from __future__ import annotations

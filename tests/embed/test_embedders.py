@@ -1,6 +1,7 @@
 """Embedders: the real local model (offline), an OpenAI-compatible API on loopback, hashing.
 
-The local model's own checks (reference vectors, the pinned file) are in test_local_model.py.
+The local model's own checks (reference vectors, the pinned file) are in
+tests/embed/test_local_model.py.
 """
 
 from __future__ import annotations

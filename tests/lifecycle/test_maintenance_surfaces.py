@@ -1,5 +1,5 @@
 """``memvault maintain`` and ``POST /v1/maintenance/run`` (issue 16 item 2) over the
-engine that ``test_lifecycle_tiers.py`` tests on every backend; and the server's schedule."""
+engine that ``tests/lifecycle/test_tiers.py`` tests on every backend; and the server's schedule."""
 
 from __future__ import annotations
 

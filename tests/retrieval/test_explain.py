@@ -127,7 +127,7 @@ def fusion_vault(tmp_path: Path, local: LocalEmbedder) -> Iterator[Vault]:
 
 def test_scores_are_the_product_of_the_factors(fusion_vault: Vault) -> None:
     # Pins the fusion stage's score formula; the second stage has its own tests
-    # (test_rerank.py), where score is the reranker's.
+    # (tests/retrieval/test_rerank.py), where score is the reranker's.
     explained = fusion_vault.explain("Alice go services", user_id="alice", limit=10)
     assert explained.stage == "fusion"
     assert explained.person == "Alice"

@@ -249,7 +249,7 @@ def test_an_english_only_model_leaves_a_cjk_query_in_the_fused_order(
 ) -> None:
     """MiniLM's cosines of Chinese text are no evidence, so with MiniLM chosen a CJK
     query keeps the fused order, and explain says why (the default embedder reads
-    Chinese: there the stage runs, tests/test_bilingual.py)."""
+    Chinese: there the stage runs, tests/embed/test_bilingual.py)."""
     with open_vault(db, local) as vault:
         vault.add("销售看板下周一上线", user_id="u")
         ex = vault.explain("看板什么时候上线", user_id="u")

@@ -257,7 +257,7 @@ def test_example_sets_are_large_and_cover_every_pattern() -> None:
     assert len(BENIGN) >= 40
     assert any(re.search(r"[\u4e00-\u9fff]", text) for text, _ in ATTACKS)
     assert any(re.search(r"[\u4e00-\u9fff]", text) for text in BENIGN)
-    # Every rule has its own true positive and near miss in test_scan_patterns.py.
+    # Every rule has its own true positive and near miss in tests/security/test_scan_patterns.py.
     tested = {pattern_id for _, pattern_id in ATTACKS}
     assert tested <= {pattern.id for pattern in PATTERNS}
 

@@ -260,7 +260,7 @@ def test_provider_builtin_means_no_external_memory(config: VaultConfig, tmp_path
 def test_provider_hindsight_builds_the_hindsight_adapter(
     config: VaultConfig, tmp_path: Path
 ) -> None:
-    # No server is contacted at start-up; tests/test_gateway_hindsight.py talks to one.
+    # No server is contacted at start-up; tests/server/test_v2_hindsight.py talks to one.
     with Vault(config=config) as vault:
         app = create_app(vault, settings=yaml_settings(tmp_path, "hindsight"))
         assert app.state.gateway.external.name == "hindsight"

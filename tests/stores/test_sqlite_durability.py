@@ -57,7 +57,8 @@ def fts_hits(path: Path, word: str) -> int:
 @pytest.mark.slow
 def test_concurrent_writer_processes_lose_nothing(sqlite_path: Path, config: VaultConfig) -> None:
     # Create the schema first: opening a brand-new file concurrently is a separate
-    # matter (test_migrations.py::test_opening_waits_while_another_connection_writes).
+    # matter: tests/stores/test_sqlite_migrations.py,
+    # test_opening_waits_while_another_connection_writes.
     Vault(sqlite_path, config=config).close()
 
     writers = [
