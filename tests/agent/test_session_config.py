@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from memvault import VaultConfig
 from memvault.agent.config import InjectionSection, MemoryConfigStore
 from memvault.engine.views import SCOPES
 from memvault.errors import ConfigError, ValidationError
 from memvault.workspace.presets import PRESET_NAMES
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 
 @pytest.fixture
@@ -120,12 +118,6 @@ def test_a_hand_edited_session_file_with_an_admin_key_is_an_error(
 
 SET = "/v1/config/session/set"
 RESET = "/v1/config/session/reset"
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def test_set_get_and_reset_over_http(live: Live) -> None:

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from memvault import ForbiddenError, NotFoundError, ValidationError, Vault, load_config
+from memvault import ForbiddenError, NotFoundError, ValidationError, Vault
 from memvault.client import AsyncClient, Client
 from memvault.engine.entities import EntityDetail
 from memvault.graph.view import EntityGraphView
 from memvault.stores.stats import Stats
 from memvault.stores.values import UserMemories
 from memvault.workspace.sessions import WorkspaceSession
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 STORY = (
     "Caroline joined Project Helios in Berlin.",
@@ -31,11 +30,9 @@ STORY = (
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    home = tmp_path_factory.mktemp("client-new") / "home"
-    config = load_config(environ={}, home=home, embedding={"provider": "none"})
-    with live_gateway(config) as gw:
-        yield gw
+def live(module_live: Live) -> Live:
+    """One gateway for the module: the tests keep to users of their own."""
+    return module_live
 
 
 def _dated(user: str, *days: str) -> list[dict[str, str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -25,7 +24,6 @@ from memvault import (
     Profile,
     Remembered,
     ValidationError,
-    load_config,
 )
 from memvault.agent.external import ExternalHit
 from memvault.client import (
@@ -42,15 +40,18 @@ from memvault.client import (
 from memvault.lifecycle.history import Version
 from memvault.server import schemas
 from memvault.server.state import ServerSettings
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    home = tmp_path_factory.mktemp("client") / "home"
-    config = load_config(environ={}, home=home, embedding={"provider": "none"})
-    with live_gateway(config, settings=ServerSettings(max_body_bytes=64 * 1024)) as gw:
-        yield gw
+def module_gateway_settings() -> ServerSettings:
+    return ServerSettings(max_body_bytes=64 * 1024)
+
+
+@pytest.fixture(scope="module")
+def live(module_live: Live) -> Live:
+    """One gateway for the module: the tests keep to users of their own."""
+    return module_live
 
 
 def _same(a: MemoryEntry, b: MemoryEntry) -> None:

@@ -7,12 +7,10 @@ gateway on loopback."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from memvault import NotFoundError, ValidationError, Vault, VaultConfig
-from tests.gateway_server import Live, live_gateway
+from memvault import NotFoundError, ValidationError, Vault
+from tests.gateway_server import Live
 
 # Caroline - Berlin twice; Melanie is two relations from Project Helios, three from
 # ClickHouse.
@@ -163,12 +161,6 @@ def test_entity_memories_are_the_entries_naming_it(vault: Vault) -> None:
 
 
 # -- HTTP ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def test_the_graph_over_http(live: Live) -> None:

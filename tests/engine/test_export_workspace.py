@@ -6,17 +6,17 @@ through the store protocol only), then through the HTTP gateway and the CLI."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memvault import Vault, VaultConfig, load_config
+from memvault import Vault, load_config
 from memvault.errors import ConflictError, ImportFormatError, StoreError, ValidationError
 from memvault.server.state import ServerSettings
 from tests.cli_process import run_cli
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 
 def seed(v: Vault, user: str = "alice") -> None:
@@ -372,9 +372,8 @@ def test_an_export_holds_the_users_own_workspace_only(vault: Vault) -> None:
 
 
 @pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config, ServerSettings(max_body_bytes=256 * 1024)) as gw:
-        yield gw
+def gateway_settings() -> ServerSettings:
+    return ServerSettings(max_body_bytes=256 * 1024)
 
 
 def test_http_export_carries_the_workspace_and_import_reports_its_counts(live: Live) -> None:

@@ -7,7 +7,6 @@ here vaults run on the ``vault`` fixture's backends (SQLite file, memory)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from memvault.graph import extract_rules, parse_extraction
 from memvault.names import candidate_keys, name_key, named_here
 from tests.cli_process import run_cli
 from tests.fakes.openai_chat import FakeChatServer, Reply
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 
 def found(text: str, **kw: object) -> dict[str, str]:
@@ -273,12 +272,6 @@ def test_an_llm_configured_for_other_things_is_not_asked_by_default(
 
 
 # -- HTTP and CLI -------------------------------------------------------------------------
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def test_entities_over_http_and_404_across_users(live: Live) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from memvault import MemClass, Tier, Vault, VaultConfig
 from memvault.errors import NotFoundError
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
@@ -77,12 +77,6 @@ def test_another_user_cannot_restore_it(aging: Vault, clock: Clock) -> None:
         aging.update(entry_id, user_id="bob", tier="active")
     assert aging.get(entry_id, user_id="alice").tier is Tier.COLD
     assert len(aging.history(entry_id, user_id="alice")) == 1
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def _cold(live: Live, user: str = "alice") -> str:

@@ -9,7 +9,7 @@ HTTP endpoint: list and read, prompts, and no subscriptions (the capability says
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from memvault.fences import CLOSE_TAG, CONTEXT_NOTE, OPEN_TAG
 from memvault.mcp import build_server
 from memvault.mcp.prompts import PROMPT_NAMES
 from memvault.mcp.resources import PAGE_SIZE
-from memvault.server.app import create_app
+from tests.gateway_server import Served
 
 pytestmark = [
     pytest.mark.anyio,
@@ -439,15 +439,8 @@ async def test_empty_prompts_say_so(config: VaultConfig) -> None:
 
 
 @pytest.fixture
-def http_server(config: VaultConfig) -> Iterator[tuple[str, Vault]]:
-    from tests.gateway_server import serving
-
-    vault = Vault(config=config)
-    try:
-        with serving(create_app(vault)) as url:
-            yield url, vault
-    finally:
-        vault.close()
+def http_server(open_gateway: Served) -> tuple[str, Vault]:
+    return open_gateway.url, open_gateway.vault
 
 
 @asynccontextmanager

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from memvault.mcp import (
     TOOLS,
     build_server,
 )
-from memvault.server.app import create_app
+from tests.gateway_server import Served
 
 pytestmark = pytest.mark.anyio
 
@@ -299,15 +299,8 @@ async def test_stdio(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def http_server(config: VaultConfig) -> Iterator[str]:
-    from tests.gateway_server import serving
-
-    vault = Vault(config=config)
-    try:
-        with serving(create_app(vault)) as url:
-            yield url
-    finally:
-        vault.close()
+def http_server(open_gateway: Served) -> str:
+    return open_gateway.url
 
 
 @asynccontextmanager

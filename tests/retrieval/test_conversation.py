@@ -10,7 +10,6 @@ own fields (metadata included) exactly as written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,6 @@ from memvault import Vault, VaultConfig, load_config
 from memvault.agent.vault_provider import VaultProvider, thread_session
 from memvault.errors import ValidationError
 from memvault.stores.values import SearchDoc, View
-from tests.gateway_server import live_gateway
 
 RACE = "I ran a charity race for the children's hospital last weekend"
 ASK = "That sounds wonderful! What did you do afterwards?"
@@ -253,9 +251,8 @@ def test_sync_turn_archives_are_turns_of_the_thread(vault: Vault, tmp_path: Path
 
 
 @pytest.fixture
-def gateway(config: VaultConfig) -> Iterator[httpx.Client]:
-    with live_gateway(config) as live, live.client(live.alice) as client:
-        yield client
+def gateway(alice: httpx.Client) -> httpx.Client:
+    return alice
 
 
 def test_http_turns_get_context(gateway: httpx.Client) -> None:

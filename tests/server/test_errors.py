@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from memvault import VaultConfig
-from tests.gateway_server import Live, live_gateway
+from memvault.server.state import ServerSettings
+from tests.gateway_server import Live
 
 LIMIT = 64 * 1024
 MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
@@ -23,17 +23,8 @@ LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 
 
 @pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    from memvault.server.state import ServerSettings
-
-    with live_gateway(config, ServerSettings(max_body_bytes=LIMIT)) as gw:
-        yield gw
-
-
-@pytest.fixture
-def alice(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.alice) as client:
-        yield client
+def gateway_settings() -> ServerSettings:
+    return ServerSettings(max_body_bytes=LIMIT)
 
 
 def nested(levels: int) -> dict[str, Any]:

@@ -4,33 +4,14 @@ created-date range, against a real authenticated server on loopback."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from memvault import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier, VaultConfig
+from memvault import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Tier
 from memvault.stores.values import EntryOrder
-from tests.gateway_server import Live, live_gateway
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
-
-
-@pytest.fixture
-def alice(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.alice) as c:
-        yield c
-
-
-@pytest.fixture
-def bob(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.bob) as c:
-        yield c
+from tests.gateway_server import Live
 
 
 def _add(client: httpx.Client, content: str, **extra: Any) -> str:

@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 from memvault import VaultConfig
 from memvault.config import LLMConfig
 from tests.fakes.openai_chat import FakeChatServer, Reply
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 MAX_EXAMPLES = 15
 CHECKS = [
@@ -46,11 +46,10 @@ def _ndjson(ctx: Any, value: Any) -> bytes:
 
 
 @pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
+def gateway_config(config: VaultConfig) -> Iterator[VaultConfig]:
     with FakeChatServer([Reply.text("an answer")] * 10_000) as llm:
         llm_config = LLMConfig(base_url=llm.base_url, api_key="test", model="fake")
-        with live_gateway(config.model_copy(update={"llm": llm_config})) as gw:
-            yield gw
+        yield config.model_copy(update={"llm": llm_config})
 
 
 def test_api_conforms_to_its_schema(live: Live) -> None:

@@ -15,7 +15,7 @@ import pytest
 from memvault import VaultConfig
 from memvault.config import load_config
 from tests.fakes.openai_chat import FakeChatServer, Reply
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 
 def extraction(facts: list[dict[str, Any]], **sections: str) -> Reply:
@@ -45,9 +45,8 @@ def llm_config(tmp_path: Path, chat: FakeChatServer) -> VaultConfig:
 
 
 @pytest.fixture
-def live(llm_config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(llm_config) as gw:
-        yield gw
+def gateway_config(llm_config: VaultConfig) -> VaultConfig:
+    return llm_config
 
 
 def _client(live: Live, key: str) -> httpx.Client:

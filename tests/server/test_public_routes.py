@@ -6,23 +6,14 @@ load scripts from a CDN) are not served at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 from starlette.routing import Mount, Route
 
-from memvault import VaultConfig
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 # The README's "Public routes" list; a new public route must be added there and here.
 PUBLIC = {"/healthz", "/readyz", "/", "/panel", "/panel/static"}
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def _paths(live: Live) -> set[str]:

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from memvault import VaultConfig
 from memvault.server.state import ServerSettings
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 CARD = "4111 1111 1111 1111"
 
 
 @pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config, ServerSettings(max_body_bytes=256 * 1024)) as gw:
-        yield gw
+def gateway_settings() -> ServerSettings:
+    return ServerSettings(max_body_bytes=256 * 1024)
 
 
 def test_reveal_flow_lock_and_audit_over_http(live: Live, caplog: pytest.LogCaptureFixture) -> None:

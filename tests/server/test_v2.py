@@ -4,7 +4,6 @@ against a real server on loopback and the loopback fake of OpenAI's chat API."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -16,18 +15,6 @@ from tests.fakes.openai_chat import FakeChatServer, Reply
 from tests.gateway_server import Live, live_gateway
 
 V2 = "/api/memory/v2"
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
-
-
-@pytest.fixture
-def alice(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.alice) as c:
-        yield c
 
 
 def test_overview_shows_files_usage_and_external_status(alice: httpx.Client) -> None:

@@ -91,10 +91,9 @@ def recorder() -> Recorder:
 
 
 @pytest.fixture
-def live(config: VaultConfig, recorder: Recorder) -> Iterator[Live]:
+def gateway_external(recorder: Recorder) -> ExternalMemory:
     assert isinstance(recorder, ExternalMemory)
-    with live_gateway(config, external=recorder) as gw:
-        yield gw
+    return recorder
 
 
 @pytest.fixture

@@ -17,25 +17,12 @@ from memvault import Vault, VaultConfig
 from memvault.errors import ConfigError
 from memvault.server.app import check_bind, create_app
 from memvault.server.state import ServerSettings
-from tests.gateway_server import Live, live_gateway, serving
+from tests.gateway_server import Live, serving
 
 
 @pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config, ServerSettings(max_body_bytes=256 * 1024)) as gw:
-        yield gw
-
-
-@pytest.fixture
-def alice(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.alice) as c:
-        yield c
-
-
-@pytest.fixture
-def bob(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.bob) as c:
-        yield c
+def gateway_settings() -> ServerSettings:
+    return ServerSettings(max_body_bytes=256 * 1024)
 
 
 def _add(client: httpx.Client, content: str, **extra: Any) -> dict[str, Any]:

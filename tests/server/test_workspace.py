@@ -5,18 +5,7 @@ and the routes in the OpenAPI document."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from memvault import VaultConfig
-from tests.gateway_server import Live, live_gateway
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
+from tests.gateway_server import Live
 
 
 def test_upsert_keeps_revisions_and_a_stale_revision_is_a_409(live: Live) -> None:

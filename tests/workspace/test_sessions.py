@@ -4,13 +4,11 @@ gateway; another user's sessions never show."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from memvault import Vault, VaultConfig
+from memvault import Vault
 from memvault.errors import ValidationError
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
 
 
 def test_sessions_of_cards_and_tasks_with_their_workspaces(vault: Vault) -> None:
@@ -50,12 +48,6 @@ def test_a_bad_workspace_id_is_refused(vault: Vault) -> None:
     with pytest.raises(ValidationError) as caught:
         vault.workspace_sessions(user_id="alice", workspace_id="")
     assert caught.value.context.get("field") == "workspace_id"
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def test_the_route_lists_the_callers_sessions_only(live: Live) -> None:

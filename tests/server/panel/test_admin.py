@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
 
 CARD = "4111 1111 1111 1111"
 

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from memvault import DecisionStatus, MemClass, Tier
 from tests.gateway_server import Live
-from tests.panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
 
 DAY = timedelta(days=1)
 PG = "Use PostgreSQL for the main database"

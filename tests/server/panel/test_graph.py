@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import browser, live, page, shot, sign_in  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import browser, page, shot, sign_in  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open
 
 STORY = (

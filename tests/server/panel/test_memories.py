@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from memvault import Domain, Kind, MemClass, Tier
 from memvault.stores.values import EntryOrder
 from tests.gateway_server import Live
-from tests.panel_kit import browser, live, open_screen, page, shot  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, shot  # noqa: F401 (fixtures)
 from tests.panel_kit import sign_in as _panel_sign_in
 
 ITEMS = "#memories-list li.entry"

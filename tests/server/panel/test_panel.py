@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import CHROMIUM, CHROMIUM_ARGS, browser, live, page  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import CHROMIUM, CHROMIUM_ARGS, browser, page  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open_screen
 from tests.panel_kit import shot as _shot
 from tests.panel_kit import sign_in as _sign_in

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import SCREENSHOTS, browser, live, page  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import SCREENSHOTS, browser, page  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open_screen
 from tests.panel_kit import sign_in as _sign_in
 

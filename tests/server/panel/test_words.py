@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 import memvault.server
 from tests.gateway_server import Live
-from tests.panel_kit import browser, live, open_screen, page, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, sign_in  # noqa: F401 (fixtures)
 
 STATIC = Path(memvault.server.__file__).parent / "static"
 NOT_AN_ID = "is not a valid id: use 1-128 characters"

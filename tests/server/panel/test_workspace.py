@@ -9,7 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import browser, live, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
 
 
 def _column(page: Page, status: str) -> Locator:
