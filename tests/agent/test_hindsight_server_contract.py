@@ -80,6 +80,7 @@ from hindsight_client import Hindsight
 from hindsight_client_api.exceptions import NotFoundException, UnauthorizedException
 
 from tests.servers.hindsight import HindsightServer, pinned_version
+from tests.waiting import until_async
 
 T = TypeVar("T")
 
@@ -199,12 +200,12 @@ def test_retain_async_reports_an_operation(hindsight: HindsightServer) -> None:
 
     async def body(c: Hindsight) -> tuple[Any, list[str]]:
         answer = await c.aretain(bank, "Dana plays the oboe.", retain_async=True)
-        for _ in range(300):  # the worker picks the operation up in the background
-            listed = await c.alist_memories(bank)
-            if any("oboe" in m.text for m in listed.items):
-                return answer, [m.text for m in listed.items]
-            await asyncio.sleep(0.1)
-        return answer, []
+
+        async def oboe() -> list[str] | None:  # the worker picks the operation up later
+            texts = [m.text for m in (await c.alist_memories(bank)).items]
+            return texts if any("oboe" in t for t in texts) else None
+
+        return answer, await until_async(oboe, timeout=30) or []
 
     answer, listed = run(hindsight, body)
     assert answer.var_async is True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -13,6 +12,7 @@ from memvault import EmbeddingError
 from memvault.embed import HashingEmbedder
 from memvault.embed.base import Vectors
 from memvault.embed.batching import QueryBatcher
+from tests.waiting import until
 
 
 class GatedEmbedder:
@@ -22,11 +22,13 @@ class GatedEmbedder:
         self.inner = HashingEmbedder(dim=32)
         self.name, self.dim = self.inner.name, self.inner.dim
         self.release = threading.Event()
+        self.started = threading.Event()
         self.batches: list[list[str]] = []
         self.fail_on = fail_on
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         self.batches.append(list(texts))
+        self.started.set()
         if len(self.batches) == 1:
             assert self.release.wait(timeout=30), "never released"
         if self.fail_on is not None and self.fail_on in texts:
@@ -46,14 +48,11 @@ def run_concurrently(batcher: QueryBatcher, texts: list[str]) -> dict[str, objec
 
     first = threading.Thread(target=call, args=(texts[0],))
     first.start()
-    while not batcher.embedder.batches:  # type: ignore[attr-defined]
-        time.sleep(0.001)
+    batcher.embedder.started.wait(timeout=30)  # type: ignore[attr-defined]
     others = [threading.Thread(target=call, args=(t,)) for t in texts[1:]]
     for t in others:
         t.start()
-    deadline = time.monotonic() + 30
-    while batcher.waiting() < len(others) and time.monotonic() < deadline:
-        time.sleep(0.001)
+    until(lambda: batcher.waiting() >= len(others), timeout=30)
     batcher.embedder.release.set()  # type: ignore[attr-defined]
     for t in [first, *others]:
         t.join(timeout=30)

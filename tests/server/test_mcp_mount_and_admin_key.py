@@ -3,7 +3,6 @@ first-run admin key."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -11,18 +10,13 @@ import pytest
 
 from memvault import VaultConfig
 from memvault.cli import main
-from tests.gateway_server import Live, live_gateway
+from tests.gateway_server import Live
+from tests.waiting import until
 
 pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
 
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 ACCEPT = {"accept": "application/json, text/event-stream"}
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 def _mcp(live: Live, headers: dict[str, str], body: dict[str, object]) -> httpx.Response:
@@ -96,7 +90,6 @@ def test_serve_with_two_workers_shares_one_database(tmp_path: Path) -> None:
     import socket
     import subprocess
     import sys
-    import time
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -118,15 +111,14 @@ def test_serve_with_two_workers_shares_one_database(tmp_path: Path) -> None:
             if line.strip().startswith("mv_"):
                 key = line.strip()
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
+
+        def healthy() -> bool:
             try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
+                return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
             except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "workers did not start"
-            time.sleep(0.2)
+                return False
+
+        assert until(healthy, timeout=60), "workers did not start"
         headers = {"Authorization": f"Bearer {key}"}
         for i in range(6):  # spread over both workers by the OS
             r = httpx.post(

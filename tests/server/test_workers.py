@@ -14,7 +14,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ import pytest
 
 from tests.servers import mariadb
 from tests.servers.postgres import drop_database, postgres_database
+from tests.waiting import until
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/net/tcp").exists(), reason="reads sockets from /proc (Linux)"
@@ -86,11 +86,14 @@ def _serve(home: Path, store: str, workers: int) -> Iterator[Served]:
             if line.strip().startswith("mv_"):
                 key = line.strip()
         served = Served(proc, port, key)
-        deadline = time.monotonic() + 90
-        while len(_workers(proc.pid)) < workers or not _ready(served):
-            assert proc.poll() is None, proc.stdout.read()
-            assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.2)
+        started = until(
+            lambda: (
+                proc.poll() is not None or (len(_workers(proc.pid)) >= workers and _ready(served))
+            ),
+            timeout=90,
+        )
+        assert proc.poll() is None, proc.stdout.read()
+        assert started, "the workers did not start"
         yield served
     finally:
         if proc.poll() is None:
@@ -206,10 +209,9 @@ def _stop(served: Served, sig: signal.Signals, workers: list[int]) -> None:
     """Send ``sig`` as a terminal does (to the process group); every process must end."""
     os.killpg(served.proc.pid, sig)
     assert served.proc.wait(timeout=60) == 0
-    deadline = time.monotonic() + 30
-    while any(_alive(p) for p in workers):
-        assert time.monotonic() < deadline, "a worker outlived the server"
-        time.sleep(0.1)
+    assert until(lambda: not any(_alive(p) for p in workers), timeout=30), (
+        "a worker outlived the server"
+    )
 
 
 @pytest.mark.postgres
@@ -227,14 +229,15 @@ def test_two_workers_on_postgres_answer_and_stop_on_ctrl_c(tmp_path: Path) -> No
             assert (tmp_path / "home" / "keys.json").is_file()
             _stop(served, signal.SIGINT, workers)
         with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-            deadline = time.monotonic() + 30
-            while (
-                left := conn.execute(
+
+            def left() -> int:
+                row = conn.execute(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (database,)
                 ).fetchone()
-            ) and left[0]:
-                assert time.monotonic() < deadline, f"{left[0]} connections left open"
-                time.sleep(0.1)
+                return row[0] if row else 0
+
+            until(lambda: not left(), timeout=30)
+            assert not left(), f"{left()} connections left open"
     finally:
         drop_database(url)
 
@@ -277,11 +280,12 @@ def test_settings_given_in_code_reach_every_worker(tmp_path: Path) -> None:
     )
     try:
         served = Served(proc, port, None)
-        deadline = time.monotonic() + 90
-        while len(_workers(proc.pid)) < 2 or not _ready(served):
-            assert proc.poll() is None, "the server exited"
-            assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.2)
+        started = until(
+            lambda: proc.poll() is not None or (len(_workers(proc.pid)) >= 2 and _ready(served)),
+            timeout=90,
+        )
+        assert proc.poll() is None, "the server exited"
+        assert started, "the workers did not start"
         workers = _workers(proc.pid)
         refused: set[int] = set()
         clients: list[httpx.Client] = []

@@ -12,7 +12,6 @@ from __future__ import annotations
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from memvault.stores.values import SearchDoc, VectorItem, View
 from tests.cli_process import run_cli
 from tests.servers import postgres
 from tests.stores.conformance.support import MODEL, OWNER, entry, hit_ids, put
+from tests.waiting import until
 
 pytestmark = pytest.mark.postgres
 
@@ -134,10 +134,7 @@ def test_without_pgvector_vectors_are_searched_in_the_application() -> None:
 
 def _wait_for(condition: Any, what: str) -> None:
     """Poll ``condition`` until it holds (a bound against hanging, not a timed check)."""
-    deadline = time.monotonic() + 30
-    while not condition():
-        assert time.monotonic() < deadline, f"gave up waiting for {what}"
-        time.sleep(0.02)
+    assert until(condition, timeout=30), f"gave up waiting for {what}"
 
 
 def test_another_stores_commit_moves_the_change_counter_and_the_vector_log(url: str) -> None:
@@ -324,15 +321,16 @@ def test_a_delete_racing_a_vector_batch_loses_only_that_vector(
         deleter.execute("DELETE FROM memories WHERE user_id = 'racer' AND id = 'race-1'")
         writer = threading.Thread(target=write)
         writer.start()
+
         # Commit the delete only once the batch waits on the deleting transaction.
-        for _ in range(600):
-            waiting = watcher.execute(
+        def blocked() -> tuple[int] | None:
+            return watcher.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                 "AND wait_event = 'transactionid' AND datname = current_database()"
             ).fetchone()
-            if waiting and waiting[0] > 0:
-                break
-            time.sleep(0.05)
+
+        until(lambda: (row := blocked()) is not None and row[0] > 0, timeout=30)
+        waiting = blocked()
         assert waiting and waiting[0] > 0, "the batch never waited for the delete"
         deleter.commit()
         writer.join(60)

@@ -13,7 +13,6 @@ to happen.)
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,10 +24,11 @@ from memvault.stores import open_store
 from memvault.stores.values import StoredProfile
 from tests.servers import mariadb, postgres
 from tests.stores.conformance.support import T0
+from tests.waiting import until
 
 # How often the test looks for the second writer's lock wait (every 10 ms) before it
 # gives up: a bound on the loop, not a time anything is asserted to take.
-_POLLS = 3000
+_WAIT = 30.0
 
 
 @dataclass
@@ -149,10 +149,8 @@ def _meet(opened: Opened, revision: int, *, commit: bool) -> tuple[object, Store
             opened.first.put_profile("alice", "coder", '{"by": "first"}', revision=revision, now=T0)
             thread.start()
             if opened.waiting is not None:
-                for _ in range(_POLLS):
-                    if opened.waiting() > 0 or got:
-                        break
-                    time.sleep(0.01)
+                waiting = opened.waiting
+                until(lambda: waiting() > 0 or got, timeout=_WAIT)
                 assert not got, f"the second writer did not wait for the first: {got}"
                 assert opened.waiting() > 0, "the second writer never waited on the lock"
             if not commit:
