@@ -6,7 +6,7 @@ The command runs in this process (``cli.main`` with the command line), isolated 
 process would be: its own stdin, stdout and stderr (click's test isolation), the
 environment it reads set for the call alone, and its own working directory. A fresh
 interpreter costs seconds here; the installed command itself is started as a real
-process once per command group, in ``tests/test_cli_entry.py``. The answer has the shape
+process once per command group, in ``tests/cli/test_console_script.py``. The answer has the shape
 ``subprocess.run`` gives, so a test reads ``returncode``, ``stdout`` and ``stderr``.
 """
 

@@ -1,6 +1,6 @@
 """Shared fixtures: every backend in ``STORE_BACKENDS``, and vaults on top of them.
 
-A backend joins the conformance suite (``tests/store_conformance/``, one module per
+A backend joins the conformance suite (``tests/stores/conformance/``, one module per
 store protocol) and every ``store``/``vault`` test by adding one ``(id, factory)``
 pair to ``STORE_BACKENDS``; a factory usually just calls ``open_store`` with a URL.
 A factory gets a fresh, empty directory it may use for files.
@@ -32,6 +32,12 @@ from memvault.stores import open_store
 from .servers import mariadb
 
 if TYPE_CHECKING:
+    import httpx
+
+    from memvault import ExternalMemory
+    from memvault.server.state import ServerSettings
+
+    from .gateway_server import Live, Served
     from .servers.hindsight import HindsightServer
 
 # CI runs the same examples every time (a failure there reproduces locally with
@@ -77,9 +83,9 @@ SERVER_BACKENDS: list[tuple[str, StoreFactory]] = [
 ]
 _MARKS = {"postgres": pytest.mark.postgres, "mariadb": pytest.mark.mariadb}
 CONFORMANCE_MODULES = (
-    "tests.store_conformance.",
+    "tests.stores.conformance.",
     "tests.test_isolation",
-    "tests.test_score_isolation",
+    "tests.stores.test_score_isolation",
 )
 
 
@@ -159,7 +165,7 @@ def config(tmp_path: Path) -> VaultConfig:
     """Default settings without the environment, and keyword-only retrieval.
 
     With no embedder the engine's results are exact and fast to compute; the
-    vector channel has its own tests (``test_hybrid.py``).
+    vector channel has its own tests (``tests/retrieval/test_hybrid.py``).
     """
     return load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
 
@@ -207,3 +213,82 @@ def sqlite_vault(sqlite_path: Path, config: VaultConfig) -> Iterator[Vault]:
     """A ``Vault`` on a real SQLite file (``sqlite_path``)."""
     with Vault(sqlite_path, config=config) as v:
         yield v
+
+
+# -- the live gateway: one real server on loopback per test (or per module) ----------------
+# A module that needs other settings overrides ``gateway_config``, ``gateway_settings`` or
+# ``gateway_external`` (``module_gateway_settings`` for ``module_live``); the server itself
+# is started in one place, ``tests/gateway_server.py``.
+
+
+@pytest.fixture
+def gateway_config(config: VaultConfig) -> VaultConfig:
+    """The settings of the vault behind ``live``."""
+    return config
+
+
+@pytest.fixture
+def gateway_settings() -> ServerSettings | None:
+    """The server settings of ``live``; ``None`` is the defaults."""
+    return None
+
+
+@pytest.fixture
+def gateway_external() -> ExternalMemory | None:
+    """The external memory ``live`` is given; ``None`` builds the configured one."""
+    return None
+
+
+@pytest.fixture
+def live(
+    gateway_config: VaultConfig,
+    gateway_settings: ServerSettings | None,
+    gateway_external: ExternalMemory | None,
+) -> Iterator[Live]:
+    """A real gateway on 127.0.0.1 with auth on: an admin key and keys for alice and bob."""
+    from .gateway_server import live_gateway
+
+    with live_gateway(gateway_config, gateway_settings, gateway_external) as gw:
+        yield gw
+
+
+@pytest.fixture(scope="module")
+def module_gateway_settings() -> ServerSettings | None:
+    """The server settings of ``module_live``; ``None`` is the defaults."""
+    return None
+
+
+@pytest.fixture(scope="module")
+def module_live(
+    tmp_path_factory: pytest.TempPathFactory, module_gateway_settings: ServerSettings | None
+) -> Iterator[Live]:
+    """``live`` shared by a module's tests (each uses data of its own), in a home of its own."""
+    from .gateway_server import live_gateway
+
+    home = tmp_path_factory.mktemp("gateway") / "home"
+    config = load_config(environ={}, home=home, embedding={"provider": "none"})
+    with live_gateway(config, settings=module_gateway_settings) as gw:
+        yield gw
+
+
+@pytest.fixture
+def alice(live: Live) -> Iterator[httpx.Client]:
+    """An HTTP client of ``live`` with alice's key."""
+    with live.client(live.alice) as client:
+        yield client
+
+
+@pytest.fixture
+def bob(live: Live) -> Iterator[httpx.Client]:
+    """An HTTP client of ``live`` with bob's key."""
+    with live.client(live.bob) as client:
+        yield client
+
+
+@pytest.fixture
+def open_gateway(config: VaultConfig) -> Iterator[Served]:
+    """A real gateway on 127.0.0.1 without keys: everyone is served as a local admin."""
+    from .gateway_server import open_gateway as serve_open
+
+    with serve_open(config) as served:
+        yield served

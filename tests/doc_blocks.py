@@ -1,6 +1,6 @@
 """Finding and running the code blocks of Markdown pages (README.md and docs/*.md).
 
-Shared by tests/test_readme.py and tests/test_docs_blocks.py. The rules, which the
+Shared by tests/docs/test_readme.py and tests/docs/test_blocks.py. The rules, which the
 pages' authors write for:
 
 Which blocks run
@@ -61,7 +61,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -70,6 +69,7 @@ from pathlib import Path
 import httpx
 
 from tests.fakes.openai_chat import FakeChatServer, Reply
+from tests.waiting import until
 
 ROOT = Path(__file__).parents[1]
 SRC = ROOT / "src"
@@ -141,6 +141,13 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _ready(url: str) -> bool:
+    try:
+        return httpx.get(url + "/readyz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 @contextmanager
 def _served(env: dict[str, str]) -> Iterator[dict[str, str]]:
     """A ``memvault serve`` of the block's home, with a user and an admin key made first."""
@@ -161,18 +168,12 @@ def _served(env: dict[str, str]) -> Iterator[dict[str, str]]:
             stderr=subprocess.STDOUT,
         )
     try:
-        deadline = time.monotonic() + 120  # a start-up cap, not an assertion on speed
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"memvault serve exited:\n{log.read_text()[-2000:]}")
-            try:
-                if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"memvault serve never got ready:\n{log.read_text()[-2000:]}")
-            time.sleep(0.1)
+        # 120 s is a start-up cap, not an assertion on speed
+        until(lambda: server.poll() is not None or _ready(url), timeout=120)
+        if server.poll() is not None:
+            raise RuntimeError(f"memvault serve exited:\n{log.read_text()[-2000:]}")
+        if not _ready(url):
+            raise RuntimeError(f"memvault serve never got ready:\n{log.read_text()[-2000:]}")
         yield {
             **env,
             "MEMVAULT_URL": url,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,17 +22,34 @@ from memvault.server.keys import KeyStore
 from memvault.server.state import ServerSettings
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, saying when it has started serving (or has stopped trying)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.settled = threading.Event()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            await super().startup(sockets=sockets)
+        finally:
+            self.settled.set()
+
+    def run_then_settle(self) -> None:
+        try:
+            self.run()
+        finally:
+            self.settled.set()
+
+
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
     """Run ``app`` on an ephemeral loopback port; yields its base URL."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    server = _Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run_then_settle, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("server did not start")
-        time.sleep(0.02)
+    if not server.settled.wait(timeout=30) or not server.started:
+        raise RuntimeError("server did not start")
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
         yield f"http://127.0.0.1:{port}"
@@ -83,3 +100,16 @@ def live_gateway(
         serving(create_app(vault, keys=keys, settings=settings, external=external)) as url,
     ):
         yield Live(url, vault, keys, config.home, admin, alice, bob)
+
+
+@dataclass
+class Served:
+    url: str
+    vault: Vault
+
+
+@contextmanager
+def open_gateway(config: VaultConfig) -> Iterator[Served]:
+    """A gateway without keys (every caller is a local admin) on a vault of ``config``."""
+    with Vault(config=config) as vault, serving(create_app(vault)) as url:
+        yield Served(url, vault)

@@ -4,7 +4,7 @@ anything from elsewhere, sign-in and screenshots.
 
 A module pulls the fixtures in by name::
 
-    from .panel_kit import browser, live, page  # noqa: F401 (pytest fixtures)
+    from tests.panel_kit import browser, page  # noqa: F401 (pytest fixtures)
 
 Screenshots go to a temporary folder unless ``MEMVAULT_SCREENSHOTS`` names one; the
 committed images are refreshed with ``MEMVAULT_SCREENSHOTS=docs/screenshots``, so an
@@ -21,9 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from memvault import VaultConfig
-
-from .gateway_server import Live, live_gateway
+from .gateway_server import Live
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -51,12 +49,6 @@ def browser() -> Iterator[Browser]:
         launched = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
 
 
 @pytest.fixture

@@ -67,7 +67,7 @@ def test_import_keeps_given_times_and_stamps_missing_ones(vault: Vault, clock: C
 def test_recency_and_expiry_use_the_clock(
     tmp_path: Path, config: VaultConfig, clock: Clock
 ) -> None:
-    # Recalls count as activity (test_lifecycle_access.py); here only age moves recency.
+    # Recalls count as activity (tests/lifecycle/test_access.py); here only age moves recency.
     quiet = config.model_copy(
         update={"lifecycle": config.lifecycle.model_copy(update={"track_access": False})}
     )

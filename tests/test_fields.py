@@ -18,7 +18,6 @@ import re
 import sqlite3
 import types
 import typing
-from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -30,7 +29,7 @@ import pytest
 from pydantic import BaseModel
 
 import memvault
-from memvault import DecisionStatus, MemoryEntry, SQLiteStore, Vault, VaultConfig
+from memvault import DecisionStatus, MemoryEntry, SQLiteStore, Vault
 from memvault.engine.transfer import IMPORT_FIELDS
 from memvault.engine.write import KEEP, Draft, Patch
 from memvault.fields import (
@@ -60,7 +59,7 @@ from memvault.stores.protocols import Store
 from memvault.stores.rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
 from memvault.stores.values import SearchDoc, View
 
-from .gateway_server import Live, live_gateway
+from .gateway_server import Live
 
 PACKAGE = Path(memvault.__file__).parent
 _T0 = datetime(2025, 3, 4, 5, 6, 7, 891011, tzinfo=UTC)
@@ -333,18 +332,6 @@ def test_the_returned_entry_is_the_table() -> None:
         _schema_matches(Entry, spec, wire_times=True)
         assert base_type(info.annotation)[1] == spec.optional, name
         assert info.is_required(), name  # every answer carries every field
-
-
-@pytest.fixture
-def live(config: VaultConfig) -> Iterator[Live]:
-    with live_gateway(config) as gw:
-        yield gw
-
-
-@pytest.fixture
-def alice(live: Live) -> Iterator[httpx.Client]:
-    with live.client(live.alice) as client:
-        yield client
 
 
 def _wire(value: Any) -> Any:

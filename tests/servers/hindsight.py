@@ -42,6 +42,7 @@ import httpx
 
 from tests.fakes.openai_embeddings import FakeEmbeddingServer
 from tests.servers import postgres
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".venv-hindsight"
@@ -191,23 +192,27 @@ class HindsightServer:
             self.start_seconds = time.monotonic() - began
 
     def _wait_healthy(self, began: float) -> None:
-        assert self._process is not None
-        while True:
-            code = self._process.poll()
-            if code is not None:
-                raise HindsightUnavailable(
-                    f"the Hindsight server exited with code {code} while starting; "
-                    f"its log ({self.log}) ends with:\n{self.log_tail()}"
-                )
+        process = self._process
+        assert process is not None
+
+        def healthy() -> bool:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base_url}/health", timeout=2.0).status_code == 200:
-                    return
-            if time.monotonic() - began > START_TIMEOUT:
-                raise HindsightUnavailable(
-                    f"the Hindsight server did not answer /health within {START_TIMEOUT:.0f} s; "
-                    f"its log ({self.log}) ends with:\n{self.log_tail()}"
-                )
-            time.sleep(0.2)
+                return httpx.get(f"{self.base_url}/health", timeout=2.0).status_code == 200
+            return False
+
+        left = START_TIMEOUT - (time.monotonic() - began)
+        up = until(lambda: process.poll() is not None or healthy(), timeout=left)
+        code = process.poll()
+        if code is not None:
+            raise HindsightUnavailable(
+                f"the Hindsight server exited with code {code} while starting; "
+                f"its log ({self.log}) ends with:\n{self.log_tail()}"
+            )
+        if not up:
+            raise HindsightUnavailable(
+                f"the Hindsight server did not answer /health within {START_TIMEOUT:.0f} s; "
+                f"its log ({self.log}) ends with:\n{self.log_tail()}"
+            )
 
     def stop(self) -> None:
         """Stop the server process; the database and embeddings stay for ``start()``."""

@@ -31,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from tests.waiting import until
+
 ENV = "MEMVAULT_TEST_MYSQL_URL"
 USER = "memvault"
 
@@ -107,13 +109,12 @@ class MariaDB:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 60
-        while not self._answers():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                log = (self.dir / "error.log").read_text(errors="replace")[-2000:]
-                self.stop()
-                raise RuntimeError(f"mariadbd did not start:\n{log}")
-            time.sleep(0.1)
+        process = self.process
+        up = until(lambda: process.poll() is not None or self._answers(), timeout=60)
+        if not up or process.poll() is not None:
+            log = (self.dir / "error.log").read_text(errors="replace")[-2000:]
+            self.stop()
+            raise RuntimeError(f"mariadbd did not start:\n{log}")
 
     def _answers(self) -> bool:
         try:

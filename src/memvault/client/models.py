@@ -2,7 +2,7 @@
 
 The library has no object for these (they describe the USER.md / MEMORY.md files and
 the external provider as the gateway shows them), so they are pydantic models with the
-fields of the server's response schemas; ``tests/test_client.py`` keeps the two in
+fields of the server's response schemas; ``tests/client/test_vault_api.py`` keeps the two in
 step. Fields a newer server adds are ignored.
 """
 

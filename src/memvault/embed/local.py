@@ -6,7 +6,7 @@ ships inside memvault (``models/all-MiniLM-L6-v2/``, Apache-2.0, see its NOTICE)
 Nothing is downloaded, ever.
 
 Against the float model of sentence-transformers its vectors have cosine 0.9995 on
-average (``tests/test_local_model.py`` holds reference vectors computed once from the
+average (``tests/embed/test_local_model.py`` holds reference vectors computed once from the
 float model); it loads in about 0.3 s and embeds a short query in about 8 ms on a
 CPU core.
 """

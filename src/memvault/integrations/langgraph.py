@@ -54,7 +54,7 @@ import asyncio
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -127,18 +127,26 @@ class VaultStore(BaseStore):
 
     ``user_label`` is the position of the namespace label that holds the memvault
     user id. ``default_ttl`` (minutes) applies to puts that do not pass ``ttl``.
+    ``clock`` is the time TTLs are set from and expire by; give the vault's clock
+    when the vault has one, so both agree on what has expired.
     The store does not own the vault: close the vault yourself when done.
     """
 
     supports_ttl = True
 
     def __init__(
-        self, vault: Vault, *, user_label: int = 0, default_ttl: float | None = None
+        self,
+        vault: Vault,
+        *,
+        user_label: int = 0,
+        default_ttl: float | None = None,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         if isinstance(user_label, bool) or not isinstance(user_label, int) or user_label < 0:
             raise ValidationError("user_label must be an integer >= 0", field="user_label")
         self.vault = vault
         self.user_label = user_label
+        self._clock = clock or utcnow
         _check_ttl(default_ttl)
         # Reads never extend a TTL, so the default refresh flag says so.
         self.ttl_config = {"default_ttl": default_ttl, "refresh_on_read": False}
@@ -214,7 +222,7 @@ class VaultStore(BaseStore):
 
     def _records(self, user_id: str) -> Iterator[_Record]:
         """Every live LangGraph item of the user."""
-        now = utcnow()
+        now = self._clock()
         offset = 0
         while True:
             page = self.vault.list(user_id=user_id, quarantined=False, limit=_PAGE, offset=offset)
@@ -233,7 +241,7 @@ class VaultStore(BaseStore):
         entry = self._load(self.user_of(namespace), self.entry_id(namespace, op.key))
         if entry is not None and entry.quarantine is not None:
             return None  # held for review: reads as absent until its owner approves it
-        record = None if entry is None else _record(entry, utcnow())
+        record = None if entry is None else _record(entry, self._clock())
         if record is None or record.namespace != namespace or record.key != op.key:
             return None
         return record.item()
@@ -290,7 +298,7 @@ class VaultStore(BaseStore):
                     "indexed": indexed,
                 }
             },
-            "expires_at": None if op.ttl is None else utcnow() + timedelta(minutes=op.ttl),
+            "expires_at": None if op.ttl is None else self._clock() + timedelta(minutes=op.ttl),
         }
         if exists:
             self.vault.update(entry_id, user_id=user_id, **fields)
@@ -352,7 +360,7 @@ class VaultStore(BaseStore):
         """
         wanted = offset + limit
         depth = min(max(_FIRST_DEPTH, wanted * 3), _MAX_HITS)
-        now = utcnow()
+        now = self._clock()
         while True:
             hits = self.vault.search(query, user_id=user_id, limit=depth, quarantined=False)
             kept: list[tuple[_Record, float]] = []

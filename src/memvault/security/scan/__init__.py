@@ -41,7 +41,7 @@ why each step is there:
    injection exemplars; a close match quarantines (similarity alone never
    blocks).
 
-``tests/test_security_scan.py`` and ``tests/test_scan_*.py`` pair every rule with
+``tests/security/test_scan.py`` and ``tests/security/test_scan_*.py`` pair every rule with
 benign look-alikes, ``tests/scan_corpus/`` holds the attack and benign corpora,
 and ``bench/scan_eval.py`` / ``bench/scan_fp.py`` measure caught and
 false-positive rates.

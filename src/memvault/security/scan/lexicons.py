@@ -3,7 +3,7 @@
 Stems are used where a language inflects (``инструкци`` covers every case of
 "instruction"); matching is by substring, so a stem must be long enough not to
 occur inside unrelated words. Every generated rule has a true positive and a
-near miss in ``tests/test_scan_patterns.py``.
+near miss in ``tests/security/test_scan_patterns.py``.
 
 The module is long because it is a table: one ``Lexicon`` per language and nothing
 else, so a language's words are reviewed in one place.

@@ -503,7 +503,7 @@ def _history(conn: psycopg.Connection[Any]) -> None:
     # Existing rows are current (NULL valid_to). A version row is the entry as it was
     # before one change; it goes with its entry (cascade), so deleting or erasing an
     # entry leaves no old text of it behind. Its key starts with user_id, like every
-    # table of users' data (tests/test_postgres_sharding.py). Re-runnable, like 7 and 8.
+    # table of users' data (tests/stores/test_postgres_sharding.py). Re-runnable, like 7 and 8.
     _run(
         conn,
         f"""

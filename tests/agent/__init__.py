@@ -1,0 +1,1 @@
+"""Tests of ``memvault.agent``: providers, the manager, tools, config and V1 migration."""

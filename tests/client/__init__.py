@@ -1,0 +1,1 @@
+"""Tests of ``memvault.client`` against a real gateway on loopback."""

@@ -1,0 +1,1 @@
+"""The README and the documentation pages: their examples run, nothing goes undocumented."""

@@ -1,0 +1,1 @@
+"""Tests of ``memvault.embed``: the embedders, the batcher and the background worker."""

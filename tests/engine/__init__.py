@@ -1,0 +1,1 @@
+"""Tests of ``memvault.engine``: the services behind the ``Vault`` facade."""

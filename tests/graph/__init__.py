@@ -1,0 +1,1 @@
+"""Tests of ``memvault.graph``: entity extraction, links and their surfaces."""

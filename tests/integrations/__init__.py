@@ -1,0 +1,1 @@
+"""Tests of ``memvault.integrations`` under the real frameworks."""

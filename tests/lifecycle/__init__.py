@@ -1,0 +1,1 @@
+"""Tests of ``memvault.lifecycle``: tiers, history, decisions, domains, compression."""

@@ -1,0 +1,1 @@
+"""Tests of ``memvault.llm``: the chat client and the token ledger."""

@@ -1,0 +1,1 @@
+"""Tests of ``memvault.mcp``, driven by the SDK's own client."""

@@ -1,0 +1,1 @@
+"""Tests of ``memvault.profile``: intake, extraction and fact selection."""

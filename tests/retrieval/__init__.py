@@ -1,0 +1,1 @@
+"""Tests of ``memvault.retrieval``: channels, fusion, rerank, explain, relevance."""

@@ -1,0 +1,1 @@
+"""Tests of ``memvault.security``: the scan, PII, protection, quarantine, scrubber."""

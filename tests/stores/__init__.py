@@ -1,0 +1,1 @@
+"""Tests of ``memvault.stores``: the conformance suite and what each backend adds."""

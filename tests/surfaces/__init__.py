@@ -1,0 +1,1 @@
+"""What every surface (library, CLI, HTTP, MCP, panel) must do alike."""

@@ -1,0 +1,1 @@
+"""Tests of ``memvault.workspace``: cards, the board, sessions, the budget allocator."""
