@@ -1,129 +1,339 @@
-"""Caught and false-positive rates of the threat scan on the repository's own corpora.
+"""Caught and benign-lost rates of the threat scan: tuning corpus, frozen held-out corpus, chat.
 
-Reads ``tests/scan_corpus/attacks.jsonl`` and ``benign.jsonl`` (``{text, class,
-lang}`` per line) and runs :func:`memvault.security.scan.assess` on every text,
-once with the rules alone and once with the semantic screen on the local model
-(all-MiniLM-L6-v2) when it is installed.
+Two corpora of ``{text, class, lang}`` lines:
 
-    .venv/bin/python bench/scan_eval.py [--no-semantic] [--misses]
+* **tuning** — ``tests/scan_corpus/attacks.jsonl`` and ``benign.jsonl`` (plus the 24
+  ``heldout.jsonl`` attacks): the rules and the semantic threshold were written
+  against these.
+* **frozen** — ``bench/data/scan_frozen/`` (issue 31): written once, before any
+  tuning, and never to be tuned on. Its ``split`` attacks are pairs (``group``,
+  ``part``): each part is measured alone and the pair joined as one text, as it
+  would sit in an assembled prompt block.
 
-Prints one Markdown table per run: for each attack class, how many texts and the
-share caught (blocked or quarantined, so never injected); for each benign
-class, the share refused (blocked) and quarantined; and the mean cost per text.
-``--misses`` lists the attacks let through and the benign texts flagged.
+Each corpus is run through the screen a default ``Vault`` builds (the rules, and
+the semantic screen when ``security.semantic_screen`` turns it on — made by the same
+public function, ``engine.write.semantic_screen``, from the default embedder), and,
+when the default leaves the semantic screen off, once more with it on.
+
+    .venv/bin/python bench/scan_eval.py [--corpus tuning|frozen|both] [--no-semantic]
+        [--misses] [--lme-turns N] [--no-turns]
+
+Per run: attacks caught % (refused = ``block``, held = ``quarantine``; either keeps
+the text out of every prompt block) and benign lost % (refused and held apart), by
+class and by language, and the mean cost per text. The last section screens real
+chat turns — every LoCoMo turn and a seeded sample of LongMemEval-S turns — where
+anything flagged is lost (targets: held <= 0.5 %, refused 0). The shared data is read
+in place and never copied. ``--misses`` lists what the tuning corpus let through or
+lost and the chat turns flagged; it never lists the frozen corpus's texts, so that
+nobody tunes on them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import lzma
+import random
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from memvault.config import VaultConfig
+from memvault.embed.factory import make_embedder
+from memvault.engine.write import semantic_screen
 from memvault.security.scan import Assessment, SemanticScreen, Verdict, assess
+from scan_fp import iter_turns
+from shapes import LOCOMO
 
-CORPUS = Path(__file__).resolve().parents[1] / "tests" / "scan_corpus"
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "scan_corpus"
+FROZEN = ROOT / "bench" / "data" / "scan_frozen"
+LME = LOCOMO.parents[1] / "longmemeval" / "longmemeval_s_dev.jsonl.xz"
+
+Row = dict[str, Any]
+Check = Callable[[str], Assessment]
 
 
-def load(name: str) -> list[dict[str, str]]:
-    lines = (CORPUS / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+def load(folder: Path, name: str) -> list[Row]:
+    lines = (folder / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
-def run(
-    label: str,
-    check: Callable[[str], Assessment],
-    attacks: list[dict[str, str]],
-    benign: list[dict[str, str]],
-    show: bool,
-) -> str:
-    start = time.perf_counter()
-    a_results = [(row, check(row["text"])) for row in attacks]
-    b_results = [(row, check(row["text"])) for row in benign]
-    per_text = (time.perf_counter() - start) / (len(attacks) + len(benign))
+@dataclass(frozen=True, slots=True)
+class Scored:
+    row: Row
+    result: Assessment
 
-    lines = [f"### {label}", "", "| attack class | n | caught % |", "|---|---:|---:|"]
-    by_class: dict[str, list[Assessment]] = defaultdict(list)
-    for row, result in a_results:
-        by_class[row["class"]].append(result)
-    caught_all = 0
-    for cls in sorted(by_class):
-        results = by_class[cls]
-        caught = sum(r.verdict is not Verdict.ALLOW for r in results)
-        caught_all += caught
-        lines.append(f"| {cls} | {len(results)} | {100 * caught / len(results):.1f} |")
+    @property
+    def verdict(self) -> Verdict:
+        return self.result.verdict
+
+
+def score(check: Check, rows: list[Row]) -> tuple[list[Scored], float]:
+    """Every row's assessment, and the mean seconds per text."""
+    start = time.perf_counter()
+    out = [Scored(row, check(row["text"])) for row in rows]
+    return out, (time.perf_counter() - start) / max(len(rows), 1)
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}" if whole else "-"
+
+
+def _counts(results: list[Scored]) -> tuple[int, int, int]:
+    refused = sum(s.verdict is Verdict.BLOCK for s in results)
+    held = sum(s.verdict is Verdict.QUARANTINE for s in results)
+    return len(results), refused, held
+
+
+def attack_table(results: list[Scored], key: str) -> list[str]:
+    """Caught % (refused + held) of the attacks, grouped by ``key`` (class or lang)."""
+    lines = [
+        f"| attack {key} | n | caught % | refused % | held % |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    groups: dict[str, list[Scored]] = defaultdict(list)
+    for s in results:
+        groups[str(s.row[key])].append(s)
+    for name in sorted(groups):
+        n, refused, held = _counts(groups[name])
+        lines.append(
+            f"| {name} | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
+        )
+    n, refused, held = _counts(results)
     lines.append(
-        f"| **all attacks** | {len(attacks)} | {100 * caught_all / max(len(attacks), 1):.1f} |"
+        f"| **all attacks** | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
     )
-    if not benign:
-        lines += ["", f"Mean cost: {per_text * 1000:.2f} ms per text."]
-        if show:
-            lines += ["", "Attacks allowed:"]
-            lines += [
-                f"- [{r['class']}/{r['lang']}] {r['text']!r}" for r, a in a_results if not a.threats
-            ]
-        return "\n".join(lines)
-    lines += ["", "| benign class | n | refused % | quarantined % |", "|---|---:|---:|---:|"]
-    b_class: dict[str, list[Assessment]] = defaultdict(list)
-    for row, result in b_results:
-        b_class[row["class"]].append(result)
-    refused_all = quarantined_all = 0
-    for cls in sorted(b_class):
-        results = b_class[cls]
-        refused = sum(r.verdict is Verdict.BLOCK for r in results)
-        quarantined = sum(r.verdict is Verdict.QUARANTINE for r in results)
-        refused_all += refused
-        quarantined_all += quarantined
-        n = len(results)
-        lines.append(f"| {cls} | {n} | {100 * refused / n:.1f} | {100 * quarantined / n:.1f} |")
-    n = len(benign) or 1
+    return lines
+
+
+def benign_table(results: list[Scored], key: str) -> list[str]:
+    """Lost % (refused + held) of the benign texts, grouped by ``key``."""
+    lines = [
+        f"| benign {key} | n | lost % | refused % | held % |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    groups: dict[str, list[Scored]] = defaultdict(list)
+    for s in results:
+        groups[str(s.row[key])].append(s)
+    for name in sorted(groups):
+        n, refused, held = _counts(groups[name])
+        lines.append(
+            f"| {name} | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
+        )
+    n, refused, held = _counts(results)
     lines.append(
-        f"| **all benign** | {n} | {100 * refused_all / n:.1f} | {100 * quarantined_all / n:.1f} |"
+        f"| **all benign** | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
     )
-    lines += ["", f"Mean cost: {per_text * 1000:.2f} ms per text."]
+    return lines
+
+
+def split_lines(check: Check, attacks: list[Row]) -> list[str]:
+    """Split instructions: each part alone, and each pair joined as one text."""
+    pairs: dict[str, list[Row]] = defaultdict(list)
+    for row in attacks:
+        if row.get("group"):
+            pairs[str(row["group"])].append(row)
+    if not pairs:
+        return []
+    parts = either = joined = 0
+    for group in pairs.values():
+        group.sort(key=lambda r: int(r.get("part", 0)))
+        caught = [check(r["text"]).verdict is not Verdict.ALLOW for r in group]
+        parts += sum(caught)
+        either += any(caught)
+        block = "\n".join(r["text"] for r in group)
+        joined += check(block).verdict is not Verdict.ALLOW
+    n_parts = sum(len(g) for g in pairs.values())
+    return [
+        "| split instructions | n | caught % |",
+        "|---|---:|---:|",
+        f"| each part alone | {n_parts} | {pct(parts, n_parts)} |",
+        f"| pairs with a part caught | {len(pairs)} | {pct(either, len(pairs))} |",
+        f"| the pair as one text (assembled block) | {len(pairs)} | {pct(joined, len(pairs))} |",
+    ]
+
+
+def misses(attacks: list[Scored], benign: list[Scored]) -> list[str]:
+    lines = ["", "Attacks allowed:"]
+    lines += [
+        f"- [{s.row['class']}/{s.row['lang']}] {s.row['text']!r}"
+        for s in attacks
+        if s.verdict is Verdict.ALLOW
+    ]
+    if benign:
+        lines += ["", "Benign lost:"]
+        lines += [
+            f"- [{s.verdict}] {[t.pattern_id for t in s.result.threats]} {s.row['text']!r}"
+            for s in benign
+            if s.verdict is not Verdict.ALLOW
+        ]
+    return lines
+
+
+def report(label: str, check: Check, attacks: list[Row], benign: list[Row], *, show: bool) -> str:
+    """One run over one corpus: by class, by language, split pairs, cost."""
+    a_scored, a_cost = score(check, attacks)
+    b_scored, b_cost = score(check, benign)
+    n = len(attacks) + len(benign)
+    cost = (a_cost * len(attacks) + b_cost * len(benign)) / max(n, 1)
+    lines = [f"### {label}", "", *attack_table(a_scored, "class")]
+    if benign:
+        lines += ["", *benign_table(b_scored, "class")]
+    lines += ["", *attack_table(a_scored, "lang")]
+    if benign:
+        lines += ["", *benign_table(b_scored, "lang")]
+    split = split_lines(check, attacks)
+    if split:
+        lines += ["", *split]
+    lines += ["", f"Mean cost: {cost * 1000:.2f} ms per text."]
     if show:
-        lines += ["", "Attacks allowed:"]
-        lines += [
-            f"- [{r['class']}/{r['lang']}] {r['text']!r}" for r, a in a_results if not a.threats
-        ]
-        lines += ["", "Benign flagged:"]
-        lines += [
-            f"- [{a.verdict}] {[t.pattern_id for t in a.threats]} {r['text']!r}"
-            for r, a in b_results
-            if a.threats
-        ]
+        lines += misses(a_scored, b_scored)
     return "\n".join(lines)
+
+
+# -- real chat turns -------------------------------------------------------------------
+
+
+def locomo_turns(path: Path) -> list[str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [t.text for t in iter_turns(data) if t.text.strip()]
+
+
+def lme_turns(path: Path, count: int, seed: int = 31) -> list[str]:
+    """A seeded sample of ``count`` distinct LongMemEval-S turn texts (user and assistant)."""
+    seen: dict[str, None] = {}
+    with lzma.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            for session in json.loads(line)["haystack_sessions"]:
+                for turn in session:
+                    text = str(turn.get("content", ""))
+                    if text.strip():
+                        seen.setdefault(text, None)
+    texts = list(seen)
+    if count >= len(texts):
+        return texts
+    return random.Random(seed).sample(texts, count)
+
+
+def turns_report(
+    runs: list[tuple[str, Check]], sets: list[tuple[str, list[str]]], *, show: bool
+) -> str:
+    lines = [
+        "### Real chat turns (all benign: anything flagged is lost)",
+        "",
+        "| screen | turns | n | held | held % | refused | refused % | ms/text |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    flagged: list[str] = []
+    for label, check in runs:
+        for name, texts in sets:
+            start = time.perf_counter()
+            verdicts = [(text, check(text)) for text in texts]
+            cost = (time.perf_counter() - start) / max(len(texts), 1)
+            tally = Counter(r.verdict for _, r in verdicts)
+            held, refused, n = tally[Verdict.QUARANTINE], tally[Verdict.BLOCK], len(texts)
+            lines.append(
+                f"| {label} | {name} | {n} | {held} | {100 * held / max(n, 1):.2f} "
+                f"| {refused} | {100 * refused / max(n, 1):.2f} | {cost * 1000:.2f} |"
+            )
+            for text, r in verdicts:
+                if r.verdict is not Verdict.ALLOW:
+                    ids = ",".join(t.pattern_id for t in r.threats)
+                    shown = " ".join(text.split())[:160]
+                    flagged.append(f"- [{label} / {name}] {r.verdict} {ids}: {shown!r}")
+    lines += ["", "Targets (issue 31): held <= 0.5 %, refused 0."]
+    if show and flagged:
+        lines += ["", "Turns flagged:", *flagged]
+    return "\n".join(lines)
+
+
+# -- the screens ------------------------------------------------------------------------
+
+
+def screens(no_semantic: bool) -> tuple[list[tuple[str, Check]], list[str]]:
+    """The checks to run, labelled, and notes on how they were chosen."""
+    cfg = VaultConfig()
+    mode = cfg.security.semantic_screen
+    notes = [f"Default configuration: security.semantic_screen = {mode!r}."]
+    runs: list[tuple[str, Check]] = [("rules only", assess)]
+    if no_semantic:
+        notes.append("--no-semantic: the semantic screen is not measured.")
+        return runs, notes
+    embedder = make_embedder(cfg.embedding)
+    default = semantic_screen(mode, embedder)
+    if default is None:
+        notes.append("The default Vault screens with the rules alone ('rules only' below).")
+    else:
+        runs.append((f"default ({_name(default)})", _with(default)))
+    if mode != "on":
+        on = semantic_screen("on", embedder)
+        if on is None:
+            notes.append("No embedder installed: the semantic screen cannot be measured.")
+        else:
+            runs.append((f"semantic_screen='on' ({_name(on)})", _with(on)))
+    return runs, notes
+
+
+def _name(screen: SemanticScreen) -> str:
+    return f"rules + semantic screen, {screen.embedder.name}, threshold {screen.threshold}"
+
+
+def _with(screen: SemanticScreen) -> Check:
+    screen.check("warm up")  # load the model outside the timing
+
+    def check(text: str) -> Assessment:
+        return assess(text, semantic=screen)
+
+    return check
+
+
+def corpora(which: str) -> Iterable[tuple[str, list[Row], list[Row]]]:
+    if which in ("tuning", "both"):
+        yield "tuning corpus", load(CORPUS, "attacks"), load(CORPUS, "benign")
+        yield "tuning corpus, held-out attacks", load(CORPUS, "heldout"), []
+    if which in ("frozen", "both"):
+        yield "frozen held-out corpus", load(FROZEN, "attacks"), load(FROZEN, "benign")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", choices=("tuning", "frozen", "both"), default="both")
     parser.add_argument("--no-semantic", action="store_true", help="rules only")
-    parser.add_argument("--misses", action="store_true", help="list misses and false positives")
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="list the tuning corpus's misses and losses and the chat turns flagged "
+        "(never the frozen corpus's texts)",
+    )
+    parser.add_argument("--lme-turns", type=int, default=5000, help="LongMemEval-S turns (0: none)")
+    parser.add_argument("--no-turns", action="store_true", help="skip the LoCoMo/LME section")
+    parser.add_argument("--locomo", type=Path, default=LOCOMO)
+    parser.add_argument("--lme", type=Path, default=LME)
     args = parser.parse_args()
-    attacks, benign, heldout = load("attacks"), load("benign"), load("heldout")
-    print(run("rules only", assess, attacks, benign, args.misses))
-    print()
-    print(run("held-out attacks, rules only", assess, heldout, [], args.misses))
-    if args.no_semantic:
+
+    runs, notes = screens(args.no_semantic)
+    print("\n".join(notes))
+    for label, check in runs:
+        for name, attacks, benign in corpora(args.corpus):
+            show = args.misses and name.startswith("tuning")
+            print()
+            print(report(f"{name}: {label}", check, attacks, benign, show=show))
+    if args.no_turns:
         return
-    from memvault.embed import local
-
-    if not local.available():
-        print("\n(local model not installed: semantic run skipped)")
-        return
-    screen = SemanticScreen(local.LocalEmbedder())
-    screen.check("warm up")  # load the model outside the timing
-
-    def with_screen(text: str) -> Assessment:
-        return assess(text, semantic=screen)
-
-    print()
-    label = f"rules + semantic screen ({screen.embedder.name}, threshold {screen.threshold})"
-    print(run(label, with_screen, attacks, benign, args.misses))
-    print()
-    print(run("held-out attacks, rules + semantic screen", with_screen, heldout, [], args.misses))
+    sets: list[tuple[str, list[str]]] = []
+    if args.locomo.exists():
+        sets.append(("LoCoMo (all turns)", locomo_turns(args.locomo)))
+    if args.lme_turns > 0 and args.lme.exists():
+        sets.append(("LongMemEval-S (sample, seed 31)", lme_turns(args.lme, args.lme_turns)))
+    if sets:
+        print()
+        print(turns_report(runs, sets, show=args.misses))
+    else:
+        print("\n(LoCoMo and LongMemEval data not found: chat-turn section skipped)")
 
 
 if __name__ == "__main__":
