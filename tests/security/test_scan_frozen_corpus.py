@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-FROZEN = Path(__file__).resolve().parents[1] / "bench" / "data" / "scan_frozen"
+FROZEN = Path(__file__).resolve().parents[2] / "bench" / "data" / "scan_frozen"
 ATTACK_CLASSES = {
     "override",
     "conditional",
@@ -71,7 +71,7 @@ def test_every_line_has_text_class_and_lang() -> None:
 def test_texts_are_unique_and_not_from_the_tuning_corpus() -> None:
     texts = [str(r["text"]) for r in [*ATTACKS, *BENIGN]]
     assert len(set(texts)) == len(texts)
-    tuning = Path(__file__).parent / "scan_corpus"
+    tuning = Path(__file__).parents[1] / "scan_corpus"
     seen = {
         json.loads(line)["text"]
         for name in ("attacks", "benign", "heldout")
