@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 from ..config import VaultConfig
@@ -84,6 +83,41 @@ class KeywordChannel:
         return [(e.id, score) for e, score in found]
 
 
+class _Embedding:
+    """One query's embedding, computed on a daemon thread started at once."""
+
+    def __init__(self, queries: QueryBatcher, text: str) -> None:
+        self._queries = queries
+        self._text = text
+        self._done = threading.Event()
+        self._vector: Vectors | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = threading.Thread(
+            target=self._run, name="memvault-query", daemon=True
+        )
+        try:
+            self._thread.start()
+        except RuntimeError:  # no new threads (the interpreter is exiting): embed in result()
+            self._thread = None
+
+    def _run(self) -> None:
+        try:
+            self._vector = self._queries.embed(self._text)
+        except BaseException as exc:  # handed to the caller of result()
+            self._error = exc
+        finally:
+            self._done.set()
+
+    def result(self) -> Vectors:
+        if self._thread is None:
+            return self._queries.embed(self._text)
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        assert self._vector is not None
+        return self._vector
+
+
 class VectorChannel:
     """Cosine similarity of the query's embedding to the stored vectors.
 
@@ -111,22 +145,18 @@ class VectorChannel:
         self.min_similarity = min_similarity
         self.settle = settle
         self.prefer_tiers = prefer_tiers
-        self._embedding: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
 
     def prepare(self, view: View, query: Query, pool: Pool) -> None:
         """Embed the query on another thread while the other channels read the store:
         both the model and SQLite release the GIL, and the query's embedding is most
-        of a search's time."""
-        with self._lock:
-            if self._embedding is None:
-                self._embedding = ThreadPoolExecutor(4, thread_name_prefix="memvault-query")
-            pool.prepared[self.name] = self._embedding.submit(self.queries.embed, query.text)
+        of a search's time. A daemon thread of its own, not a pool: a pool refuses work
+        once the interpreter shuts down and holds up its exit."""
+        pool.prepared[self.name] = _Embedding(self.queries, query.text)
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
-        pending: Future[Vectors] | None = pool.prepared.pop(self.name, None)
+        pending: _Embedding | None = pool.prepared.pop(self.name, None)
         try:
             vector = self.queries.embed(query.text) if pending is None else pending.result()
         except EmbeddingStopped:  # a search running while the process exits: keyword only

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .auth import AgentQuery, GatewayDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND, ForbiddenError
-from .schemas import MAX_PAGE, Entry, ListResponse
+from .schemas import MAX_PAGE, Entry, ErrorResponse, ListResponse
 
 router = APIRouter(tags=["quarantine"], responses=COMMON_ERRORS)
 
@@ -52,7 +52,19 @@ def list_quarantined(
     return {"items": [e.to_dict() for e in items], "total": total, "limit": limit, "offset": offset}
 
 
-@router.post("/v1/quarantine/{entry_id}/approve", response_model=Entry, responses=NOT_FOUND)
+_NOT_A_REVIEWER: dict[int | str, dict[str, Any]] = {
+    403: {
+        "model": ErrorResponse,
+        "description": "a plain user key: approving takes an admin or a review-scoped key",
+    }
+}
+
+
+@router.post(
+    "/v1/quarantine/{entry_id}/approve",
+    response_model=Entry,
+    responses={**NOT_FOUND, **_NOT_A_REVIEWER},
+)
 def approve(
     entry_id: str, who: Who, gw: GatewayDep, body: ReviewRequest | None = None
 ) -> dict[str, Any]:

@@ -23,7 +23,8 @@ def test_held_memories_are_badged_and_reviewed(page: Page, live: Live) -> None:
     )
     live.vault.add("Zebra crossing on Main Street", user_id="alice")
 
-    _sign_in(page, live, live.alice)
+    # A review-scoped key of hers: a plain user key may not approve (403).
+    _sign_in(page, live, live.keys.create(user_id="alice", review=True)[1])
     _open_screen(page, "Memories")
     items = page.locator("#memories-list li.entry")
     expect(items).to_have_count(3)
