@@ -92,6 +92,9 @@ _LOOT_SLOT = (
 _LINK_SLOT = rf"(?:https?:)?//{_URL_CHARS}*?{_LOOT_SLOT}"
 
 # -- conditional triggers addressed to the assistant --------------------------------
+# The harm is looked for after the action verb, so that what the user asks about
+# ("if a client wants to change their password, send them the reset link") does
+# not count as what the assistant is told to collect.
 
 _WHEN = r"\b(?:when(?:ever)?|if|once|next\s+time|any\s*time|each\s+time|every\s+time)\s+"
 _WHO = (
@@ -120,7 +123,8 @@ _DESTINATION = (
 )
 _ACT = (
     r"\b(?:tell|reply|respond|answer|send|say|recommend|direct|redirect|point|ask|instruct"
-    r"|insist|suggest|give|share|forward|email|collect|request|have\s+them)\b"
+    r"|insist|suggest|give|share|forward|email|collect|request|have\s+them|pretend|claim|lie"
+    r"|deny)\b"
 )
 _DECEIVE = (
     r"\b(?:lie|pretend|falsely|make\s+up|deny|(?:do\s+not|don'?t|never)\s+(?:mention|reveal"
@@ -212,8 +216,7 @@ _RULES: tuple[tuple[str, str, str, tuple[str, ...], str, Verdict], ...] = (
         "a standing order: when the user asks something, have them send card data or "
         "passwords to an outside address",
         ("when", "if", "once", "next time", "any time", "anytime", "each time", "every time"),
-        _TRIGGER
-        + rf"(?={_gap(200)}{_ACT})(?={_gap(240)}{_SENSITIVE})(?={_gap(260)}{_DESTINATION})",
+        _TRIGGER + rf"{_gap(200)}{_ACT}(?={_gap(200)}{_SENSITIVE})(?={_gap(220)}{_DESTINATION})",
         # Trigger, payment or login data and a destination together: a phishing
         # script, never a support note (those send people to a page, not to an address
         # with their card number).
@@ -224,7 +227,9 @@ _RULES: tuple[tuple[str, str, str, tuple[str, ...], str, Verdict], ...] = (
         "deception",
         "a standing order: when the user asks something, ask for secrets, money, or deceive",
         ("when", "if", "once", "next time", "any time", "anytime", "each time", "every time"),
-        _TRIGGER + rf"(?={_gap(200)}{_ACT})(?={_gap(240)}(?:{_SENSITIVE}|{_DECEIVE}|{_MONEY}))",
+        _TRIGGER
+        + rf"(?={_gap(240)}{_DECEIVE})(?={_gap(200)}{_ACT})"
+        + rf"|{_TRIGGER}{_gap(200)}{_ACT}(?={_gap(200)}(?:{_SENSITIVE}|{_MONEY}))",
         # A support script may ask for a card on the billing page: held, not refused.
         Verdict.QUARANTINE,
     ),
