@@ -216,7 +216,7 @@ _RULES: tuple[tuple[str, str, str, tuple[str, ...], str, Verdict], ...] = (
         "a standing order: when the user asks something, have them send card data or "
         "passwords to an outside address",
         ("when", "if", "once", "next time", "any time", "anytime", "each time", "every time"),
-        _TRIGGER + rf"{_gap(200)}{_ACT}(?={_gap(200)}{_SENSITIVE})(?={_gap(220)}{_DESTINATION})",
+        _TRIGGER + rf"{_gap(120)}{_ACT}(?={_gap(120)}{_SENSITIVE})(?={_gap(160)}{_DESTINATION})",
         # Trigger, payment or login data and a destination together: a phishing
         # script, never a support note (those send people to a page, not to an address
         # with their card number).
@@ -228,8 +228,8 @@ _RULES: tuple[tuple[str, str, str, tuple[str, ...], str, Verdict], ...] = (
         "a standing order: when the user asks something, ask for secrets, money, or deceive",
         ("when", "if", "once", "next time", "any time", "anytime", "each time", "every time"),
         _TRIGGER
-        + rf"(?={_gap(240)}{_DECEIVE})(?={_gap(200)}{_ACT})"
-        + rf"|{_TRIGGER}{_gap(200)}{_ACT}(?={_gap(200)}(?:{_SENSITIVE}|{_MONEY}))",
+        + rf"(?={_gap(120)}{_ACT})(?={_gap(160)}{_DECEIVE})"
+        + rf"|{_TRIGGER}{_gap(120)}{_ACT}(?={_gap(120)}(?:{_SENSITIVE}|{_MONEY}))",
         # A support script may ask for a card on the billing page: held, not refused.
         Verdict.QUARANTINE,
     ),
