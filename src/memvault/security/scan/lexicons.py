@@ -208,6 +208,22 @@ LEXICONS: tuple[Lexicon, ...] = (
     ),
     Lexicon(
         lang="es",
+        when_asks=r"\b(?:cuando|si|siempre\s+que|cada\s+vez\s+que)\s+(?:(?:el|la|un|una)\s+)?"
+        r"(?:usuari[oa]|cliente|alguien)\s+(?:\w+\s+){0,2}?(?:pregunte|pregunta|mencione|menciona"
+        r"|diga|dice|escriba|pida|hable|quiera)",
+        harvest=(
+            "número de tarjeta",
+            "numero de tarjeta",
+            "tarjeta de crédito",
+            "cvv",
+            "código de seguridad",
+            "código pin",
+            "contraseña",
+            "código de un solo uso",
+            "código de verificación",
+            "credenciales",
+            "iban",
+        ),
         ai_nouns=("ia", "asistente", "modelo", "chatbot", "modo", "personaje"),
         name="Spanish",
         ignore_verbs=(
@@ -628,6 +644,25 @@ LEXICONS: tuple[Lexicon, ...] = (
     # ("vergiss nicht", "vergeet niet", "oublie pas").
     Lexicon(
         lang="de",
+        when_asks=r"\b(?:wenn|falls|sobald|immer\s+wenn)\s+(?:der|die|ein|eine|jemand)\s*"
+        r"(?:benutzer|nutzer|kunde|kundin|anwender|user)?(?:in)?\s+(?:[\w-]+\s+){0,4}?(?:fragt|erwähnt"
+        r"|sagt|schreibt|anfragt|wissen\s+will|möchte)",
+        harvest=(
+            "kartennummer",
+            "kreditkarte",
+            "cvv",
+            "cvc",
+            "prüfnummer",
+            "pin-code",
+            "pin-nummer",
+            "passwort",
+            "kennwort",
+            "einmalcode",
+            "tan-nummer",
+            "bestätigungscode",
+            "iban",
+            "zugangsdaten",
+        ),
         ai_nouns=(
             " ki",
             "künstliche intelligenz",
@@ -769,6 +804,22 @@ LEXICONS: tuple[Lexicon, ...] = (
     ),
     Lexicon(
         lang="fr",
+        when_asks=r"\b(?:quand|lorsque|si|dès\s+que|chaque\s+fois\s+que)\s+(?:l['’]|une?\s+|le\s+|la\s+)?"
+        r"(?:utilisat(?:eur|rice)|cliente?|quelqu['’]un)\s+(?:[\w'’-]+\s+){0,2}?(?:demande|mentionne"
+        r"|parle|dit|écrit|pose|évoque|veut)",
+        harvest=(
+            "numéro de carte",
+            "carte bancaire",
+            "carte de crédit",
+            "cryptogramme",
+            "cvv",
+            "code pin",
+            "mot de passe",
+            "code à usage unique",
+            "code de vérification",
+            "identifiants",
+            "iban",
+        ),
         ai_nouns=(" ia", "l'ia", "l’ia", "assistant", "modèle", "chatbot", "mode", "personnage"),
         name="French",
         ignore_verbs=(
@@ -917,6 +968,22 @@ LEXICONS: tuple[Lexicon, ...] = (
     ),
     Lexicon(
         lang="it",
+        when_asks=r"\b(?:quando|se|ogni\s+volta\s+che|non\s+appena)\s+(?:l['’]|un\s+|una\s+|il\s+)?"
+        r"(?:utente|cliente|qualcuno)\s+(?:\w+\s+){0,2}?(?:chiede|menziona|dice|scrive|parla"
+        r"|domanda|vuole)",
+        harvest=(
+            "numero della carta",
+            "numero di carta",
+            "carta di credito",
+            "cvv",
+            "codice di sicurezza",
+            "codice pin",
+            "password",
+            "codice monouso",
+            "codice di verifica",
+            "credenziali",
+            "iban",
+        ),
         ai_nouns=(
             " ia",
             "l'ia",
@@ -1050,6 +1117,21 @@ LEXICONS: tuple[Lexicon, ...] = (
     ),
     Lexicon(
         lang="pt",
+        when_asks=r"\b(?:quando|se|sempre\s+que|toda\s+vez\s+que)\s+(?:o\s+|a\s+|um\s+|uma\s+)?"
+        r"(?:usu[áa]ri[oa]|cliente|utilizador|algu[ée]m)\s+(?:\w+\s+){0,2}?(?:perguntar|pergunta"
+        r"|mencionar|menciona|disser|diz|escrever|pedir|pede|falar|quiser)",
+        harvest=(
+            "número do cartão",
+            "numero do cartao",
+            "cartão de crédito",
+            "cvv",
+            "código de segurança",
+            "senha",
+            "código de verificação",
+            "credenciais",
+            "iban",
+            "chave pix",
+        ),
         ai_nouns=(
             " ia",
             "inteligência artificial",
@@ -1587,6 +1669,20 @@ LEXICONS: tuple[Lexicon, ...] = (
     ),
     Lexicon(
         lang="nl",
+        when_asks=r"\b(?:als|wanneer|zodra|telkens\s+als)\s+(?:de|een|iemand)\s*(?:gebruiker|klant)?\s+"
+        r"(?:\w+\s+){0,4}?(?:vraagt|noemt|zegt|schrijft|begint|wil)",
+        harvest=(
+            "kaartnummer",
+            "creditcard",
+            "cvv",
+            "cvc",
+            "pincode",
+            "wachtwoord",
+            "eenmalige code",
+            "verificatiecode",
+            "inloggegevens",
+            "iban",
+        ),
         ai_nouns=("assistent", "model", "chatbot", "modus", "personage", "bot"),
         name="Dutch",
         ignore_verbs=(
