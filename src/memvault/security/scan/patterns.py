@@ -1,4 +1,4 @@
-"""The full rule table: English rules, generated per-language rules, shared file-name rules."""
+"""The full rule table: English, generated per-language, structural and shared file-name rules."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from .model import Pattern, Verdict
 from .normalize import fold
 from .rules_en import _AGENT_CONFIG_FILE, PATTERNS_EN
 from .rules_i18n import rules_for
+from .rules_structure import PATTERNS_STRUCTURE
 
 
 def _edit_verbs() -> str:
@@ -62,6 +63,7 @@ def _build() -> tuple[Pattern, ...]:
             if pattern.id not in taken:  # a hand-written rule of the same id wins
                 out.append(pattern)
                 taken.add(pattern.id)
+    out.extend(PATTERNS_STRUCTURE)
     out.extend(_SHARED)
     return tuple(out)
 

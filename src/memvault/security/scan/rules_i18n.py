@@ -16,6 +16,11 @@ from them the same way for every language:
 ``exfil_send_<lang>`` (block)
     a send verb, a secret noun and a destination (URL, e-mail address, paste or
     webhook service) in one clause.
+``conditional_harvest_<lang>`` (quarantine, only where ``when_asks`` is given)
+    "when the user asks ..." followed, in the same clause, by payment or login
+    data (a card number, a PIN, a one-time code): a standing order to collect
+    them. Held rather than refused: no action verb is required, and a support
+    script may name the billing page in the same breath.
 
 Words are passed through :func:`~.normalize.fold` when compiled, so they are
 written in ordinary spelling (with Arabic diacritics or traditional Chinese if
@@ -68,6 +73,10 @@ class Lexicon:
     ai_nouns: tuple[str, ...] = ()
     # How far a qualifier may sit from its noun, in characters.
     near: int = 20
+    # "when / if the user asks (mentions, says) ...", a regex folded like ``hide``.
+    when_asks: str = ""
+    # Payment and login data an attacker has the user hand over.
+    harvest: tuple[str, ...] = ()
 
 
 def _alt(words: tuple[str, ...]) -> str:
@@ -99,8 +108,30 @@ def _near(a: str, b: str, limit: int) -> str:
     return f"(?:{a}{gap}{b}|{b}{gap}{a})"
 
 
+def _conditional(lex: Lexicon) -> tuple[Pattern, ...]:
+    if not lex.when_asks:
+        return ()
+    # The data must come after the comma that ends the condition: what the user
+    # asks about ("when the user asks for their password, ...") is not what they are
+    # told to hand over.
+    regex = (
+        rf"(?:{fold(lex.when_asks)})[^,;:.!?\n]{{0,80}}?[,;:]{_CLAUSE}{{0,160}}?{_alt(lex.harvest)}"
+    )
+    return (
+        Pattern(
+            f"conditional_harvest_{lex.lang}",
+            "exfiltration",
+            f"{lex.name} phrasing of 'when the user asks ..., have them give their card data'",
+            re.compile(regex, re.IGNORECASE),
+            _low(lex.harvest),
+            Verdict.QUARANTINE,
+            lex.lang,
+        ),
+    )
+
+
 def rules_for(lex: Lexicon) -> tuple[Pattern, ...]:
-    """The four generated rules of one language."""
+    """The generated rules of one language (four, five with a conditional trigger)."""
     flags = re.IGNORECASE
     ignore = _all_in_clause(
         _verb(lex), _near(_alt(lex.qualifiers), _alt(lex.instructions), lex.near)
@@ -146,4 +177,5 @@ def rules_for(lex: Lexicon) -> tuple[Pattern, ...]:
             Verdict.BLOCK,
             lex.lang,
         ),
+        *_conditional(lex),
     )
