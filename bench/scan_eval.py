@@ -89,46 +89,33 @@ def _counts(results: list[Scored]) -> tuple[int, int, int]:
     return len(results), refused, held
 
 
-def attack_table(results: list[Scored], key: str) -> list[str]:
-    """Caught % (refused + held) of the attacks, grouped by ``key`` (class or lang)."""
+def _table(results: list[Scored], key: str, kind: str, flagged: str, total: str) -> list[str]:
+    """``flagged`` % (refused + held), refused % and held % of ``kind`` texts, grouped by
+    ``key`` (class or lang), with the total last."""
     lines = [
-        f"| attack {key} | n | caught % | refused % | held % |",
+        f"| {kind} {key} | n | {flagged} % | refused % | held % |",
         "|---|---:|---:|---:|---:|",
     ]
     groups: dict[str, list[Scored]] = defaultdict(list)
     for s in results:
         groups[str(s.row[key])].append(s)
-    for name in sorted(groups):
-        n, refused, held = _counts(groups[name])
+    rows = [(name, groups[name]) for name in sorted(groups)]
+    for name, group in [*rows, (f"**{total}**", results)]:
+        n, refused, held = _counts(group)
         lines.append(
             f"| {name} | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
         )
-    n, refused, held = _counts(results)
-    lines.append(
-        f"| **all attacks** | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
-    )
     return lines
+
+
+def attack_table(results: list[Scored], key: str) -> list[str]:
+    """Caught % (refused + held) of the attacks, grouped by ``key`` (class or lang)."""
+    return _table(results, key, "attack", "caught", "all attacks")
 
 
 def benign_table(results: list[Scored], key: str) -> list[str]:
     """Lost % (refused + held) of the benign texts, grouped by ``key``."""
-    lines = [
-        f"| benign {key} | n | lost % | refused % | held % |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    groups: dict[str, list[Scored]] = defaultdict(list)
-    for s in results:
-        groups[str(s.row[key])].append(s)
-    for name in sorted(groups):
-        n, refused, held = _counts(groups[name])
-        lines.append(
-            f"| {name} | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
-        )
-    n, refused, held = _counts(results)
-    lines.append(
-        f"| **all benign** | {n} | {pct(refused + held, n)} | {pct(refused, n)} | {pct(held, n)} |"
-    )
-    return lines
+    return _table(results, key, "benign", "lost", "all benign")
 
 
 def split_lines(check: Check, attacks: list[Row]) -> list[str]:
