@@ -11,6 +11,7 @@ from .invisible import hidden_texts, invisible_threats
 from .model import Assessment, Threat, Verdict, rank
 from .normalize import deobfuscate, native, normalize
 from .patterns import LATIN_PATTERNS, NATIVE_PATTERNS
+from .quoting import is_quoted_report, unquoted
 
 if TYPE_CHECKING:
     from .semantic import SemanticScreen
@@ -110,13 +111,26 @@ def scan(text: str) -> Threat | None:
     return found[0] if found else None
 
 
+def _quoted_report(text: str, threats: list[Threat]) -> bool:
+    """Whether every finding is a quotation in a report about an attack (see
+    :mod:`.quoting`); a finding from a hidden layer never is."""
+    surface = {t.pattern_id for t in _rule_threats(text)}
+    if any(t.pattern_id not in surface for t in threats):
+        return False
+    return is_quoted_report(text, threats, scan_all(unquoted(text)))
+
+
 def assess(text: str, *, semantic: SemanticScreen | None = None) -> Assessment:
     """The verdict on ``text``: ``block``, ``quarantine`` or ``allow``, with the findings.
 
-    ``semantic`` adds the similarity check of :class:`~.semantic.SemanticScreen`; it
-    only runs when the rules found nothing, and can only quarantine.
+    A text whose findings are all quotations inside a report of an attack is kept
+    (:mod:`.quoting`). ``semantic`` adds the similarity check of
+    :class:`~.semantic.SemanticScreen`; it only runs when the rules found nothing, and
+    can only quarantine.
     """
     threats = scan_all(text)
+    if threats and _quoted_report(text, threats):
+        return Assessment(Verdict.ALLOW, ())
     if not threats and semantic is not None and text:
         finding = semantic.check(text)
         if finding is not None:
