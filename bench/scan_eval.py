@@ -45,6 +45,7 @@ from memvault.config import VaultConfig
 from memvault.embed.factory import make_embedder
 from memvault.engine.write import semantic_screen
 from memvault.security.scan import Assessment, SemanticScreen, Verdict, assess
+from memvault.security.scan.learned import ModelScreen
 from scan_fp import iter_turns
 from shapes import LOCOMO
 
@@ -247,10 +248,20 @@ def screens(no_semantic: bool) -> tuple[list[tuple[str, Check]], list[str]]:
     mode = cfg.security.semantic_screen
     notes = [f"Default configuration: security.semantic_screen = {mode!r}."]
     runs: list[tuple[str, Check]] = [("rules only", assess)]
-    if no_semantic:
-        notes.append("--no-semantic: the semantic screen is not measured.")
-        return runs, notes
     embedder = make_embedder(cfg.embedding)
+    model = ModelScreen.for_embedder(embedder) if cfg.security.model_screen == "auto" else None
+    if model is None:
+        notes.append("No model screen for this embedder: the rules alone guard the prompt block.")
+    else:
+        notes.append(
+            "Default: the rules at write time, and the model screen on each recalled memory "
+            "at the prompt block ('rules + model screen'; trained by bench/train_screen.py "
+            "on the tuning corpora and LoCoMo conversations 0-4)."
+        )
+        runs.append(("rules + model screen (the default)", _with_model(model)))
+    if no_semantic:
+        notes.append("--no-semantic: the exemplar semantic screen is not measured.")
+        return runs, notes
     default = semantic_screen(mode, embedder)
     if default is None:
         notes.append("The default Vault screens with the rules alone ('rules only' below).")
@@ -263,6 +274,19 @@ def screens(no_semantic: bool) -> tuple[list[tuple[str, Check]], list[str]]:
         else:
             runs.append((f"semantic_screen='on' ({_name(on)})", _with(on)))
     return runs, notes
+
+
+def _with_model(model: ModelScreen) -> Check:
+    model.scores(["warm up"])  # load the model outside the timing
+
+    def check(text: str) -> Assessment:
+        found = assess(text)
+        if found.verdict is not Verdict.ALLOW:
+            return found
+        threat = model.check(text)
+        return found if threat is None else Assessment(Verdict.QUARANTINE, (threat,))
+
+    return check
 
 
 def _name(screen: SemanticScreen) -> str:

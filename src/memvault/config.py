@@ -271,6 +271,13 @@ class SecurityConfig(BaseModel):
         "(about 18 ms on a CPU core); auto: on with an embedder whose threshold was measured "
         "(the local models)",
     )
+    model_screen: Literal["auto", "off"] = Field(
+        "auto",
+        description="leave out of every prompt block the recalled memories that a model "
+        "trained on injection and benign corpora reads as instructions to the assistant "
+        "(one dot product per memory, on its stored vector); auto: on with the embedder "
+        "its weights were trained for (the default bilingual pair)",
+    )
 
 
 class SensitiveConfig(BaseModel):

@@ -27,6 +27,8 @@ from ..lifecycle.history import states_at, validity_filter
 from ..model import Hit, MemoryEntry
 from ..render import pack
 from ..results.recall import ChannelScore
+from ..security.quarantine import screened_text
+from ..security.scan.learned import ModelScreen
 from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
@@ -148,6 +150,12 @@ class Recall:
         self.on_recall: Callable[[str, list[str]], None] | None = None
         self.vector = next((c for c in self.channels if isinstance(c, VectorChannel)), None)
         self.reranker, self.stage_note = self._check_reranker(reranker)
+        # The model screen reads the vectors this vault stores: only with its own model.
+        self.screen = (
+            ModelScreen.for_embedder(self.vector.queries.embedder)
+            if self.vector is not None and config.security.model_screen == "auto"
+            else None
+        )
 
     def _check_reranker(self, model: Model | None) -> tuple[Model | None, str]:
         """The model when this vault's channels can feed it, else None and why. Its
@@ -214,9 +222,27 @@ class Recall:
         """The hits ``context`` packs, best first (recorded as recalled): a caller that
         packs them into a budget of its own calls this and ``render.pack``. The caller's
         search leaves held entries out (``engine.views.context_search``)."""
-        chosen = select(self.run(search), search.limit)
+        chosen = self.unflagged(search.view, select(self.run(search), search.limit))
         self._recalled(search, chosen)
         return chosen
+
+    def unflagged(self, view: View, hits: list[Hit]) -> list[Hit]:
+        """``hits`` less the memories the model screen (``security.scan.learned``) reads as
+        instructions to the assistant: scored by their stored vectors, or by embedding
+        the text of one too recent to have a vector. Approved memories always stay."""
+        if self.screen is None or self.vector is None or not hits:
+            return hits
+        screen = self.screen
+        ids = [h.entry.id for h in hits if h.entry.approved_at is None]
+        if not ids:
+            return hits
+        sims = self.vector.index.similarity(view, screen.probe, ids)
+        scores = {i: s + screen.weights.bias for i, s in sims.items()}
+        pending = [h.entry for h in hits if h.entry.id in set(ids) - scores.keys()]
+        if pending:
+            fresh = screen.scores([screened_text(e) for e in pending])
+            scores.update(zip((e.id for e in pending), fresh, strict=True))
+        return [h for h in hits if not screen.flags(scores.get(h.entry.id, float("-inf")))]
 
     def run(self, search: Search) -> Recalled:
         """Every candidate for the search, best first (``hits`` keeps ``search.limit``)."""
