@@ -387,8 +387,14 @@ def test_s9_2_include_hindsight_switch_through_http(agent: Agent, alice: httpx.C
     system = agent.turn()
     assert NOTE not in system and OPEN_TAG not in system
     assert PROFILE in system
+    # the session block of POST /v1/session/context follows the same switch
+    context = {"query": QUESTION, "session_id": "s1", "window": 8000, "agent_id": "helper"}
+    block = alice.post("/v1/session/context", json=context)
+    assert block.status_code == 200, block.text
+    assert NOTE not in block.json()["text"] and PROFILE in block.json()["text"]
     reset(alice, "injection.include_hindsight")
     assert NOTE in agent.turn()
+    assert NOTE in alice.post("/v1/session/context", json=context).json()["text"]
 
 
 def test_s9_2_max_tokens_caps_the_injected_memory(agent: Agent, alice: httpx.Client) -> None:
