@@ -184,11 +184,12 @@ def session_block(
     The preset (``injection.preset``) and the recall scope (``injection.scope``) come from
     the session's effective settings (the session's own, else the user's, else the
     defaults); ``injection.enabled = false`` (or ``enabled = false``) injects nothing,
-    and ``injection.include_builtin = false`` leaves the snapshot out. ``snapshot`` is the
-    USER/MEMORY text frozen at session start (``BuiltinFileProvider.system_prompt_block``);
-    The session's state card and its workspace's task board (``workspace_id``, else the
-    workspace the session is tied to) come from the vault unless ``components`` gives
-    them (or other parts built elsewhere).
+    ``injection.include_builtin = false`` leaves the snapshot out and
+    ``injection.include_hindsight = false`` the recalled memories (seed 000 §9.2).
+    ``snapshot`` is the USER/MEMORY text frozen at session start
+    (``BuiltinFileProvider.system_prompt_block``). The session's state card and its
+    workspace's task board (``workspace_id``, else the workspace the session is tied to)
+    come from the vault unless ``components`` gives them (or other parts built elsewhere).
     Memories are recalled only when the preset gives them room.
     """
     check_window(window)
@@ -214,6 +215,7 @@ def session_block(
                 parts["task_board"] = BoardPart(tasks, session_id)
     if (
         "memories" not in parts
+        and injection.include_hindsight
         and preset.includes("memories")
         and preset.budget_profile.budget(window) > 0
     ):

@@ -57,6 +57,12 @@ def serve(
             )
     if config_file is not None and not config_file.is_file():
         raise ValidationError(f"--config {config_file}: no such file; pass your config.yaml")
+    if config_file is not None:
+        # The seed's memory.background_extraction.* tuning keys are the engine's extraction.
+        from ..agent.config.layers import load_yaml_settings
+        from ..agent.config.seed_keys import with_seed_extraction
+
+        config = with_seed_extraction(config, load_yaml_settings(config_file))
     settings = ServerSettings(
         cors_origins=tuple(cors_origin or ()), run_maintenance=True, yaml_path=config_file
     )

@@ -28,6 +28,13 @@ agent gets, without any other change:
   ``learn`` switches it: None follows the user's ``background_extraction.enabled``
   setting (off unless the user or the admin turned it on), True / False force it.
 
+Build it from config with ``MemvaultMiddleware.from_config(store, user_id, agent_id,
+vault=...)``: the manager is then ``agent.assembly.build_manager``'s, which applies the
+user's switches (``injection.enabled``, ``include_builtin``, ``include_hindsight``,
+``max_tokens``, the Hindsight mode and budget) on every model call, so a change in the
+panel reaches the agent on its next call. A hand-built ``MemoryManager`` injects what
+its providers give, whatever the settings say.
+
 The builtin provider's ``prefetch`` returns the same frozen snapshot its
 ``system_prompt_block`` does; since the snapshot is already in the system prompt,
 recall asks the manager for the other providers only (``include_builtin=False``),
@@ -43,6 +50,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
@@ -51,10 +59,12 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from ..agent.config import MemoryConfigStore
-from ..agent.manager import MemoryManager
+from ..agent.assembly import ConfiguredManager, build_manager
+from ..agent.config import MemoryConfig, MemoryConfigStore
+from ..agent.manager import DEFAULT_PREFETCH_TIMEOUT, MemoryManager
 from ..agent.providers.builtin import BuiltinFileProvider
 from ..agent.providers.learned_files import FilesMirror
+from ..agent.stores import AgentVaults
 from ..errors import ConfigError, MemvaultError
 from ..fences import OPEN_TAG
 from ..render import build_memory_context_block
@@ -107,6 +117,36 @@ class MemvaultMiddleware(AgentMiddleware):
         context = manager.context
         self._thread_id: str | None = context.thread_id if context is not None else None
         self._thread_lock = threading.Lock()
+
+    @classmethod
+    def from_config(
+        cls,
+        config: MemoryConfigStore | MemoryConfig,
+        user_id: str,
+        agent_id: str | None = None,
+        *,
+        vault: Vault | AgentVaults | None = None,
+        base_dir: str | Path | None = None,
+        thread_id: str | None = None,
+        injection: InjectionRole = "system",
+        recall: bool = True,
+        learn: bool | None = None,
+        prefetch_timeout: float = DEFAULT_PREFETCH_TIMEOUT,
+    ) -> MemvaultMiddleware:
+        """The middleware over the manager ``config`` describes for this user and agent
+        (``build_manager``, initialized); ``vault`` is also the one learning writes to
+        when it is a single ``Vault``. Call ``manager.shutdown_all`` when the agent stops."""
+        manager = build_manager(
+            config,
+            user_id,
+            agent_id,
+            vault=vault,
+            base_dir=base_dir,
+            thread_id=thread_id,
+            prefetch_timeout=prefetch_timeout,
+        )
+        learner = vault if isinstance(vault, Vault) else None
+        return cls(manager, injection=injection, recall=recall, vault=learner, learn=learn)
 
     # -- before the run: thread changes ---------------------------------------------
 
@@ -224,6 +264,8 @@ class MemvaultMiddleware(AgentMiddleware):
             return False
         if self.learn is not None:
             return self.learn
+        if isinstance(self.manager, ConfiguredManager):  # its settings include config.yaml
+            return self.manager.current_settings().background_extraction.enabled
         store = MemoryConfigStore(context.base_dir)
         return store.get_effective_memory_config(
             context.user_id

@@ -40,6 +40,7 @@ from . import (
     history,
     maintenance,
     memories,
+    prefetch,
     profile,
     quarantine,
     recall,
@@ -302,6 +303,7 @@ def create_app(
         recall,
         workspace,
         compat,
+        prefetch,
     ):
         app.include_router(module.router)
     app.include_router(history.router)

@@ -105,9 +105,12 @@ class Gateway:
         provider = self._builtin.get(key)
         if provider is not None:
             return provider
-        limits = self.config_store.get_effective_memory_config(user_id).config.builtin
+        config = self.config_store.get_effective_memory_config(user_id).config
         provider = BuiltinFileProvider(
-            user_char_limit=limits.user_char_limit, memory_char_limit=limits.memory_char_limit
+            user_char_limit=config.builtin.user_char_limit,
+            memory_char_limit=config.builtin.memory_char_limit,
+            scan_writes=config.security.scan_content,
+            block_invisible=config.security.block_invisible_unicode,
         )
         provider.initialize(user_id=user_id, agent_id=agent_id, base_dir=str(self.home))
         if isinstance(self.external, MirroringMemory):

@@ -38,12 +38,12 @@ Errors: a bad argument from the caller (unknown or non-writable field, wrong val
 user id) raises ``ValidationError`` and writes nothing; a malformed file on disk raises
 ``ConfigError`` naming the file and what to fix.
 
-``background_extraction`` (seed 000 §9.1) holds one switch here, ``enabled``: whether the
-agent integrations hand every finished conversation to ``Vault.remember`` to be learnt from.
-How extraction runs (quiet period, model, confidence threshold, facts per run, corrections,
-reinforcements) is the engine's ``extraction`` section, one setting for every surface; the
-seed's keys for those are reported as moved. ``security.streaming_scrubber`` configured a
-scrubber that was never built; it is reported as retired rather than accepted and ignored.
+``background_extraction`` (seed 000 §9.1): ``enabled`` is the per-user switch, whether the
+agent integrations hand every finished conversation to ``Vault.remember``; the seed's
+tuning keys (quiet period, model, confidence threshold, ...) are accepted as written and
+are the engine's ``extraction`` settings (:mod:`.seed_keys` hands them over).
+``security.*`` and every other key of the seed's file are accepted too (see
+:class:`.settings.SecuritySection` for what the security switches do).
 
 Secrets (``hindsight.api_key``) are held as ``SecretStr`` and masked in ``to_dict()``.
 """

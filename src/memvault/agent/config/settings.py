@@ -35,24 +35,11 @@ key, the bank templates (changing them strands stored memories), the builtin cha
 limits (they shape the cached prompt prefix) and the security switches.
 """
 
-_MOVED_TO_ENGINE = (
-    "debounce_seconds",
-    "model_name",
-    "fact_confidence_threshold",
-    "max_facts_per_extraction",
-    "correction_detection",
-    "reinforcement_detection",
-)
-
-RETIRED_FIELDS: dict[str, str] = {
-    **{
-        f"background_extraction.{key}": f"moved to the engine: set extraction.{key} in "
-        "memvault's configuration (VaultConfig.extraction)"
-        for key in _MOVED_TO_ENGINE
-    },
-    "security.streaming_scrubber": "the streaming scrubber was never built; recalled memory "
-    "is injected per model call and never reaches the stream",
-}
+RETIRED_FIELDS: dict[str, str] = {}
+"""Settings that were removed, each with what to do instead; a file naming one is refused
+with that advice. Empty today: every key of seed 000 section 9.1 is accepted (the
+background-extraction tuning keys are handed to the engine, see
+:mod:`.seed_keys`)."""
 
 
 def retired_reason(dotted: str) -> str | None:
@@ -72,17 +59,27 @@ class _Section(BaseModel):
 class BuiltinSection(_Section):
     """The local USER.md / MEMORY.md store, which is always present."""
 
-    enabled: bool = Field(True, description="load and inject the local memory files")
+    enabled: bool = Field(
+        True,
+        description="load and inject the local memory files; false: agents built from config "
+        "get neither the files nor the memory tool",
+    )
     memory_char_limit: int = Field(2200, ge=1, description="character quota of MEMORY.md")
     user_char_limit: int = Field(1375, ge=1, description="character quota of USER.md")
-    deduplicate_on_load: bool = Field(True, description="drop repeated entries when loading")
+    deduplicate_on_load: bool = Field(
+        True,
+        description="accepted for seed 000 configs; entries are always deduplicated on load, "
+        "since replace and remove find an entry by text that must be unique",
+    )
 
 
 class HindsightSection(_Section):
     """The external Hindsight service: where it is, which banks, how recall and retain work."""
 
     mode: Literal["cloud", "local_embedded", "local_external"] = Field(
-        "local_external", description="how Hindsight is reached"
+        "local_external",
+        description="how Hindsight is reached; memvault connects over HTTP to api_url in "
+        "every mode (with local_embedded, start the server there yourself)",
     )
     api_url: str = Field("http://localhost:8765", description="Hindsight HTTP endpoint")
     api_key: SecretStr | None = Field(
@@ -196,9 +193,16 @@ class InjectionSection(_Section):
     """What the memory block added to the system prompt contains."""
 
     enabled: bool = Field(True, description="inject memory into the system prompt")
-    max_tokens: int = Field(2000, ge=1, description="token budget of the injected block")
+    max_tokens: int = Field(
+        2000,
+        ge=1,
+        description="token cap of the memory injected into one model call: the files' "
+        "snapshot first, recall in what is left",
+    )
     include_builtin: bool = Field(True, description="include the local memory files")
-    include_hindsight: bool = Field(True, description="include Hindsight recall")
+    include_hindsight: bool = Field(
+        True, description="include the external provider's recall (Hindsight, or the vault)"
+    )
     context_tag: str = Field(
         "memory-context",
         pattern=r"^[A-Za-z][A-Za-z0-9_-]*$",
@@ -218,7 +222,14 @@ class InjectionSection(_Section):
 
 
 class BackgroundExtractionSection(_Section):
-    """Learning from finished conversations in the agent integrations (seed 000 §9.1)."""
+    """Learning from finished conversations in the agent integrations (seed 000 §9.1).
+
+    ``enabled`` is the per-user switch. The other keys are the seed's names for the
+    engine's ``extraction.*`` settings (one setting for every surface): ``memvault serve
+    --config`` hands the ones config.yaml sets to the engine
+    (:func:`memvault.agent.config.seed_keys.engine_extraction`); their defaults here are
+    the seed's, which are also the engine's.
+    """
 
     enabled: bool = Field(
         False,
@@ -226,13 +237,48 @@ class BackgroundExtractionSection(_Section):
         "and, with an LLM configured, extracts facts after a quiet period (how: the engine's "
         "extraction settings)",
     )
+    debounce_seconds: float = Field(
+        30.0, ge=0, le=86400, description="the engine's extraction.debounce_seconds"
+    )
+    model_name: str | None = Field(
+        None, min_length=1, description="the engine's extraction.model_name (None: llm.model)"
+    )
+    fact_confidence_threshold: float = Field(
+        0.7, ge=0, le=1, description="the engine's extraction.fact_confidence_threshold"
+    )
+    max_facts_per_extraction: int = Field(
+        10, ge=1, le=100, description="the engine's extraction.max_facts_per_extraction"
+    )
+    correction_detection: bool = Field(
+        True, description="the engine's extraction.correction_detection"
+    )
+    reinforcement_detection: bool = Field(
+        True, description="the engine's extraction.reinforcement_detection"
+    )
 
 
 class SecuritySection(_Section):
-    """Scans applied to memory content; admin-only so a user cannot turn them off."""
+    """The screen of the builtin USER.md / MEMORY.md files; admin-only so a user cannot
+    turn it off. Neither switch lets flagged text reach a model: with ``scan_content``
+    off a flagged write is kept on disk (not refused) but still withheld from the prompt,
+    and with ``block_invisible_unicode`` off invisible characters are removed from a
+    write instead of refusing it. Recalled memory is always fenced as data."""
 
-    scan_content: bool = Field(True, description="block injection and exfiltration patterns")
-    block_invisible_unicode: bool = Field(True, description="block invisible Unicode characters")
+    scan_content: bool = Field(
+        True,
+        description="refuse builtin-file writes that match injection or exfiltration "
+        "patterns; false keeps them on disk for review, still withheld from the prompt",
+    )
+    block_invisible_unicode: bool = Field(
+        True,
+        description="refuse builtin-file writes holding invisible Unicode characters; "
+        "false removes the characters and keeps the rest of the write",
+    )
+    streaming_scrubber: bool = Field(
+        True,
+        description="accepted for seed 000 configs; no effect: recall is injected per model "
+        "call and never streamed back (the scrubber is memvault.security.scrubber)",
+    )
 
 
 class MemoryConfig(BaseModel):
@@ -240,15 +286,19 @@ class MemoryConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    enabled: bool = Field(True, description="master switch of the memory subsystem")
+    enabled: bool = Field(
+        True,
+        description="master switch: false gives agents built from config no memory text, "
+        "no memory tools and no external provider",
+    )
     # The seed offers 'builtin' | 'hindsight' and defaults to Hindsight, its only external
     # provider; memvault's own engine is one too ('vault'), and the default, since it needs
     # no service running beside it.
     provider: Literal["builtin", "vault", "hindsight"] = Field(
         "vault",
-        description="external provider behind /api/memory/v2 search, reflect and bank "
-        "clearing: 'vault' (memvault's engine), 'hindsight', or 'builtin' for none "
-        "(the builtin files are always on)",
+        description="the external provider agents built from config get, also behind "
+        "/api/memory/v2 search, reflect and bank clearing: 'vault' (memvault's engine), "
+        "'hindsight', or 'builtin' for none (the builtin files are always on)",
     )
     builtin: BuiltinSection = Field(default_factory=BuiltinSection)
     hindsight: HindsightSection = Field(default_factory=HindsightSection)

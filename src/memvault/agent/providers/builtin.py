@@ -29,7 +29,11 @@ Entries written into the files by hand are redacted the same way when rendered.
 Every ``add``/``replace`` is then scanned by ``memvault.security.scan`` and refused
 with ``SecurityError`` naming the pattern. An entry already poisoned on disk is
 replaced in the prompt by a ``[BLOCKED: <pattern_id> ...]`` placeholder, but
-``entries()`` still lists it so the user can see and remove it.
+``entries()`` still lists it so the user can see and remove it. The admin's
+``security.scan_content: false`` (``scan_writes=False``) stops the refusal only: the
+flagged entry is written, and withheld from the prompt like one poisoned on disk.
+``security.block_invisible_unicode: false`` (``block_invisible=False``) removes invisible
+characters from a write instead of refusing it.
 
 Turns, for the tool's failure guard: a turn ends at ``sync_turn``, at
 ``on_session_switch``, and when ``prefetch`` is called with a query different
@@ -52,6 +56,7 @@ from typing import Any
 from ...errors import ConfigError, SecurityError
 from ...security.pii import redact
 from ...security.scan import scan
+from ...security.scan.invisible import strip_invisible
 from ..files import (
     MEMORY_CHAR_LIMIT,
     USER_CHAR_LIMIT,
@@ -59,6 +64,7 @@ from ..files import (
     EditResult,
     MemoryFile,
     Usage,
+    check_entry,
     join_entries,
 )
 from ..provider import MemoryProvider, MemoryWrite, SessionContext, WriteTarget
@@ -110,6 +116,14 @@ def redact_edit(edit: Edit) -> Edit:
     return edit if text == edit.content else dataclasses.replace(edit, content=text)
 
 
+def _without_invisible(edit: Edit) -> Edit:
+    if edit.action == "remove":
+        return edit
+    text = strip_invisible(edit.content)
+    # An entry that was nothing but invisible characters is refused as empty.
+    return edit if text == edit.content else dataclasses.replace(edit, content=check_entry(text))
+
+
 def render_block(target: WriteTarget, entries: Sequence[str], limit: int) -> str:
     """One prompt block: rule, header with usage, rule, entries separated by ``§``.
 
@@ -155,7 +169,11 @@ class BuiltinFileProvider(MemoryProvider):
         memory_file: str | Path | None = None,
         lock_timeout: float = 10.0,
         on_write: Callable[[MemoryWrite], None] | None = None,
+        scan_writes: bool = True,
+        block_invisible: bool = True,
     ) -> None:
+        self.scan_writes = scan_writes
+        self.block_invisible = block_invisible
         self._limits: dict[WriteTarget, int] = {
             "user": user_char_limit,
             "memory": memory_char_limit,
@@ -333,11 +351,18 @@ class BuiltinFileProvider(MemoryProvider):
         whole batch."""
         memory_file = self._file(parse_target(target))
         edits = [redact_edit(edit) for edit in edits]
+        if not self.block_invisible:
+            edits = [_without_invisible(edit) for edit in edits]
         for number, edit in enumerate(edits, start=1):
             if edit.action == "remove":
                 continue
             threat = scan(edit.content)
-            if threat is not None:
+            refused = (
+                self.block_invisible
+                if threat and threat.category == "invisible"
+                else (self.scan_writes)
+            )
+            if threat is not None and refused:
                 raise SecurityError(
                     f"the {edit.action} was blocked by the security scan: {threat.description} "
                     f"(pattern {threat.pattern_id})",

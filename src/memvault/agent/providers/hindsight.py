@@ -308,6 +308,19 @@ class HindsightProvider(MemoryProvider):
         self._lock = threading.Lock()
         self.last_hits: int | None = None
 
+    def use_settings(self, config: MemoryConfig) -> None:
+        """Follow a user's current settings from the next call on: the per-user fields
+        (``memory_mode``, ``recall_budget``, ``bank_mission``) and ``injection.context_tag``.
+        The endpoint, key and banks stay those of ``initialize``. Recall cached under the
+        old settings is dropped."""
+        with self._lock:
+            if config == self.config:
+                return
+            self.config = config
+            self.section = config.hindsight
+            self.context_tag = config.injection.context_tag
+            self._cache.clear()
+
     @property
     def name(self) -> str:
         return "hindsight"

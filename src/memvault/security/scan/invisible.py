@@ -106,6 +106,18 @@ def _allowed(text: str, i: int, has_rtl: bool) -> bool:
     return False
 
 
+def strip_invisible(text: str) -> str:
+    """``text`` without the invisible characters :func:`invisible_threats` flags; their
+    legitimate uses (emoji and script joiners, bidi marks in right-to-left text, a
+    leading BOM) stay."""
+    if not any(ch in INVISIBLE for ch in text):
+        return text
+    has_rtl = _RTL_LETTER.search(text) is not None
+    return "".join(
+        ch for i, ch in enumerate(text) if ch not in INVISIBLE or _allowed(text, i, has_rtl)
+    )
+
+
 def invisible_threats(text: str) -> list[Threat]:
     """Findings about hidden characters in the raw ``text`` (at most one per kind)."""
     found: list[Threat] = []
