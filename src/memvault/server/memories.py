@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from ..errors import ValidationError
 from ..lifecycle.decisions import legal_moves
@@ -305,6 +306,29 @@ def decision(
         "history": [m.to_dict() for m in vault.decisions.history(entry.id, user_id=user)],
         "conflicts": [c.to_dict() for c in vault.decisions.conflicts(entry.id, user_id=user)],
     }
+
+
+#: The actions under ``/v1/memories/`` that take POST: a GET of one would otherwise read
+#: its name as a memory id and answer "no memory 'search'".
+POST_ONLY = ("search", "context", "explain", "remember", "batch", "delete", "import")
+
+
+def _post_only(action: str) -> Any:
+    def refuse() -> None:
+        raise HTTPException(
+            405,
+            f"{action} takes POST: send POST /v1/memories/{action} with a JSON body; "
+            "GET /v1/memories/{id} reads one memory by its id",
+            headers={"Allow": "POST"},
+        )
+
+    return refuse
+
+
+for _action in POST_ONLY:
+    router.add_api_route(
+        f"/v1/memories/{_action}", _post_only(_action), methods=["GET"], include_in_schema=False
+    )
 
 
 @router.get("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
