@@ -15,7 +15,17 @@ from starlette.exceptions import HTTPException
 
 from ..errors import ValidationError
 from ..lifecycle.decisions import legal_moves
-from ..model import DecisionStatus, Domain, EntryOrder, Kind, MemClass, Sensitivity, Tier
+from ..model import (
+    DecisionStatus,
+    Domain,
+    EntryOrder,
+    Kind,
+    MemClass,
+    MemoryEntry,
+    Sensitivity,
+    Tier,
+)
+from ..security.notes import write_notes
 from .auth import AgentQuery, GatewayDep, SurfaceDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
@@ -58,7 +68,13 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep, source: SurfaceDep) -
         source_subject=body.source_subject,
         supersedes=body.supersedes,
     )
-    return entry.to_dict()
+    return _written(entry)
+
+
+def _written(entry: MemoryEntry) -> dict[str, Any]:
+    """A write's answer: the entry, and ``notes`` saying what the write did beyond storing
+    the text (held for review, redacted; ``security.notes``), empty when nothing."""
+    return {**entry.to_dict(), "notes": write_notes(entry)}
 
 
 @router.post("/v1/memories/remember", response_model=RememberResponse, responses=NOT_FOUND)
@@ -357,7 +373,7 @@ def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) 
         tier=body.tier,
         source_subject=body.source_subject,
     )
-    return entry.to_dict()
+    return _written(entry)
 
 
 @router.delete(
