@@ -337,23 +337,23 @@ class VaultTools:
         limit = args.get("limit", 5)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 20:
             return fail("'limit' must be an integer from 1 to 20")
-        # The hits context() would inject: search's best ``limit``, through the same
-        # relevance gate (explain() reads it per candidate), so a query about nothing
-        # stored answers "nothing relevant" instead of the nearest unrelated memories.
-        trace = self.vault.explain(
-            query,
-            user_id=self.user_id,
-            agent_id=self.agent_id,
-            limit=limit,
-            kind=kind_of(args),
-            quarantined=False,
-        )
-        relevant = [c for c in trace.candidates if c.returned and c.relevant]
-        if not relevant:
+        # The hits context() would inject: search's best ``limit`` through the same
+        # relevance gate, so a query about nothing stored answers "nothing relevant"
+        # instead of the nearest unrelated memories with confident scores.
+        kind = kind_of(args)
+        scope: dict[str, Any] = {"user_id": self.user_id, "agent_id": self.agent_id}
+        if kind is None:  # context()'s own selection, recorded as recalled like it
+            found = [
+                (h.entry, h.score) for h in self.vault.context_hits(query, **scope, limit=limit)
+            ]
+        else:  # context_hits has no kind filter: explain() reads the same gate per hit
+            trace = self.vault.explain(query, **scope, limit=limit, kind=kind, quarantined=False)
+            found = [(c.entry, c.score) for c in trace.candidates if c.returned and c.relevant]
+        if not found:
             return _ok(count=0, memories=[], note=NOTHING_RELEVANT)
         return _ok(
-            count=len(relevant),
-            memories=[{**brief(c.entry), "score": round(c.score, 6)} for c in relevant],
+            count=len(found),
+            memories=[{**brief(entry), "score": round(score, 6)} for entry, score in found],
         )
 
     def decision(self, args: dict[str, Any]) -> str:
