@@ -5,8 +5,10 @@ Every sample is a fresh process (interpreter start, imports, opening the databas
 model if the command needs one, the work, exit), run ``--runs`` times (5 by default);
 the table shows the median and the worst wall time, and the median CPU time (user +
 system) of the process, which load from other processes on the machine inflates far
-less than wall time. The first row is ``python -c "import memvault.client"``, with how
-many modules (memvault's own, and all) that import loads. The commands run as
+less than wall time; each row gives the load average (1 min) when it finished, as other
+processes on the machine inflate every wall time. The first rows are
+``python -c "import memvault"`` and ``python -c "import memvault.client"``, with how many
+modules (memvault's own, and all) each import loads. The commands run as
 ``python -m memvault.cli`` (what the ``memvault`` script runs) against a vault of 200
 memories in a temporary ``MEMVAULT_HOME``, prepared first through the library, so
 searches run over real vectors of the chosen embedder.
@@ -30,12 +32,15 @@ from memvault import Vault, load_config
 
 TOPICS = ("Go services", "the billing pipeline", "Friday deploys", "the cat Miso", "coffee")
 
-#: Imports the client and says how many modules that took: memvault's and all of them.
-COUNT_CLIENT_MODULES = (
-    "import sys, memvault.client; "
-    "ours = [m for m in sys.modules if m == 'memvault' or m.startswith('memvault.')]; "
-    "print(len(ours), len(sys.modules))"
-)
+
+def count_modules(module: str) -> str:
+    """A ``python -c`` script: import ``module``, print how many modules that took
+    (memvault's, and all of them)."""
+    return (
+        f"import sys, {module}; "
+        "ours = [m for m in sys.modules if m == 'memvault' or m.startswith('memvault.')]; "
+        "print(len(ours), len(sys.modules))"
+    )
 
 
 def run_once(env: dict[str, str], argv: list[str]) -> tuple[float, float, str]:
@@ -80,35 +85,41 @@ def main() -> None:
         first, model = prepare(Path(tmp), args.embedder, args.model)
         cli = [sys.executable, "-m", "memvault.cli"]
         commands = {
-            "python -c 'import memvault.client'": [sys.executable, "-c", COUNT_CLIENT_MODULES],
+            "python -c 'import memvault'": [sys.executable, "-c", count_modules("memvault")],
+            "python -c 'import memvault.client'": [
+                sys.executable,
+                "-c",
+                count_modules("memvault.client"),
+            ],
             "memvault --help": [*cli, "--help"],
             "memvault list": [*cli, "list", "--user", "alice"],
             "memvault search": [*cli, "search", "--user", "alice", "how should answers be written"],
             "memvault search (Chinese)": [*cli, "search", "--user", "alice", "数据仓库用的是什么"],
+            "memvault context": [*cli, "context", "--user", "alice", "what is done for coffee"],
             "memvault get": [*cli, "get", first, "--user", "alice"],
             "memvault add": [*cli, "add", "--user", "alice", "Alice prefers short answers"],
             "memvault export": [*cli, "export", "--user", "alice"],
         }
         print(f"memvault cold start, a fresh process per call, {args.runs} runs each; ", end="")
         print(f"embedder {model}\n")
-        print("| command | wall median (s) | wall max (s) | CPU median (s) |")
-        print("|---|---:|---:|---:|")
+        print("| command | wall median (s) | wall max (s) | CPU median (s) | load (1 min) |")
+        print("|---|---:|---:|---:|---:|")
         loads: list[float] = []
-        counted = ""
+        counted: dict[str, list[str]] = {}
         for name, argv in commands.items():
             samples = [run_once(env, argv) for _ in range(args.runs)]
             loads.append(os.getloadavg()[0])
             walls = [w for w, _, _ in samples]
             cpus = [c for _, c, _ in samples]
             if argv[1] == "-c":
-                counted = samples[0][2].split()
+                counted[name.split("'")[1]] = samples[0][2].split()
             print(
                 f"| `{name}` | {statistics.median(walls):.2f} | {max(walls):.2f} | "
-                f"{statistics.median(cpus):.2f} |"
+                f"{statistics.median(cpus):.2f} | {loads[-1]:.1f} |"
             )
-        if counted:
-            ours, everything = counted
-            print(f"\n`import memvault.client` loads {ours} memvault modules, {everything} in all")
+        print()
+        for what, (ours, everything) in counted.items():
+            print(f"`{what}` loads {ours} memvault modules, {everything} in all")
         print(
             f"load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f} "
             f"on {os.cpu_count()} cores"

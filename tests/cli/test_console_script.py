@@ -18,6 +18,7 @@ SCRIPT = Path(sys.executable).with_name("memvault")  # what pip put beside the i
 # group: (the command line, stdin, the exit code, a piece of what it prints)
 SMOKE: dict[str, tuple[list[str], str | None, int, str]] = {
     "memories": (["add", "--user", "alice", "Alice writes Go services"], None, 0, "added "),
+    "recall": (["context", "tea", "--user", "alice"], None, 0, "nothing relevant"),
     "transfer": (["import", "-", "--user", "alice"], "", 0, "imported 0 memories"),
     "privacy": (["set-secret", "--user", "alice"], "open sesame\n", 0, "reveal secret set"),
     "serve": (["serve", "--host", "0.0.0.0", "--port", "1", "--no-auth"], None, 1, "refusing"),

@@ -16,6 +16,8 @@ from tests.cli.test_commands import run
 
 ROOT = Path(__file__).parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The command line's own page counts for commands (the README is becoming a landing page).
+CLI_DOCS = README + (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 METHODS = "GET|POST|PUT|PATCH|DELETE"
 
 
@@ -33,14 +35,14 @@ def _documented_command(path: str) -> bool:
     head = " ".join(["memvault", *group])
     # `memvault agents list\|show A\|reset A` documents three commands in one row
     alternatives = rf"{re.escape(head)} (?:[\w-]+(?: [A-Z][\w-]*)?\\\|)*{re.escape(name)}\b"
-    return re.search(alternatives, README) is not None
+    return re.search(alternatives, CLI_DOCS) is not None
 
 
 def test_every_cli_command_is_in_the_readme() -> None:
     paths = _command_paths(typer.main.get_command(cli.app))
     assert len(paths) > 20
     missing = [p for p in paths if not _documented_command(p)]
-    assert missing == [], f"commands the README never shows as `memvault ...`: {missing}"
+    assert missing == [], f"commands README/docs/cli.md never show as `memvault ...`: {missing}"
 
 
 def _normal(path: str) -> str:

@@ -283,9 +283,16 @@ async def test_mcp_memory_save_turns_get_context(
                 args |= {"session_id": "s1", "speaker": "Mel", "turn_index": i}
                 result = await session.call_tool("memory_save", {**args, "session_date": "May"})
                 assert not result.is_error, result.content
+            # The index finds the race turn by its neighbour's word...
+            found = vault.search("watercolours", user_id="u")
+            assert {h.entry.content for h in found} == {RACE, PAINT}
+            # ...and memory_recall answers what context() would inject (issue 33: the
+            # same relevance gate), the turn whose own text holds the word.
             recall = await session.call_tool("memory_recall", {"query": "watercolours"})
             recalled = json.loads(recall.content[0].text)["memories"]
-            assert {m["content"] for m in recalled} == {RACE, PAINT}
+            assert [m["content"] for m in recalled] == [PAINT]
+            assert PAINT in vault.context("watercolours", user_id="u")
+            assert RACE not in vault.context("watercolours", user_id="u")
             stored = {e.content: e for e in vault.list(user_id="u")}
             assert stored[RACE].metadata == {
                 "speaker": "Mel",

@@ -25,6 +25,7 @@ from . import (
     privacy,
     profile,
     quarantine,
+    recall,
     serve,
     transfer,
     upkeep,
@@ -58,6 +59,8 @@ def _root(
 # The commands, in the order ``memvault --help`` lists them (the groups after them).
 app.command()(memories.add)
 app.command()(memories.search)
+app.command()(recall.context)
+app.command()(recall.explain)
 app.command()(memories.get)
 app.command("list")(memories.list_)
 app.command()(memories.update)
@@ -140,6 +143,7 @@ _FLAGS = {
     "created_before": "--created-before",
     "center": "--center",
     "depth": "--depth",
+    "max_tokens": "--max-tokens",
 }
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..errors import NotFoundError
-from ..model import Hit
+from ..errors import NotFoundError, ValidationError
+from ..model import Hit, MemoryEntry
+from ..security.notes import write_notes
 from .shared import (
     Agent,
     AsJson,
@@ -31,8 +34,14 @@ from .shared import (
 
 def add(
     ctx: typer.Context,
-    content: Annotated[str, typer.Argument(help="the text to remember")],
     user: User,
+    content: Annotated[
+        str | None, typer.Argument(help="the text to remember; - reads it from stdin")
+    ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", "-f", help="read the text from this file (UTF-8)"),
+    ] = None,
     agent: Agent = None,
     kind: Annotated[str, typer.Option(help="user | project | feedback | reference")] = "user",
     name: Annotated[str | None, typer.Option(help="a short title")] = None,
@@ -56,11 +65,12 @@ def add(
     ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Remember something."""
+    """Remember something: the text as an argument, from stdin (``-``) or a file."""
+    text = _text_to_add(content, file)
     state = _state(ctx)
     with state.vault(model="quick", agent=agent) as vault:
         entry = vault.add(
-            content,
+            text,
             user_id=user,
             agent_id=agent,
             kind=kind,
@@ -76,7 +86,37 @@ def add(
         _echo_json(entry.to_dict())
     else:
         typer.echo(f"added {entry.id}" + (f" (replaces {supersedes})" if supersedes else ""))
+        _say_notes(entry)
     _say_deferred(state)
+
+
+def _text_to_add(content: str | None, file: Path | None) -> str:
+    """The text ``add`` stores: the argument, stdin for ``-``, or the file's text."""
+    if file is not None:
+        if content is not None:
+            raise ValidationError("CONTENT: give the text or --file, not both", field="content")
+        try:
+            return file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+            raise ValidationError(
+                f"--file: cannot read {file} ({why}): pass a readable UTF-8 text file"
+            ) from None
+    if content is None:
+        raise ValidationError(
+            "CONTENT: give the text to remember, - to read it from stdin, or --file PATH",
+            field="content",
+        )
+    if content == "-":
+        return sys.stdin.read()
+    return content
+
+
+def _say_notes(entry: MemoryEntry) -> None:
+    """What the write did beyond storing the text: held for review, redacted."""
+    for note in write_notes(entry):
+        hint = "; see `memvault quarantine list`" if note.startswith("held") else ""
+        typer.echo(f"  {note}{hint}")
 
 
 def _say_deferred(state: _State) -> None:
@@ -236,6 +276,7 @@ def update(
         _echo_json(entry.to_dict())
     else:
         typer.echo(f"updated {entry.id}")
+        _say_notes(entry)
     _say_deferred(state)
 
 

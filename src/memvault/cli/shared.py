@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
-from ..config import VaultConfig, load_config
 from ..errors import ValidationError
-from ..model import MemoryEntry
 from ..validation import parse_json
 
 if TYPE_CHECKING:
+    from ..config import VaultConfig
+    from ..model import MemoryEntry
     from ..vault import Vault
 
 User = Annotated[str, typer.Option("--user", "-u", help="the user whose memory this is")]
@@ -54,6 +54,8 @@ class _State:
         self.deferred = False  # a write's vectors were left to the back-fill
 
     def config(self) -> VaultConfig:
+        from ..config import load_config  # pydantic loads for a command, not for --help
+
         config = load_config(home=self.home, db_path=self.db)
         for flag, directory in (
             ("--home (or MEMVAULT_HOME)", config.home),

@@ -163,8 +163,17 @@ class RetryPolicy:
         return max(0.0, (when - self.clock()).total_seconds())
 
 
-def error_of(response: httpx.Response, route: str) -> MemvaultError:
-    """The error of the tree the server raised, with its message."""
+#: What a keyless client is told when the server asks for a key: the server's own
+#: message names the header, which a user of this client never writes.
+NO_KEY = (
+    "no API key: pass api_key='<key>' to Client(...) or AsyncClient(...), the key "
+    "`memvault keys create --user ID` printed"
+)
+
+
+def error_of(response: httpx.Response, route: str, *, sent_key: bool = True) -> MemvaultError:
+    """The error of the tree the server raised, with its message (in the client's words
+    when it sent no key: ``sent_key`` False)."""
     status = response.status_code
     code = message = None
     try:
@@ -174,6 +183,8 @@ def error_of(response: httpx.Response, route: str) -> MemvaultError:
     except (ValueError, TypeError, KeyError):
         pass
     cls = BY_CODE.get(code or "") or BY_STATUS.get(status)
+    if status == 401 and not sent_key:
+        message = NO_KEY
     if cls is None:
         cls = UpstreamError if status >= 500 else MemvaultError
     if message is None:
@@ -210,6 +221,7 @@ def exchange(
 ) -> Generator[Step, Outcome, T]:
     """Drive ``call`` to its decoded answer (see the module docstring)."""
     route = f"{call.method} {call.path}"
+    sent_key = "authorization" in request.headers
     retry = 0
     while True:
         outcome = yield Send(request)
@@ -226,9 +238,9 @@ def exchange(
         elif outcome.status_code == 503 and _transient(outcome):
             wait = policy.delay(retry, policy.retry_after(outcome))
             if wait is None:
-                raise error_of(outcome, route)
+                raise error_of(outcome, route, sent_key=sent_key)
         elif outcome.is_error:
-            raise error_of(outcome, route)
+            raise error_of(outcome, route, sent_key=sent_key)
         else:
             try:
                 return call.decode(outcome, user_id)

@@ -16,27 +16,18 @@ engine imports this module for its protocols, and a process that never calls a m
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tenacity import (
-    AsyncRetrying,
-    Retrying,
-    retry_if_exception_type,
-    stop_after_attempt,
-    wait_random_exponential,
-)
-
 from .._version import __version__
 from ..config import LLMConfig
 from ..errors import LLMError, LLMUnavailableError
-from ..security.pii import redact
 
 if TYPE_CHECKING:
     import httpx
+    from tenacity import AsyncRetrying, Retrying
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_WAIT_S = 30.0
@@ -88,6 +79,8 @@ def request_body(
     config: LLMConfig, messages: Sequence[dict[str, str]], temperature: float | None
 ) -> dict[str, Any]:
     """The JSON body of one request; every message's text redacted first."""
+    from ..security.pii import redact  # the detectors load when a model is first called
+
     return {
         "model": config.model,
         "messages": [
@@ -144,6 +137,9 @@ def unreachable(config: LLMConfig, exc: httpx.HTTPError) -> TransientLLMError:
 
 
 def _policy(config: LLMConfig) -> dict[str, Any]:
+    # tenacity (and the asyncio it brings) loads with the first call, not with the engine.
+    from tenacity import retry_if_exception_type, stop_after_attempt, wait_random_exponential
+
     return {
         "stop": stop_after_attempt(config.retries + 1),
         "wait": wait_random_exponential(multiplier=config.backoff_s, max=MAX_WAIT_S),
@@ -154,12 +150,16 @@ def _policy(config: LLMConfig) -> dict[str, Any]:
 
 def retry_policy(config: LLMConfig, sleep: Callable[[float], None]) -> Retrying:
     """The synchronous retry loop of one call (``sleep`` is injectable for tests)."""
+    from tenacity import Retrying
+
     return Retrying(sleep=sleep, **_policy(config))
 
 
 def async_retry_policy(
     config: LLMConfig, sleep: Callable[[float], Awaitable[None]]
 ) -> AsyncRetrying:
+    from tenacity import AsyncRetrying
+
     return AsyncRetrying(sleep=sleep, **_policy(config))
 
 
@@ -239,12 +239,14 @@ class AsyncChatClient:
         config: LLMConfig,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
+        import asyncio
+
         if not config.configured:
             raise unavailable()
         self.config = config
-        self._sleep = sleep
+        self._sleep = sleep or asyncio.sleep
         import httpx
 
         self._http = httpx.AsyncClient(

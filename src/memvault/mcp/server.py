@@ -51,6 +51,7 @@ from mcp.server.subscriptions import (
     ResourcesListChanged,
     ResourceUpdated,
 )
+from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .._version import __version__
@@ -363,13 +364,78 @@ def build_server(
     return _server(lambda: tools)
 
 
+def _unreadable(exc: Exception) -> types.JSONRPCError:
+    """The JSON-RPC 2.0 answer to a line that is no message (its id unknown, so null):
+    -32700 for text that is not JSON, -32600 for JSON that is not a JSON-RPC message."""
+    errors = getattr(exc, "errors", None)
+    kinds = {e.get("type") for e in errors()} if callable(errors) else set()
+    if "json_invalid" in kinds:
+        error = types.ErrorData(
+            code=types.PARSE_ERROR,
+            message="Parse error: the line is not JSON; send one JSON-RPC message per line",
+        )
+    else:
+        error = types.ErrorData(
+            code=types.INVALID_REQUEST,
+            message="Invalid Request: the line is JSON but not a JSON-RPC 2.0 message",
+        )
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
+
+
+class _Answering:
+    """The stdio read stream, answering each line that is not a message.
+
+    The SDK hands such a line to the server as an exception, which it only logs: the
+    client waits for an answer that never comes. JSON-RPC 2.0 (§5.1, which MCP builds on)
+    wants a parse error with a null id, and the session goes on with the next line."""
+
+    def __init__(self, inner: Any, replies: Any) -> None:
+        self._inner = inner
+        self._replies = replies
+
+    @property
+    def last_context(self) -> Any:  # the SDK reads the sender's context from the stream
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            logger.warning("MCP stdio: answered a line that is no message (%s)", type(item))
+            await self._replies.send(SessionMessage(_unreadable(item)))
+
+    def __aiter__(self) -> _Answering:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def __aenter__(self) -> _Answering:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
 async def serve_stdio(
     vault: Vault, *, user_id: str, agent_id: str | None = None, base_dir: str | Path
 ) -> None:
-    """Serve one user over stdin/stdout until the client closes the pipe."""
+    """Serve one user over stdin/stdout until the client closes the pipe. A line that is
+    not a JSON-RPC message gets its JSON-RPC error (``_Answering``); serving goes on."""
     server = build_server(vault, user_id=user_id, agent_id=agent_id, base_dir=base_dir)
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        answering = _Answering(read_stream, write_stream)
+        await server.run(answering, write_stream, server.create_initialization_options())
 
 
 def run_stdio(

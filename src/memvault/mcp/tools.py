@@ -56,12 +56,14 @@ from mcp import types
 
 from ..agent.providers.builtin import BuiltinFileProvider
 from ..agent.tools.vault import (
+    KIND_ALIAS,
     KINDS,
     MEMORY_DECISION_SCHEMA,
     MEMORY_RECALL_SCHEMA,
     MEMORY_SAVE_SCHEMA,
     VaultTools,
     brief,
+    kind_of,
 )
 from ..agent.tools.workspace import (
     STATE_CARD_SCHEMA,
@@ -279,6 +281,7 @@ MEMORY_LIST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "type": {"type": "string", "enum": KINDS, "description": "only memories of this kind"},
+        "kind": KIND_ALIAS,
         "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
         "offset": {"type": "integer", "minimum": 0, "default": 0},
     },
@@ -479,7 +482,7 @@ class UserTools:
             self.files.sync_turn("", "")
 
     def _list(self, args: dict[str, Any]) -> ToolOutcome:
-        kind, limit, offset = args.get("type"), args.get("limit", 20), args.get("offset", 0)
+        kind, limit, offset = kind_of(args), args.get("limit", 20), args.get("offset", 0)
         scope: dict[str, Any] = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
         entries = self.vault.list(**scope, limit=limit, offset=offset)
         total = self.vault.count(**scope)

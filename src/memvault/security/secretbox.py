@@ -11,11 +11,13 @@ key that would make every sealed original unreadable.
 from __future__ import annotations
 
 from pathlib import Path
-
-from cryptography.fernet import Fernet, InvalidToken
+from typing import TYPE_CHECKING
 
 from ..atomic import PRIVATE_MODE, LockTimeout, file_lock, replace_file
 from ..errors import ConfigError, StoreError
+
+if TYPE_CHECKING:
+    from cryptography.fernet import Fernet
 
 
 def load_or_create_key(path: Path) -> bytes:
@@ -25,6 +27,8 @@ def load_or_create_key(path: Path) -> bytes:
         try:
             with file_lock(path):
                 if not path.exists():  # else another process won the race: use its key
+                    from cryptography.fernet import Fernet
+
                     key = Fernet.generate_key()
                     replace_file(path, key, mode=PRIVATE_MODE)
                     return key
@@ -44,8 +48,11 @@ class SecretBox:
     """Encrypts and decrypts small payloads with one Fernet key."""
 
     def __init__(self, key: bytes | str) -> None:
+        # cryptography loads when a box is made: a process that seals nothing never pays.
+        from cryptography.fernet import Fernet
+
         try:
-            self._fernet = Fernet(key)
+            self._fernet: Fernet = Fernet(key)
         except (ValueError, TypeError) as exc:
             raise ConfigError(
                 f"invalid encryption key ({exc}): use a key from Fernet.generate_key() "
@@ -56,6 +63,8 @@ class SecretBox:
         return self._fernet.encrypt(data)
 
     def open(self, token: bytes) -> bytes:
+        from cryptography.fernet import InvalidToken
+
         try:
             return self._fernet.decrypt(token)
         except InvalidToken:

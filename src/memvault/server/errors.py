@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -46,9 +47,10 @@ logger = logging.getLogger("memvault.server")
 
 # An absolute path of two or more parts (POSIX, ~/, or C:\): not inside a URL or a
 # word, up to a quote, space or bracket, without trailing punctuation. One part alone
-# ("/v1") is left: it is a route, and names no file.
+# ("/v1") is left: it is a route, and names no file; so is a path under /v1/ or /v2/
+# (the API's own routes, which messages name to say what to send).
 _PATH = re.compile(
-    r"""(?<![\w:/.~-])(?:[A-Za-z]:\\|~?/)[^\s'"()<>,;/\\]+[/\\][^\s'"()<>,;]*[^\s'"()<>,;.:]"""
+    r"""(?<![\w:/.~-])(?:[A-Za-z]:\\|~?/(?!v\d+/))[^\s'"()<>,;/\\]+[/\\][^\s'"()<>,;]*[^\s'"()<>,;.:]"""
 )
 
 
@@ -162,6 +164,20 @@ def private_dirs(app: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(str(p) for d in dirs for p in (d, d.absolute())))
 
 
+def _not_json(error: Mapping[str, Any]) -> str:
+    """A body that does not parse, in the API's words: where it broke and what to send
+    (FastAPI says ``body.16: JSON decode error``)."""
+    loc = error.get("loc", ())
+    why = str((error.get("ctx") or {}).get("error") or "it does not parse")
+    why = why[0].lower() + why[1:].removesuffix(" at")  # "Unterminated string starting at"
+    if loc and isinstance(loc[-1], int):
+        why += f" at character {loc[-1]}"
+    return (
+        f"the request body is not valid JSON ({why}): send one complete JSON object, "
+        "with Content-Type: application/json"
+    )
+
+
 def install_handlers(app: FastAPI) -> None:
     """Map memvault errors, malformed requests and router errors to the JSON body."""
 
@@ -171,9 +187,12 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _request_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        broken = next((e for e in errors if e.get("type") == "json_invalid"), None)
+        if broken is not None:
+            return error_response(422, "invalid_input", _not_json(broken))
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg')}"
-            for err in exc.errors()
+            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg')}" for err in errors
         )
         return error_response(422, "invalid_input", f"request is malformed: {problems}")
 
@@ -183,7 +202,9 @@ def install_handlers(app: FastAPI) -> None:
             return error_response(422, "invalid_input", f"request is malformed: {exc.detail}")
         codes = {404: "not_found", 405: "method_not_allowed"}
         code = codes.get(exc.status_code, "http_error")
-        return error_response(exc.status_code, code, str(exc.detail))
+        response = error_response(exc.status_code, code, str(exc.detail))
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
 
 __all__ = [

@@ -11,10 +11,21 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from ..errors import ValidationError
 from ..lifecycle.decisions import legal_moves
-from ..model import DecisionStatus, Domain, EntryOrder, Kind, MemClass, Sensitivity, Tier
+from ..model import (
+    DecisionStatus,
+    Domain,
+    EntryOrder,
+    Kind,
+    MemClass,
+    MemoryEntry,
+    Sensitivity,
+    Tier,
+)
+from ..security.notes import write_notes
 from .auth import AgentQuery, GatewayDep, SurfaceDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
@@ -57,7 +68,13 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep, source: SurfaceDep) -
         source_subject=body.source_subject,
         supersedes=body.supersedes,
     )
-    return entry.to_dict()
+    return _written(entry)
+
+
+def _written(entry: MemoryEntry) -> dict[str, Any]:
+    """A write's answer: the entry, and ``notes`` saying what the write did beyond storing
+    the text (held for review, redacted; ``security.notes``), empty when nothing."""
+    return {**entry.to_dict(), "notes": write_notes(entry)}
 
 
 @router.post("/v1/memories/remember", response_model=RememberResponse, responses=NOT_FOUND)
@@ -307,6 +324,29 @@ def decision(
     }
 
 
+#: The actions under ``/v1/memories/`` that take POST: a GET of one would otherwise read
+#: its name as a memory id and answer "no memory 'search'".
+POST_ONLY = ("search", "context", "explain", "remember", "batch", "delete", "import")
+
+
+def _post_only(action: str) -> Any:
+    def refuse() -> None:
+        raise HTTPException(
+            405,
+            f"{action} takes POST: send POST /v1/memories/{action} with a JSON body; "
+            "GET /v1/memories/{id} reads one memory by its id",
+            headers={"Allow": "POST"},
+        )
+
+    return refuse
+
+
+for _action in POST_ONLY:
+    router.add_api_route(
+        f"/v1/memories/{_action}", _post_only(_action), methods=["GET"], include_in_schema=False
+    )
+
+
 @router.get("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
 def get_memory(
     entry_id: str, who: Who, gw: GatewayDep, user_id: UserQuery = None, agent_id: AgentQuery = None
@@ -333,7 +373,7 @@ def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) 
         tier=body.tier,
         source_subject=body.source_subject,
     )
-    return entry.to_dict()
+    return _written(entry)
 
 
 @router.delete(

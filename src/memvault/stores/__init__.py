@@ -1,7 +1,12 @@
-"""Storage backends behind small protocols, joined in ``Store``; ``open_store`` picks one."""
+"""Storage backends behind small protocols, joined in ``Store``; ``open_store`` picks one.
+
+``MemoryStore`` is loaded when first named: a process on SQLite never needs it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from .factory import open_store, sqlite_file
-from .memory import MemoryStore
 from .protocols import (
     Admin,
     EntryStore,
@@ -14,6 +19,18 @@ from .protocols import (
 )
 from .sqlite import SQLiteStore
 from .values import NO_FILTER, EntryFilter, KeywordWeights, SearchDoc, View
+
+if TYPE_CHECKING:
+    from .memory import MemoryStore
+
+
+def __getattr__(name: str) -> object:
+    if name == "MemoryStore":
+        from .memory import MemoryStore
+
+        return MemoryStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "NO_FILTER",

@@ -29,7 +29,6 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigError
-from .memory import MemoryStore
 from .protocols import Store
 from .sqlite import SQLiteStore
 
@@ -175,6 +174,8 @@ def _sqlite_url(url: str, settings: _Settings) -> Store:
 def _memory(url: str, settings: _Settings) -> Store:
     if url.split("://", 1)[1].strip("/"):
         raise ConfigError("a memory:// store takes no path: write just memory://")
+    from .memory import MemoryStore  # loaded for this scheme only, like the server drivers
+
     return MemoryStore()
 
 

@@ -17,14 +17,26 @@ import json
 from typing import Any
 
 from ...engine.deciding import MACHINE_SOURCES
-from ...errors import ConfigError, MemvaultError, NotFoundError, SecurityError
+from ...errors import ConfigError, MemvaultError, NotFoundError, SecurityError, ValidationError
 from ...lifecycle.decisions import USER_ONLY, legal_moves
-from ...model import CONFLICTS_KEY, DecisionStatus, Hit, Kind, MemoryEntry, Source
+from ...model import CONFLICTS_KEY, DecisionStatus, Kind, MemoryEntry, Source
+from ...security.notes import write_notes
 from ...security.quarantine import injectable, placeholder
 from ...validation import SUBJECT_USER
 from ...vault import Vault
 
 KINDS = [k.value for k in Kind]
+
+#: ``kind``, memvault's name on every other surface (CLI, HTTP, Python), accepted beside
+#: the seed's ``type`` (seed 002 names the field so): send either, or both alike.
+KIND_ALIAS: dict[str, Any] = {
+    "type": "string",
+    "enum": KINDS,
+    "description": "the same as type (memvault's other surfaces call it kind)",
+}
+
+#: What ``memory_recall`` says when no stored memory passes the relevance gate.
+NOTHING_RELEVANT = "nothing relevant in memory for this query"
 
 MEMORY_SAVE_SCHEMA: dict[str, Any] = {
     "name": "memory_save",
@@ -47,6 +59,7 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
                 "constraints; feedback: corrections of your behaviour; reference: "
                 "links and documents",
             },
+            "kind": KIND_ALIAS,
             "content": {"type": "string", "description": "the memory itself"},
             "description": {
                 "type": "string",
@@ -85,6 +98,7 @@ MEMORY_RECALL_SCHEMA: dict[str, Any] = {
         "properties": {
             "query": {"type": "string", "description": "what to look for"},
             "type": {"type": "string", "enum": KINDS, "description": "only this kind"},
+            "kind": KIND_ALIAS,
             "limit": {
                 "type": "integer",
                 "minimum": 1,
@@ -150,6 +164,13 @@ def _ok(**payload: Any) -> str:
     return json.dumps({"success": True, **payload}, ensure_ascii=False)
 
 
+def _notes(entry: MemoryEntry) -> dict[str, Any]:
+    """``notes`` for a save's answer when the write held or redacted the memory: the
+    model learns why its text will not come back as it was written."""
+    notes = write_notes(entry)
+    return {"notes": notes} if notes else {}
+
+
 def fail(message: str) -> str:
     return json.dumps({"success": False, "error": message}, ensure_ascii=False)
 
@@ -164,6 +185,7 @@ def brief(entry: MemoryEntry) -> dict[str, Any]:
         return {
             "id": entry.id,
             "type": entry.kind.value,
+            "kind": entry.kind.value,
             "name": "",
             "description": "",
             "content": placeholder(entry),
@@ -173,11 +195,24 @@ def brief(entry: MemoryEntry) -> dict[str, Any]:
     return {
         "id": entry.id,
         "type": entry.kind.value,
+        "kind": entry.kind.value,
         "name": entry.name,
         "description": entry.description,
         "content": entry.content,
         "updated_at": entry.updated_at.isoformat(),
     }
+
+
+def kind_of(args: dict[str, Any]) -> str | None:
+    """The kind the arguments name, as ``type`` or as ``kind``; ``ValidationError`` when
+    it is not a kind or the two disagree."""
+    named = {k: args[k] for k in ("type", "kind") if args.get(k) is not None}
+    for field, value in named.items():
+        if value not in KINDS:
+            raise ValidationError(f"'{field}' must be one of {', '.join(KINDS)}")
+    if len(set(named.values())) > 1:
+        raise ValidationError("'type' and 'kind' name the same field: send one of them")
+    return next(iter(named.values()), None)
 
 
 def parse_arguments(raw: Any) -> dict[str, Any] | str:
@@ -249,9 +284,7 @@ class VaultTools:
         if unknown:
             return fail(f"unknown parameters {sorted(unknown)}: remove them")
         action = args.get("action")
-        kind = args.get("type")
-        if kind is not None and kind not in KINDS:
-            return fail(f"'type' must be one of {', '.join(KINDS)}")
+        kind = kind_of(args)
         if action == "create":
             if not isinstance(args.get("content"), str) or not args["content"].strip():
                 return fail("create needs 'content': the text to remember")
@@ -259,7 +292,7 @@ class VaultTools:
                 args["content"],
                 user_id=self.user_id,
                 agent_id=self.agent_id,
-                kind=args.get("type") or "user",
+                kind=kind or "user",
                 name=args.get("name"),
                 description=args.get("description"),
                 session_id=args.get("session_id"),
@@ -267,7 +300,7 @@ class VaultTools:
                 source=self.source,
                 source_subject=args.get("subject") or SUBJECT_USER,
             )
-            return _ok(action="created", memory=brief(entry))
+            return _ok(action="created", memory=brief(entry), **_notes(entry))
         if action in ("update", "delete"):
             entry_id = args.get("id")
             if not isinstance(entry_id, str) or not entry_id:
@@ -288,10 +321,10 @@ class VaultTools:
                 content=args.get("content"),
                 name=args.get("name"),
                 description=args.get("description"),
-                kind=args.get("type"),
+                kind=kind,
                 source_subject=args.get("subject"),
             )
-            return _ok(action="updated", memory=brief(entry))
+            return _ok(action="updated", memory=brief(entry), **_notes(entry))
         return fail("'action' must be one of create, update, delete")
 
     def recall(self, args: dict[str, Any]) -> str:
@@ -304,19 +337,23 @@ class VaultTools:
         limit = args.get("limit", 5)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 20:
             return fail("'limit' must be an integer from 1 to 20")
-        if args.get("type") is not None and args["type"] not in KINDS:
-            return fail(f"'type' must be one of {', '.join(KINDS)}")
-        hits: list[Hit] = self.vault.search(
-            query,
-            user_id=self.user_id,
-            agent_id=self.agent_id,
-            limit=limit,
-            kind=args.get("type"),
-            quarantined=False,
-        )
+        # The hits context() would inject: search's best ``limit`` through the same
+        # relevance gate, so a query about nothing stored answers "nothing relevant"
+        # instead of the nearest unrelated memories with confident scores.
+        kind = kind_of(args)
+        scope: dict[str, Any] = {"user_id": self.user_id, "agent_id": self.agent_id}
+        if kind is None:  # context()'s own selection, recorded as recalled like it
+            found = [
+                (h.entry, h.score) for h in self.vault.context_hits(query, **scope, limit=limit)
+            ]
+        else:  # context_hits has no kind filter: explain() reads the same gate per hit
+            trace = self.vault.explain(query, **scope, limit=limit, kind=kind, quarantined=False)
+            found = [(c.entry, c.score) for c in trace.candidates if c.returned and c.relevant]
+        if not found:
+            return _ok(count=0, memories=[], note=NOTHING_RELEVANT)
         return _ok(
-            count=len(hits),
-            memories=[{**brief(h.entry), "score": round(h.score, 6)} for h in hits],
+            count=len(found),
+            memories=[{**brief(entry), "score": round(score, 6)} for entry, score in found],
         )
 
     def decision(self, args: dict[str, Any]) -> str:
@@ -389,13 +426,16 @@ class VaultTools:
 
 
 __all__ = [
+    "KIND_ALIAS",
     "MEMORY_DECISION_SCHEMA",
     "MEMORY_RECALL_SCHEMA",
     "MEMORY_SAVE_SCHEMA",
+    "NOTHING_RELEVANT",
     "TOOL_SCHEMAS",
     "TURN_ARGS",
     "VaultTools",
     "brief",
     "fail",
+    "kind_of",
     "parse_arguments",
 ]

@@ -14,8 +14,6 @@ from __future__ import annotations
 import datetime
 import re
 
-from stdnum.cn import ric
-
 from .base import Finding, finding
 
 KIND = "cn_id"
@@ -29,6 +27,8 @@ def is_cn_id(candidate: str) -> bool:
     number = candidate.upper()
     if len(number) != 18 or not number.isascii():
         return False
+    from stdnum.cn import ric  # its area table loads with the first candidate
+
     try:
         if not ric.is_valid(number):
             return False

