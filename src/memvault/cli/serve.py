@@ -37,7 +37,7 @@ def serve(
 ) -> None:
     """Run the HTTP API; on a fresh data directory, create and print an admin key."""
     try:
-        from ..server.app import PANEL_PATH, check_bind, run
+        from ..server.app import PANEL_PATH, bind_listener, check_bind, run
         from ..server.keys import KeyStore
         from ..server.state import ServerSettings
     except ImportError as exc:
@@ -47,14 +47,6 @@ def serve(
         ) from None
     config = _state(ctx).config()
     check_bind(host, auth=not no_auth)
-    if not no_auth:
-        secret = KeyStore.in_home(config.home).ensure_admin()
-        if secret is not None:
-            typer.echo(
-                f"created the first admin key (shown only now; store it safely):\n  {secret}\n"
-                f"panel: http://{host}:{port}{PANEL_PATH}\n"
-                "more keys: memvault keys create --user USER_ID"
-            )
     if config_file is not None and not config_file.is_file():
         raise ValidationError(f"--config {config_file}: no such file; pass your config.yaml")
     if config_file is not None:
@@ -63,10 +55,37 @@ def serve(
         from ..agent.config.seed_keys import with_seed_extraction
 
         config = with_seed_extraction(config, load_yaml_settings(config_file))
+    # The port first: the first admin key is shown once, so a start that cannot listen
+    # must fail before creating it.
+    listener = bind_listener(host, port)
+    port = int(listener.getsockname()[1])  # --port 0: the one the system chose
+    if not no_auth:
+        keys = KeyStore.in_home(config.home)
+        secret = keys.ensure_admin()
+        if secret is not None:
+            typer.echo(
+                f"created the first admin key (shown only now; store it safely):\n  {secret}\n"
+                f"panel: http://{host}:{port}{PANEL_PATH}\n"
+                "more keys: memvault keys create --user USER_ID"
+            )
+        elif not keys.has_admin():
+            typer.echo(
+                "no admin key: the panel's admin screens and /v1/keys need one; create it "
+                "with `memvault keys create --admin` (printed once)",
+                err=True,
+            )
     settings = ServerSettings(
         cors_origins=tuple(cors_origin or ()), run_maintenance=True, yaml_path=config_file
     )
-    run(config, host=host, port=port, auth=not no_auth, settings=settings, workers=workers)
+    run(
+        config,
+        host=host,
+        port=port,
+        auth=not no_auth,
+        settings=settings,
+        workers=workers,
+        listener=listener,
+    )
 
 
 def mcp(

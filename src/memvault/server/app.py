@@ -12,6 +12,7 @@ when a ``KeyStore`` is given; without one the server acts as a local admin and
 from __future__ import annotations
 
 import ipaddress
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
@@ -363,6 +364,31 @@ def check_bind(host: str, *, auth: bool = False) -> None:
         )
 
 
+def bind_listener(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound before anything a failed start would lose is
+    made: the first admin key is printed only once, so it must never be created by a
+    start that then dies on a busy port."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise ConfigError(f"--host {host}: not an address this machine has ({exc})") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(
+            f"cannot listen on {host}:{port} ({exc.strerror or exc}): another server may be "
+            "using the port; stop it or pass --port with a free one (nothing was created)"
+        ) from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(
     config: VaultConfig,
     *,
@@ -371,6 +397,7 @@ def run(
     auth: bool = True,
     settings: ServerSettings | None = None,
     workers: int = 1,
+    listener: socket.socket | None = None,
 ) -> None:
     """Serve the API with uvicorn until interrupted (Ctrl-C or SIGTERM stops every worker).
 
@@ -381,6 +408,10 @@ def run(
     side by side. The workers get ``config`` itself, not a re-read of the environment,
     so settings given in code reach them too. The keys file is only read by workers
     (the first admin key is created before they start; writes take its file lock).
+
+    ``listener`` is a socket from ``bind_listener`` (``memvault serve`` binds it before
+    creating the first admin key); one process serves on it as it is, while uvicorn's
+    workers bind the address again, so it is released just before they start.
     """
     import uvicorn
 
@@ -402,6 +433,8 @@ def run(
             f"memvault {__version__} serving {_shown(config)} on http://{host}:{port} "
             f"({workers} workers; auth: {'API keys' if auth else 'off, loopback only'})"
         )
+        if listener is not None:
+            listener.close()
         uvicorn.run(
             "memvault.server.app:worker_app", factory=True, host=host, port=port, workers=workers
         )
@@ -415,7 +448,9 @@ def run(
             f"memvault {__version__} serving {_shown(config)} on http://{host}:{port} "
             f"(embedder: {embedder}; auth: {'API keys' if auth else 'off, loopback only'})"
         )
-        uvicorn.run(create_app(vault, keys=keys, settings=settings), host=host, port=port)
+        app = create_app(vault, keys=keys, settings=settings)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port))
+        server.run(sockets=[listener] if listener is not None else None)
 
 
 def _shown(config: VaultConfig) -> str:

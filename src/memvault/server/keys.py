@@ -205,6 +205,11 @@ class KeyStore:
             records[key_id] = record
         return record
 
+    def has_admin(self) -> bool:
+        """Whether a usable (not revoked) admin key exists: without one nobody can manage
+        keys over HTTP, so ``memvault serve`` says how to create one at every start."""
+        return any(r.admin and not r.revoked for r in self.list())
+
     def ensure_admin(self, *, label: str = "first admin") -> str | None:
         """On a fresh data directory (no keys at all) create an admin key and return it;
         None when keys already exist."""
