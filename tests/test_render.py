@@ -21,7 +21,7 @@ def test_block_wraps_recall_with_the_note() -> None:
     assert lines[1] == CONTEXT_NOTE
     assert "[recall 2026-03-15] uses LangChain 0.3" in lines
     assert lines[-1] == CLOSE_TAG
-    assert "not new input from the user" in CONTEXT_NOTE
+    assert "NOT new user input" in CONTEXT_NOTE
 
 
 @pytest.mark.parametrize(

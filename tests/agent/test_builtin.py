@@ -252,7 +252,7 @@ def test_on_write_hook(tmp_path: Path) -> None:
         ("add", "user", "Name is Ana"),
         ("remove", "user", "Name is Ana"),
     ]
-    assert seen[0].metadata == {"user_id": "u1", "agent_id": "a1"}
+    assert seen[0].metadata == {"user_id": "u1", "agent_id": "a1", "thread_id": "", "tool_name": ""}
 
     def broken(write: MemoryWrite) -> None:
         raise RuntimeError("mirror down")

@@ -188,7 +188,7 @@ def test_prefetch_merges_both_banks_by_score(fake: FakeHindsight, tmp_path: Path
         p.on_memory_write("add", "user", "kiwi")
         p.on_memory_write("add", "memory", "kiwi mango papaya")
         block = p.prefetch("kiwi mango papaya")
-        assert block.index("kiwi mango papaya") < block.index("- kiwi\n")
+        assert block.index("kiwi mango papaya") < block.index("] kiwi\n")
         recalls = [r for r in fake.requests if r[1].endswith("/memories/recall")]
         assert {r[1].split("/")[4] for r in recalls} == {p.banks.user.id, p.work_bank.id}  # type: ignore[union-attr]
     finally:

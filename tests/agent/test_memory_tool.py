@@ -62,7 +62,7 @@ def test_schema_shape(provider: BuiltinFileProvider) -> None:
         "replace",
         "remove",
     ]
-    assert params["required"] == ["target"]
+    assert params["required"] == ["action", "target"]
     json.dumps(MEMORY_TOOL_SCHEMA)  # plain JSON, ready for any model API
 
 
@@ -155,7 +155,7 @@ def test_no_match_lists_what_exists(provider: BuiltinFileProvider) -> None:
         ({"action": "add", "target": "user", "content": "a\n§\nb"}, "§"),
         ({"target": "user", "operations": []}, "non-empty list"),
         ({"target": "user", "operations": ["add"]}, "Operation 1"),
-        ({"target": "user", "action": "add", "operations": [{"action": "add"}]}, "not both"),
+        ({"target": "user", "action": "add", "operations": [{"action": "add"}]}, "Operation 1"),
     ],
 )
 def test_bad_arguments_get_a_clear_error(

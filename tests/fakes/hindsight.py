@@ -30,6 +30,7 @@ class Unit:
     document_id: str | None
     context: str | None
     metadata: dict[str, str] = field(default_factory=dict)
+    mentioned_at: str | None = None  # the item's ``timestamp``, as the real server keeps it
 
 
 @dataclass
@@ -174,6 +175,7 @@ class FakeHindsight:
                         item.get("document_id"),
                         item.get("context"),
                         dict(item.get("metadata") or {}),
+                        item.get("timestamp"),
                     )
                 )
             return 200, {
@@ -268,5 +270,6 @@ class FakeHindsight:
             "context": unit.context,
             "document_id": unit.document_id,
             "metadata": unit.metadata or None,
+            "mentioned_at": unit.mentioned_at,
             "scores": {"final": score, "semantic": score},
         }

@@ -286,9 +286,9 @@ def test_a_new_thread_is_reported_as_a_session_switch(tmp_path: Path) -> None:
             ask(agent, "first question", "t1")
             assert recorder.switches == []  # the thread the manager was initialized with
             ask(agent, "second question", "t2")
-            assert recorder.switches == [("t2", "", True)]
+            assert recorder.switches == [("t2", "t1", True)]
             ask(agent, "third question", "t2")
-            assert recorder.switches == [("t2", "", True)]
+            assert recorder.switches == [("t2", "t1", True)]
 
             # bare recalled text is wrapped before it reaches the model
             system = wire_texts(server.requests[1])[0][1]

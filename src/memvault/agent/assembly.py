@@ -102,8 +102,14 @@ class ConfiguredManager(MemoryManager):
         initial: MemoryConfig,
         prefetch_timeout: float = DEFAULT_PREFETCH_TIMEOUT,
         redact_egress: bool = True,
+        context_tag: str | None = None,
     ) -> None:
-        super().__init__(builtin, prefetch_timeout=prefetch_timeout, redact_egress=redact_egress)
+        super().__init__(
+            builtin,
+            prefetch_timeout=prefetch_timeout,
+            redact_egress=redact_egress,
+            context_tag=context_tag or initial.injection.context_tag,
+        )
         self._settings = settings
         self._last = initial
         self._settings_lock = threading.Lock()

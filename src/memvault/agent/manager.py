@@ -36,9 +36,12 @@ shared machinery, which a split would have to expose between modules.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import inspect
 import json
 import logging
+import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -47,12 +50,16 @@ from types import TracebackType
 from typing import Any
 
 from ..errors import ConfigError, MemvaultError
+from ..fences import DEFAULT_TAG, retag
 from ..render import join_provider_blocks
 from ..security.pii import redact
+from ..validation import check_optional_ident
 from .provider import MemoryProvider, MemoryWrite, SessionContext
 from .providers.builtin import BuiltinFileProvider
 
 logger = logging.getLogger(__name__)
+
+_TAG = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 #: Seconds ``prefetch_all`` waits for an external provider before going on without it.
 DEFAULT_PREFETCH_TIMEOUT = 2.0
@@ -95,16 +102,26 @@ class MemoryManager:
         *,
         prefetch_timeout: float = DEFAULT_PREFETCH_TIMEOUT,
         redact_egress: bool = True,
+        context_tag: str = DEFAULT_TAG,
     ) -> None:
         """``redact_egress``: what leaves for external providers (turns, mirrored
-        writes) has personal data and secrets replaced by placeholders first."""
+        writes) has personal data and secrets replaced by placeholders first.
+        ``context_tag`` (seed 000 §9.1 ``injection.context_tag``) names the tag around
+        every recalled block ``prefetch_all`` returns, whichever provider wrote it."""
         if prefetch_timeout <= 0:
             raise ConfigError(
                 f"prefetch_timeout must be a positive number of seconds, got {prefetch_timeout!r}",
                 field="prefetch_timeout",
             )
+        if not isinstance(context_tag, str) or not _TAG.fullmatch(context_tag):
+            raise ConfigError(
+                f"context_tag must be a tag name (a letter, then letters, digits, '-' or "
+                f"'_'), got {context_tag!r}",
+                field="context_tag",
+            )
         self.prefetch_timeout = prefetch_timeout
         self.redact_egress = redact_egress
+        self.context_tag = context_tag
         self.context: SessionContext | None = None
 
         self._lock = threading.Lock()
@@ -364,7 +381,8 @@ class MemoryManager:
             if provider is self._builtin:
                 blocks.append(self._quietly(provider, "prefetch", call))
             else:
-                blocks.append(self._with_timeout(provider, call))
+                block = self._with_timeout(provider, call)
+                blocks.append(retag(block, self.context_tag) if isinstance(block, str) else block)
         return _join(blocks)
 
     def queue_prefetch_all(self, query: str, *, thread_id: str = "") -> None:
@@ -468,16 +486,16 @@ class MemoryManager:
         return redact(text).text
 
     def _sync_one(self, turn: _Turn) -> None:
-        self._each(
-            self.providers,
-            "sync_turn",
-            lambda p: p.sync_turn(
+        def call(p: MemoryProvider) -> None:
+            extra = {"turn_index": turn.turn_index} if _takes_turn_index(p) else {}
+            p.sync_turn(
                 self._egress(p, turn.user_content),
                 self._egress(p, turn.assistant_content),
                 thread_id=turn.thread_id,
-                turn_index=turn.turn_index,
-            ),
-        )
+                **extra,
+            )
+
+        self._each(self.providers, "sync_turn", call)
 
     # -- tools --------------------------------------------------------------------
 
@@ -562,7 +580,19 @@ class MemoryManager:
         reset: bool = False,
         **kwargs: Any,
     ) -> None:
-        """Tell every provider the thread changed (new, resumed, branched or compacted)."""
+        """Tell every provider the thread changed (new, resumed, branched or compacted).
+
+        An ``agent_id`` keyword moves the session to that agent (seed 000 §8: the builtin
+        switches MEMORY.md, Hindsight its work bank); it is validated before any provider
+        hears of it, and ``context`` follows the switch."""
+        context = self.context
+        if context is not None:
+            agent_id = context.agent_id
+            if "agent_id" in kwargs:
+                agent_id = check_optional_ident(kwargs["agent_id"], "agent_id")
+            self.context = dataclasses.replace(
+                context, thread_id=new_thread_id or None, agent_id=agent_id
+            )
         self._each(
             self.providers,
             "on_session_switch",
@@ -595,6 +625,19 @@ class MemoryManager:
                 exc_info=True,
             )
             return None
+
+
+def _takes_turn_index(provider: MemoryProvider) -> bool:
+    """Whether ``provider.sync_turn`` accepts ``turn_index`` (seed 003) or is written to
+    seed 000 §4.1's ``sync_turn(user, assistant, *, thread_id="")``, which does not: such
+    a provider gets the turn without it instead of failing on it."""
+    try:
+        parameters = inspect.signature(provider.sync_turn).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (a C callable): assume seed 003
+        return True
+    return any(
+        p.name == "turn_index" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters
+    )
 
 
 def _bind_prefetch(provider: MemoryProvider, query: str, thread_id: str) -> Callable[[], str]:

@@ -191,6 +191,7 @@ def migrate_v1(
         bool,
         typer.Option(
             "--skip-external",
+            "--skip-hindsight",  # seed 000 §13.3's name
             help="write nothing to the external provider (the history goes to the vault)",
         ),
     ] = False,

@@ -49,6 +49,8 @@ class MemoryOverview(_Answer):
     user_md: str
     memory_md: str
     external: ProviderStatus
+    #: Seed 000 §11.1's name for ``external`` (None from a gateway older than both).
+    hindsight_status: ProviderStatus | None = None
     char_usage: dict[str, FileUsage]
     last_modified: dict[str, str | None]
     snapshot_taken_at: str | None

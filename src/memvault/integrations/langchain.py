@@ -14,8 +14,13 @@ agent gets, without any other change:
   turn (seed 000 §0 item 2, which replaces the ``before_model`` plan of
   Appendix B.1);
 * a thread change (``configurable.thread_id`` differs from the previous run's)
-  reported to every provider with ``on_session_switch_all(..., reset=True)``, the
-  "new thread / switched thread" rows of the table in seed 000 §8;
+  reported to every provider with ``on_session_switch_all``, with the previous thread
+  as ``parent_thread_id`` (Appendix B.1) and ``reset`` as the table of seed 000 §8
+  says: True for a new thread (no conversation before the latest user message) or a
+  thread this middleware already ran on (the user went back to it), False for a
+  thread first seen with a conversation in it (a LangGraph branch, or the
+  continuation after compaction), so the frozen snapshot stays and Hindsight keeps
+  the turns it has not retained yet;
 * each finished run handed to ``sync_all`` (which queues it and returns at once),
   with ``turn_index`` = the number of user messages in the conversation;
 * the providers' tools (``memory``, ``memory_save``, ``memory_recall``) as
@@ -49,6 +54,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -66,12 +72,15 @@ from ..agent.providers.builtin import BuiltinFileProvider
 from ..agent.providers.learned_files import FilesMirror
 from ..agent.stores import AgentVaults
 from ..errors import ConfigError, MemvaultError
-from ..fences import OPEN_TAG
+from ..fences import retag
 from ..render import build_memory_context_block
 from ..results.profile import Remembered
 from ..vault import Vault
 
 logger = logging.getLogger(__name__)
+
+#: How many thread ids a middleware remembers to tell a return to a thread from a branch.
+SEEN_THREADS = 1024
 
 InjectionRole = Literal["system", "user"]
 INJECTION_ROLES: tuple[InjectionRole, ...] = ("system", "user")
@@ -117,6 +126,9 @@ class MemvaultMiddleware(AgentMiddleware):
         context = manager.context
         self._thread_id: str | None = context.thread_id if context is not None else None
         self._thread_lock = threading.Lock()
+        self._seen_threads: OrderedDict[str, None] = OrderedDict()
+        if self._thread_id:
+            self._remember_thread(self._thread_id)
 
     @classmethod
     def from_config(
@@ -151,34 +163,50 @@ class MemvaultMiddleware(AgentMiddleware):
     # -- before the run: thread changes ---------------------------------------------
 
     def before_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
-        self.note_thread(current_thread_id(runtime))
+        self.note_thread(current_thread_id(runtime), state.get("messages", []))
         return None
 
     async def abefore_agent(
         self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
         # A switch makes providers reload files: keep that off the event loop.
-        await asyncio.to_thread(self.note_thread, current_thread_id(runtime))
+        messages = state.get("messages", [])
+        await asyncio.to_thread(self.note_thread, current_thread_id(runtime), messages)
         return None
 
-    def note_thread(self, thread_id: str) -> bool:
+    def note_thread(self, thread_id: str, messages: Sequence[AnyMessage] = ()) -> bool:
         """Record the thread of this run; tell the providers when it is a different one.
 
         Returns whether a switch was reported. The first thread seen is the one the
         manager was initialized with (if any), so the first run on it is no switch.
         A run without a thread id (an agent with no checkpointer) changes nothing.
+        ``messages`` is the run's conversation; what ``reset`` is made of it is in the
+        module docstring.
         """
         if not thread_id:
             return False
         with self._thread_lock:
             previous, self._thread_id = self._thread_id, thread_id
+            returning = thread_id in self._seen_threads
+            self._remember_thread(thread_id)
         if previous is None or previous == thread_id:
             return False
+        reset = returning or not _has_history(messages)
         logger.info(
-            "thread changed from %r to %r; starting a new memory session", previous, thread_id
+            "thread changed from %r to %r (%s)",
+            previous,
+            thread_id,
+            "new memory session" if reset else "branch or continuation",
         )
-        self.manager.on_session_switch_all(thread_id, reset=True)
+        self.manager.on_session_switch_all(thread_id, parent_thread_id=previous, reset=reset)
         return True
+
+    def _remember_thread(self, thread_id: str) -> None:
+        """Note ``thread_id`` as run on (bounded: the oldest are forgotten first)."""
+        self._seen_threads[thread_id] = None
+        self._seen_threads.move_to_end(thread_id)
+        while len(self._seen_threads) > SEEN_THREADS:
+            self._seen_threads.popitem(last=False)
 
     # -- each model call: prompt text and recall ---------------------------------------
 
@@ -235,8 +263,12 @@ class MemvaultMiddleware(AgentMiddleware):
         if not recalled.strip():
             return ""
         # The vault wraps its own recall; a provider that returns bare text gets wrapped
-        # here, so whatever reaches the model is marked as recalled background.
-        return recalled if OPEN_TAG in recalled else build_memory_context_block(recalled)
+        # here, so whatever reaches the model is marked as recalled background. The
+        # manager names the tag (``injection.context_tag``).
+        tag = self.manager.context_tag
+        if f"<{tag}>" in recalled:
+            return recalled
+        return retag(build_memory_context_block(recalled), tag)
 
     # -- after the run: retention --------------------------------------------------------
 
@@ -385,6 +417,14 @@ def current_thread_id(runtime: Runtime[Any] | None = None) -> str:
 
 def _text(message: AnyMessage) -> str:
     return str(message.text)
+
+
+def _has_history(messages: Sequence[AnyMessage]) -> bool:
+    """Whether a conversation was under way before its latest user message (system
+    messages do not count)."""
+    at = _latest_human_index(messages)
+    end = len(messages) if at is None else at
+    return any(not isinstance(m, SystemMessage) for m in messages[:end])
 
 
 def _latest_human_index(messages: Sequence[AnyMessage]) -> int | None:

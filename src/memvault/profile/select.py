@@ -25,9 +25,10 @@ the fact id.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -51,6 +52,18 @@ CONFIDENCE_WEIGHT = 0.4
 DEFAULT_MAX_TOKENS = 500
 
 FACTS_HEADER = "Facts known about the user, most relevant first:"
+PROFILE_HEADER = "The user's profile, summarised from earlier conversations:"
+#: Extra tokens the profile's summaries may take beside the facts' budget.
+DEFAULT_SUMMARY_TOKENS = 400
+#: How each summary of a profile is labelled in the prompt, in prompt order.
+SUMMARY_LABELS: tuple[tuple[str, str], ...] = (
+    ("workContext", "Work context"),
+    ("personalContext", "Personal context"),
+    ("topOfMind", "Top of mind"),
+    ("recentMonths", "Recent months"),
+    ("earlierContext", "Earlier context"),
+    ("longTermBackground", "Long-term background"),
+)
 
 _OLDEST = datetime.min.replace(tzinfo=UTC)
 
@@ -83,13 +96,20 @@ def recent_text(conversation: str | Sequence[Any], turns: int = DEFAULT_TURNS) -
     return "\n".join(text for turn in grouped[-turns:] for text in turn)
 
 
-def _vector(tokens: Sequence[str], idf: Mapping[str, float]) -> dict[str, float]:
-    """Unit-length TF-IDF weights of ``tokens``; empty when there are none."""
-    weights = {term: count * idf[term] for term, count in Counter(tokens).items()}
+def _vector(counts: Iterable[tuple[str, int]], idf: Mapping[str, float]) -> dict[str, float]:
+    """Unit-length TF-IDF weights of a text's term counts; empty when there are none."""
+    weights = {term: count * idf[term] for term, count in counts}
     norm = math.sqrt(sum(w * w for w in weights.values()))
     if norm == 0.0:
         return {}
     return {term: w / norm for term, w in weights.items()}
+
+
+@functools.lru_cache(maxsize=16384)
+def _terms(text: str) -> tuple[tuple[str, int], ...]:
+    """The term counts of ``text``. Kept, since the same facts are ranked again before
+    every model call and tokenizing them was most of a selection's time."""
+    return tuple(Counter(tokenize(text)).items())
 
 
 def similarities(texts: Sequence[str], query: str) -> list[float]:
@@ -97,17 +117,20 @@ def similarities(texts: Sequence[str], query: str) -> list[float]:
 
     The idf is fitted on ``texts`` and ``query`` together, as the seed does.
     """
-    documents = [tokenize(text) for text in texts]
-    query_tokens = tokenize(query)
+    documents = [_terms(text) for text in texts]
+    query_terms = tuple(Counter(tokenize(query)).items())
     frequency: Counter[str] = Counter()
-    for tokens in [*documents, query_tokens]:
-        frequency.update(set(tokens))
+    for terms in [*documents, query_terms]:
+        frequency.update(term for term, _count in terms)
     n = len(documents) + 1
     idf = {term: math.log((1 + n) / (1 + df)) + 1.0 for term, df in frequency.items()}
-    q = _vector(query_tokens, idf)
+    q = _vector(query_terms, idf)
     out = []
-    for tokens in documents:
-        d = _vector(tokens, idf)
+    for terms in documents:
+        if not q or not any(term in q for term, _count in terms):
+            out.append(0.0)
+            continue
+        d = _vector(terms, idf)
         # Rounded so that the same overlap scores the same whatever order the terms
         # were summed in; then clamped against the last bit of float error.
         dot = sum(w * q[t] for t, w in d.items() if t in q)
@@ -174,25 +197,69 @@ def fact_line(fact: Fact) -> str:
     return f"- {text} ({fact.category}, confidence {fact.confidence:.2f})"
 
 
+def summary_line(label: str, summary: str) -> str:
+    """One profile summary as the prompt shows it, screened like a fact (``fact_line``)."""
+    threat = scan(summary)
+    if threat is not None:
+        return f"- {label}: [BLOCKED: {threat.pattern_id} — withheld by the security scan]"
+    return f"- {label}: {' '.join(redact(summary).text.split())}"
+
+
+def _cut(line: str, max_tokens: int) -> str:
+    """``line`` cut at a word so it counts at most ``max_tokens`` (with "…" when cut)."""
+    if count_tokens(line) <= max_tokens:
+        return line
+    words = line.split(" ")
+    low, high = 0, len(words)
+    while low < high:  # the most words that still fit with the ellipsis
+        middle = (low + high + 1) // 2
+        if count_tokens(" ".join(words[:middle]) + " …") <= max_tokens:
+            low = middle
+        else:
+            high = middle - 1
+    return " ".join(words[:low]) + " …" if low else ""
+
+
 def render_facts(
-    facts: Sequence[ScoredFact | Fact], *, max_tokens: int = DEFAULT_MAX_TOKENS
+    facts: Sequence[ScoredFact | Fact],
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    summaries: Sequence[tuple[str, str]] = (),
+    summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
 ) -> str:
     """The facts, in the order given, in one ``<memory-context>`` block that fits
     ``max_tokens`` (counted as :func:`memvault.render.count_tokens` counts); a fact
     that does not fit is left out and a shorter later one may still go in. "" when
-    there are no facts or none fits."""
+    there is nothing to show.
+
+    ``summaries`` are the profile's ``(label, text)`` summaries (seed 001: the user
+    context and history, which V1 injects beside the facts); non-empty ones come first,
+    under their own header, in at most ``summary_tokens`` more (a long one is cut)."""
     _check_count(max_tokens, "max_tokens", minimum=1)
-    if not facts:
-        return ""
+    _check_count(summary_tokens, "summary_tokens", minimum=1)
+    head: list[str] = []
+    used = 0
+    for label, text in summaries:
+        if not text.strip():
+            continue
+        line = _cut(summary_line(label, text), summary_tokens - used - 1)
+        if line:
+            head.append(line)
+            used += count_tokens(line) + 1
+    if head:
+        head.insert(0, PROFILE_HEADER)
+        used += count_tokens(PROFILE_HEADER) + 1
+    budget = max_tokens + used
     lines: list[str] = []
     for item in facts:
         line = fact_line(item.fact if isinstance(item, ScoredFact) else item)
-        candidate = build_memory_context_block("\n".join([FACTS_HEADER, *lines, line]))
-        if count_tokens(candidate) <= max_tokens:
+        candidate = build_memory_context_block("\n".join([*head, FACTS_HEADER, *lines, line]))
+        if count_tokens(candidate) <= budget:
             lines.append(line)
-    if not lines:
+    if not lines and not head:
         return ""
-    return build_memory_context_block("\n".join([FACTS_HEADER, *lines]))
+    body = [*head, *([FACTS_HEADER, *lines] if lines else [])]
+    return build_memory_context_block("\n".join(body))
 
 
 def check_weights(similarity_weight: float, confidence_weight: float) -> None:
@@ -221,10 +288,13 @@ def _check_count(value: object, name: str, *, minimum: int) -> None:
 __all__ = [
     "CONFIDENCE_WEIGHT",
     "DEFAULT_MAX_TOKENS",
+    "DEFAULT_SUMMARY_TOKENS",
     "DEFAULT_TOP_K",
     "DEFAULT_TURNS",
     "FACTS_HEADER",
+    "PROFILE_HEADER",
     "SIMILARITY_WEIGHT",
+    "SUMMARY_LABELS",
     "ScoredFact",
     "check_weights",
     "fact_line",
@@ -232,4 +302,5 @@ __all__ = [
     "render_facts",
     "select_facts",
     "similarities",
+    "summary_line",
 ]

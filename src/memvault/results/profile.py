@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from ..errors import ValidationError
@@ -123,11 +123,34 @@ class Fact(_Model):
     def _blank_is_none(cls, value: object) -> object:
         return None if value == "" else value
 
+    @model_validator(mode="before")
+    @classmethod
+    def _v1_source(cls, data: object) -> object:
+        """A V1 fact's ``source`` (the thread it was learnt in) becomes its first
+        ``sources`` entry, so a real V1 file reads as written (seed 001 §1.2)."""
+        if not isinstance(data, dict) or "source" not in data:
+            return data
+        data = dict(data)
+        source = data.pop("source")
+        if isinstance(source, str) and source.strip() and not data.get("sources"):
+            data["sources"] = [{"threadId": source.strip()}]
+        return data
+
 
 class Profile(_Model):
     """The whole document (see the module docstring)."""
 
     version: str = PROFILE_VERSION
+
+    @model_validator(mode="before")
+    @classmethod
+    def _v1_last_updated(cls, data: object) -> object:
+        """V1's top-level ``lastUpdated`` is accepted and dropped: the store keeps its own
+        revision and each section and fact its own time."""
+        if isinstance(data, dict) and "lastUpdated" in data:
+            data = {key: value for key, value in data.items() if key != "lastUpdated"}
+        return data
+
     user: UserContext = Field(default_factory=UserContext)
     history: History = Field(default_factory=History)
     facts: list[Fact] = Field(default_factory=list)

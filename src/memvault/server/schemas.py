@@ -278,7 +278,10 @@ class Overview(BaseModel):
     agent_id: str | None
     user_md: str
     memory_md: str
-    external: ExternalStatus
+    hindsight_status: ExternalStatus = Field(
+        description="the external provider's status (seed 000 §11.1's name for it)"
+    )
+    external: ExternalStatus = Field(description="the same as hindsight_status (older name)")
     char_usage: dict[str, Usage]
     last_modified: dict[str, str | None]
     snapshot_taken_at: str | None

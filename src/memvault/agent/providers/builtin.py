@@ -26,7 +26,8 @@ so they hold no sealed data: a value an agent must be able to recover belongs in
 vault (``Vault.add``), where it is sealed and revealable with the user's secret.
 Entries written into the files by hand are redacted the same way when rendered.
 
-Every ``add``/``replace`` is then scanned by ``memvault.security.scan`` and refused
+Every ``add``/``replace`` is then scanned (``memvault.security.scan.strict``: the general
+scan plus the seed's ``cat .env``) and refused
 with ``SecurityError`` naming the pattern. An entry already poisoned on disk is
 replaced in the prompt by a ``[BLOCKED: <pattern_id> ...]`` placeholder, but
 ``entries()`` still lists it so the user can see and remove it. The admin's
@@ -55,8 +56,9 @@ from typing import Any
 
 from ...errors import ConfigError, SecurityError
 from ...security.pii import redact
-from ...security.scan import scan
 from ...security.scan.invisible import strip_invisible
+from ...security.scan.strict import scan_strict
+from ...validation import check_optional_ident
 from ..files import (
     MEMORY_CHAR_LIMIT,
     USER_CHAR_LIMIT,
@@ -67,7 +69,7 @@ from ..files import (
     check_entry,
     join_entries,
 )
-from ..provider import MemoryProvider, MemoryWrite, SessionContext, WriteTarget
+from ..provider import MemoryProvider, MemoryWrite, SessionContext, WriteAction, WriteTarget
 from ..tools.memory import (
     MEMORY_TOOL_NAME,
     MEMORY_TOOL_SCHEMA,
@@ -101,7 +103,7 @@ def sanitize(entries: Sequence[str]) -> list[str]:
     personal data and secrets in the others redacted."""
     shown = []
     for entry in entries:
-        threat = scan(entry)
+        threat = scan_strict(entry)
         shown.append(
             redact(entry).text if threat is None else blocked_placeholder(threat.pattern_id)
         )
@@ -187,6 +189,7 @@ class BuiltinFileProvider(MemoryProvider):
             [on_write] if on_write is not None else []
         )
         self._context: SessionContext | None = None
+        self._thread_id = ""
         self._files: dict[WriteTarget, MemoryFile] = {}
         self._snapshot = ""
         self._snapshot_at: datetime | None = None
@@ -215,6 +218,13 @@ class BuiltinFileProvider(MemoryProvider):
         context = SessionContext.from_kwargs(
             user_id=user_id, agent_id=agent_id, thread_id=thread_id, base_dir=base_dir, **kwargs
         )
+        self._open(context)
+        self._thread_id = context.thread_id or ""
+        self._guard.reset()
+        self.reload()
+
+    def _open(self, context: SessionContext) -> None:
+        """Point both targets at ``context``'s files (the agent decides MEMORY.md's)."""
         user_dir = context.base_dir / "users" / context.user_id
         notes_dir = user_dir if context.agent_id is None else user_dir / "agents" / context.agent_id
         paths: dict[WriteTarget, Path] = {
@@ -226,8 +236,6 @@ class BuiltinFileProvider(MemoryProvider):
             for target, path in paths.items()
         }
         self._context = context
-        self._guard.reset()
-        self.reload()
 
     def reload(self) -> str:
         """Read both files again and freeze a new prompt snapshot; returns it."""
@@ -237,7 +245,7 @@ class BuiltinFileProvider(MemoryProvider):
             memory_file = self._file(target)
             entries = memory_file.entries()
             for entry in entries:
-                if (threat := scan(entry)) is not None:
+                if (threat := scan_strict(entry)) is not None:
                     logger.warning(
                         "%s holds an entry flagged %s; it is withheld from the prompt",
                         memory_file.path,
@@ -295,9 +303,21 @@ class BuiltinFileProvider(MemoryProvider):
         **kwargs: Any,
     ) -> None:
         """A new or switched thread (``reset``) starts a session: refresh the snapshot.
-        A branch or a continuation after compaction keeps it (the prompt prefix stays)."""
+        A branch or a continuation after compaction keeps it (the prompt prefix stays).
+        An ``agent_id`` keyword that names another agent moves MEMORY.md to that agent's
+        file and reloads (seed 000 §8), whatever ``reset`` says."""
         self._end_turn()
-        if reset and self._context is not None:
+        context = self._context
+        if context is None:
+            return
+        self._thread_id = new_thread_id or ""
+        moved = False
+        if "agent_id" in kwargs:
+            agent_id = check_optional_ident(kwargs["agent_id"], "agent_id")
+            if agent_id != context.agent_id:
+                self._open(dataclasses.replace(context, agent_id=agent_id))
+                moved = True
+        if reset or moved:
             self.reload()
 
     def _end_turn(self) -> None:
@@ -345,10 +365,13 @@ class BuiltinFileProvider(MemoryProvider):
         """Remove the entry at ``index`` of ``entries(target)`` (see ``replace_at``)."""
         return self.edit(parse_target(target), [Edit.remove_at(index, expected)])
 
-    def edit(self, target: WriteTarget, edits: Sequence[Edit]) -> EditResult:
+    def edit(
+        self, target: WriteTarget, edits: Sequence[Edit], *, tool_name: str = ""
+    ) -> EditResult:
         """Apply several edits to one file, all or nothing; the limit is checked on the
         result. New text is redacted, then scanned, so one flagged entry refuses the
-        whole batch."""
+        whole batch. ``tool_name`` is the model tool that asked ("" for a direct call);
+        write listeners find it in the metadata (seed 003)."""
         memory_file = self._file(parse_target(target))
         edits = [redact_edit(edit) for edit in edits]
         if not self.block_invisible:
@@ -356,7 +379,7 @@ class BuiltinFileProvider(MemoryProvider):
         for number, edit in enumerate(edits, start=1):
             if edit.action == "remove":
                 continue
-            threat = scan(edit.content)
+            threat = scan_strict(edit.content)
             refused = (
                 self.block_invisible
                 if threat and threat.category == "invisible"
@@ -371,7 +394,7 @@ class BuiltinFileProvider(MemoryProvider):
                     operation=number if len(edits) > 1 else None,
                 )
         result = memory_file.edit(edits)
-        self._notify(target, result)
+        self._notify(target, result, tool_name)
         return result
 
     # -- tools ----------------------------------------------------------------------------
@@ -391,6 +414,18 @@ class BuiltinFileProvider(MemoryProvider):
         registers itself so external providers mirror the builtin files)."""
         self._listeners.append(listener)
 
+    def announce(self, action: WriteAction, target: WriteTarget, content: str) -> None:
+        """Tell the write listeners about an entry that is not in the files: an extracted
+        fact too big for them still reaches the external provider's bank (seed 000 §6
+        routes extracted facts to the banks by category). Nothing is written here; new
+        text passes the files' redaction and scan first, and a flagged one is not told."""
+        if action != "remove":
+            content = redact(content).text
+            if (threat := scan_strict(content)) is not None:
+                logger.warning("an extracted fact flagged %s is not mirrored", threat.pattern_id)
+                return
+        self._tell(action, target, content, {"source": "extraction"}, tool_name="")
+
     # -- internals ------------------------------------------------------------------------
 
     def _file(self, target: WriteTarget) -> MemoryFile:
@@ -401,21 +436,36 @@ class BuiltinFileProvider(MemoryProvider):
                 "the builtin memory provider is not initialized: call initialize() first"
             ) from None
 
-    def _notify(self, target: WriteTarget, result: EditResult) -> None:
+    def _notify(self, target: WriteTarget, result: EditResult, tool_name: str) -> None:
+        for step in result.applied:
+            if step.changed:
+                extra = {"old_text": step.previous} if step.action == "replace" else {}
+                self._tell(step.action, target, step.content, extra, tool_name=tool_name)
+
+    def _tell(
+        self,
+        action: WriteAction,
+        target: WriteTarget,
+        content: str,
+        extra: dict[str, Any],
+        *,
+        tool_name: str,
+    ) -> None:
         if not self._listeners or self._context is None:
             return
-        metadata = {"user_id": self._context.user_id, "agent_id": self._context.agent_id}
-        for step in result.applied:
-            if not step.changed:
-                continue
-            extra = dict(metadata)
-            if step.action == "replace":
-                extra["old_text"] = step.previous
-            for listener in list(self._listeners):
-                try:
-                    listener(MemoryWrite(step.action, target, step.content, dict(extra)))
-                except Exception:  # the write is on disk; a mirror failing must not undo it
-                    logger.exception("on_write hook failed after a %s on %s", step.action, target)
+        # Seed 003's write metadata: who, which agent, which thread, which tool.
+        metadata = {
+            "user_id": self._context.user_id,
+            "agent_id": self._context.agent_id,
+            "thread_id": self._thread_id,
+            "tool_name": tool_name,
+            **extra,
+        }
+        for listener in list(self._listeners):
+            try:
+                listener(MemoryWrite(action, target, content, dict(metadata)))
+            except Exception:  # the write is on disk; a mirror failing must not undo it
+                logger.exception("on_write hook failed after a %s on %s", action, target)
 
 
 __all__ = ["BuiltinFileProvider", "blocked_placeholder", "redact_edit", "render_block"]

@@ -1,12 +1,17 @@
-"""``FactsProvider``: the profile facts that matter to this conversation (seed 001 §3.6).
+"""``FactsProvider``: the user's profile — its summaries and the facts that matter to
+this conversation (seed 001 §1.1 "smart injection", §2.3, §3.6).
 
 Before each model call it reads the facts of the user's own profile and of their
 profile with the session's agent (``Vault.profile``), ranks them against the last
 three turns — the turns the manager synced in this thread plus the message about to be
 answered — by TF-IDF similarity × 0.6 + confidence × 0.4
 (:mod:`memvault.profile.select`), and injects the best 15 that fit its token budget
-inside ``<memory-context>``. A fact the threat scan flags is shown only as a
-placeholder; personal data in the others is replaced by placeholders.
+inside ``<memory-context>``. The profile's summaries (``workContext``,
+``personalContext``, ``topOfMind`` and the three history periods) come first in the same
+block, in their own small budget: they are the "old friend" context V1 gives the model.
+Summaries and facts pass the same screen: one the threat scan flags is shown only as a
+placeholder, personal data in the others is replaced by placeholders, and all of it is
+escaped as data inside the fence.
 
 It is context only (no tools, no system prompt text) and reads the profile afresh each
 time, so a fact saved by extraction in the middle of a session is injected on the next
@@ -26,9 +31,11 @@ from ...lru import LRUCache
 from ...profile.select import (
     CONFIDENCE_WEIGHT,
     DEFAULT_MAX_TOKENS,
+    DEFAULT_SUMMARY_TOKENS,
     DEFAULT_TOP_K,
     DEFAULT_TURNS,
     SIMILARITY_WEIGHT,
+    SUMMARY_LABELS,
     check_weights,
     render_facts,
     select_facts,
@@ -60,13 +67,17 @@ class FactsProvider(MemoryProvider):
         turns: int = DEFAULT_TURNS,
         similarity_weight: float = SIMILARITY_WEIGHT,
         confidence_weight: float = CONFIDENCE_WEIGHT,
+        summary_tokens: int = DEFAULT_SUMMARY_TOKENS,
     ) -> None:
+        """``summary_tokens``: the budget of the profile's summaries, beside
+        ``max_tokens`` for the facts."""
         if not isinstance(vault, Vault):
             raise ValidationError("FactsProvider reads the profiles of a Vault: pass one")
         for value, name, least in (
             (top_k, "top_k", 1),
             (max_tokens, "max_tokens", 1),
             (turns, "turns", 1),
+            (summary_tokens, "summary_tokens", 1),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValidationError(
@@ -75,6 +86,7 @@ class FactsProvider(MemoryProvider):
                 )
         check_weights(similarity_weight, confidence_weight)
         self.vault = vault
+        self.summary_tokens = summary_tokens
         self.top_k = top_k
         self.max_tokens = max_tokens
         self.turns = turns
@@ -136,6 +148,20 @@ class FactsProvider(MemoryProvider):
                     facts.append(fact)
         return facts
 
+    def summaries(self) -> list[tuple[str, str]]:
+        """The profile's summaries as ``(label, text)``: the user's own profile, and for a
+        section it leaves empty, their profile with the session's agent."""
+        session = self._require()
+        profiles = [self.vault.profile(user_id=session.user_id)]
+        if session.agent_id is not None:
+            profiles.append(self.vault.profile(user_id=session.user_id, agent_id=session.agent_id))
+        found = []
+        for key, label in SUMMARY_LABELS:
+            text = next((p.section(key).summary for p in profiles if p.section(key).summary), "")
+            if text.strip():
+                found.append((label, text))
+        return found
+
     def conversation(self, query: str, *, thread_id: str = "") -> str:
         """The text the facts are matched against: the thread's latest synced turns (one
         fewer than ``turns``) and ``query``, the message about to be answered."""
@@ -149,7 +175,8 @@ class FactsProvider(MemoryProvider):
         if not self.enabled:
             return ""
         facts = self.facts()
-        if not facts:
+        summaries = self.summaries()
+        if not facts and not summaries:
             return ""
         chosen = select_facts(
             facts,
@@ -158,7 +185,12 @@ class FactsProvider(MemoryProvider):
             similarity_weight=self.similarity_weight,
             confidence_weight=self.confidence_weight,
         )
-        return render_facts(chosen, max_tokens=self.max_tokens)
+        return render_facts(
+            chosen,
+            max_tokens=self.max_tokens,
+            summaries=summaries,
+            summary_tokens=self.summary_tokens,
+        )
 
     def sync_turn(
         self,

@@ -22,19 +22,23 @@ HTTP details are already apart in ``hindsight_conn``.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
+import re
 import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ...errors import ConfigError, MemvaultError, UpstreamError
 from ...fences import CONTEXT_NOTE, escape_data, strip_fences
 from ...render import count_tokens
 from ...results.external import ExternalHit
+from ...validation import check_optional_ident
 from ..banks import Bank, BankNaming, Banks
 from ..config.settings import HindsightSection, MemoryConfig
 from ..provider import MemoryProvider, SessionContext
@@ -43,6 +47,7 @@ from .hindsight_conn import HindsightConnection, client_installed, describe
 log = logging.getLogger(__name__)
 
 DEFAULT_AGENT = "default"
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 RETAIN_TOOL = "hindsight_retain"
 RECALL_TOOL = "hindsight_recall"
 REFLECT_TOOL = "hindsight_reflect"
@@ -147,6 +152,19 @@ def wrap(text: str, tag: str) -> str:
     if not body:
         return ""
     return "\n".join([f"<{tag}>", CONTEXT_NOTE, "", body, f"</{tag}>"])
+
+
+def recall_line(hit: ExternalHit) -> str:
+    """One recalled memory as seed 000 §7 prints it: ``[Hindsight recall - 2026-03-15] …``,
+    dated by when it was mentioned (or happened); ``[Hindsight recall] …`` with no date."""
+    text = " ".join(hit.text.split())
+    for key in ("mentioned_at", "occurred_start"):
+        value = hit.metadata.get(key)
+        if isinstance(value, datetime):
+            return f"[Hindsight recall - {value.date().isoformat()}] {text}"
+        if isinstance(value, str) and _ISO_DATE.match(value):
+            return f"[Hindsight recall - {value[:10]}] {text}"
+    return f"[Hindsight recall] {text}"
 
 
 def pack_hits(hits: list[ExternalHit], max_tokens: int) -> list[ExternalHit]:
@@ -505,7 +523,7 @@ class HindsightProvider(MemoryProvider):
             return ""
         kept = pack_hits(hits, self.section.recall_max_tokens)
         self.last_hits = len(kept)
-        block = wrap("\n".join(f"- {' '.join(hit.text.split())}" for hit in kept), self.context_tag)
+        block = wrap("\n".join(recall_line(hit) for hit in kept), self.context_tag)
         with self._lock:
             if len(self._cache) >= 64:
                 self._cache.clear()
@@ -622,12 +640,17 @@ class HindsightProvider(MemoryProvider):
         **kwargs: Any,
     ) -> None:
         """§8: follow the new thread (banks with ``{thread_id}`` change with it), forget
-        the per-thread recall cache, and on ``reset`` the turns not yet retained."""
-        self._require()
+        the per-thread recall cache, and on ``reset`` the turns not yet retained. An
+        ``agent_id`` keyword naming another agent moves the work bank to that agent's."""
+        session = self._require()
         with self._lock:
             self._cache.clear()
             if reset:
                 self._turns.clear()
+        if "agent_id" in kwargs:
+            agent_id = check_optional_ident(kwargs["agent_id"], "agent_id")
+            if agent_id != session.agent_id:
+                self.session = dataclasses.replace(session, agent_id=agent_id)
         self.thread_id = new_thread_id or ""
         self._resolve_banks()
 

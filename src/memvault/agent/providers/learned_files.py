@@ -9,9 +9,11 @@ holding the old fact's text, a removal removes it.
 
 "When it fits": a fact that would push a file past its character limit is not written
 there (it stays in the vault and the profile, where recall finds it) and is counted in
-``did_not_fit``; a fact already in the file changes nothing; a fact the file's own
-security scan refuses is counted in ``refused``. A failure here never undoes the
-extraction: the files are a mirror.
+``did_not_fit``; it still goes to the external provider's bank of its category, as the
+files' writes do (``BuiltinFileProvider.announce``), and so does its removal; a fact
+already in the file changes nothing; a fact the file's own security scan refuses is
+counted in ``refused``. A failure here never undoes the extraction: the files are a
+mirror.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ class FilesMirror:
         except CharLimitError:
             counts.did_not_fit += 1
             log.info("an extracted fact did not fit %s; it stays in the vault", target)
+            provider.announce("add", target, content)
             return
         except SecurityError as exc:
             counts.refused += 1
@@ -99,7 +102,13 @@ class FilesMirror:
             counts.unchanged += 1
 
     def _remove(self, provider: BuiltinFileProvider, text: str) -> None:
-        for target in ("user", "memory"):
+        targets: tuple[WriteTarget, ...] = ("user", "memory")
+        if not any(text in provider.entries(target) for target in targets):
+            # Never written to the files (it did not fit): the banks may hold it.
+            for target in targets:
+                provider.announce("remove", target, text)
+            return
+        for target in targets:
             entries = provider.entries(target)
             if text not in entries:
                 continue

@@ -60,8 +60,9 @@ MEMORY_TOOL_DESCRIPTION = (
     "hit. Private to this agent.\n\n"
     "Actions: 'add' a new entry; 'replace' the entry containing old_text with content; "
     "'remove' the entry containing old_text. old_text is a short piece of the entry that "
-    "appears in no other entry. To make room and add in one step, send 'operations', a "
-    "list of such actions that is applied all together or not at all.\n\n"
+    "appears in no other entry. To make room and add in one step, also send 'operations', "
+    "a list of further actions on the same target: they are applied after 'action', all "
+    "together or not at all.\n\n"
     "Do not save progress on the current task, anything you can look up again, or "
     "temporary to-do state."
 )
@@ -97,8 +98,9 @@ MEMORY_TOOL_SCHEMA: dict[str, Any] = {
             "operations": {
                 "type": "array",
                 "description": (
-                    "instead of action/content/old_text: several actions on the same target, "
-                    "applied together or not at all; the size limit is checked on the result"
+                    "optional further actions on the same target, applied after 'action' "
+                    "and together with it or not at all; the size limit is checked on the "
+                    "result"
                 ),
                 "items": {
                     "type": "object",
@@ -107,7 +109,8 @@ MEMORY_TOOL_SCHEMA: dict[str, Any] = {
                 },
             },
         },
-        "required": ["target"],
+        # Seed 000 §10 requires both; a call with only ``operations`` is still accepted.
+        "required": ["action", "target"],
     },
 }
 
@@ -129,7 +132,11 @@ _UNCHANGED_MESSAGE = "The entry already had this text; nothing changed."
 class MemoryToolBackend(Protocol):
     """What the tool needs from a store of USER.md / MEMORY.md entries."""
 
-    def edit(self, target: WriteTarget, edits: Sequence[Edit]) -> EditResult: ...
+    def edit(
+        self, target: WriteTarget, edits: Sequence[Edit], *, tool_name: str = ""
+    ) -> EditResult:
+        """Apply ``edits``; ``tool_name`` names the tool that asked (seed 003 metadata)."""
+        ...
 
     def usage_of(self, target: WriteTarget) -> Usage: ...
 
@@ -207,16 +214,16 @@ def parse_memory_call(args: Mapping[str, Any]) -> tuple[WriteTarget, list[Edit],
     operations = args.get("operations")
     if operations is None:
         return target, [parse_edit(args)], False
-    if args.get("action") is not None:
-        raise ValidationError(
-            "send either action (one change) or operations (several), not both",
-            field="operations",
-        )
     if not isinstance(operations, list) or not operations:
         raise ValidationError(
             "operations must be a non-empty list of {action, content, old_text} objects",
             field="operations",
         )
+    # The schema requires ``action`` (seed 000 §10): given beside ``operations``, it is
+    # the batch's first change.
+    if args.get("action") is not None:
+        first = {key: args[key] for key in ("action", "content", "old_text") if key in args}
+        operations = [first, *operations]
     edits = []
     for number, operation in enumerate(operations, start=1):
         try:
@@ -344,7 +351,7 @@ def run_memory_tool(backend: MemoryToolBackend, args: Mapping[str, Any], guard: 
         if isinstance(args, Mapping) and args.get("target") in TARGETS:
             target = args["target"]
         target, edits, batch = parse_memory_call(args)
-        result = backend.edit(target, edits)
+        result = backend.edit(target, edits, tool_name=MEMORY_TOOL_NAME)
     except MemvaultError as exc:
         payload = error_payload(backend, target, exc)
         count = guard.record_failure()

@@ -300,6 +300,24 @@ _RULES: list[tuple[str, str, str, tuple[str, ...], str]] = [
         r"(?:rules|guidelines|restrictions|policies|instructions|openai|anthropic))",
     ),
     (
+        # Seed 000 §12.1 blocks every "you are now ": that also refuses "you are now able
+        # to log in", so only a sentence that opens with it and gives the model a short
+        # new persona or mode counts (held for review, which the builtin files refuse).
+        "role_you_are_now",
+        "role_hijack",
+        "opens a sentence by giving the model a new persona or mode ('You are now a pirate.')",
+        ("you are now",),
+        r"(?:^|(?<=[.!?:;\n\"'“(]))\s*you\s+are\s+now\s+"
+        r"(?:in\s+(?:developer|dev|god|admin|administrator|root|sudo|debug|maintenance"
+        r"|unrestricted|unfiltered|uncensored|evil|jailbreak)\s+mode\b"
+        r"|(?!(?:able|free|officially|also|allowed|ready|done|set|all|part|logged|signed"
+        r"|registered|connected|eligible|enrolled|subscribed|responsible|going|being|in|on"
+        r"|at|my|our|his|her|their|your|more|less|older|back|home|here|there|an?\s+(?:member"
+        r"|part|owner|proud|happy|official|registered|certified)|the\s+(?:proud|owner"
+        r"|new\s+owner|happy))\b)(?:(?:a|an|the)\s+)?[\w-]+(?:\s+[\w-]+){0,3}"
+        r"\s*(?:[.!,]|$|\s+(?:and|who|that|with|named|called)\b))",
+    ),
+    (
         "role_new_identity",
         "role_hijack",
         "assigns the model a new persona, identity or system prompt",
@@ -726,6 +744,7 @@ QUARANTINE_IDS = frozenset(
         "hide_from_user_zh",
         "exfil_secret_variable",
         "read_secret_file",
+        "role_you_are_now",
         "ssh_authorized_keys",
         "ssh_config_tamper",
         "edit_agent_config",
