@@ -29,6 +29,8 @@ from typing import Any
 
 from ...model import MemoryEntry
 from ..bm25 import (
+    BM25_B,
+    BM25_K1,
     bm25_idf,
     bm25_part,
     index_form,
@@ -41,7 +43,7 @@ from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
 from .connection import MySQLConnection
-from .sql import SELECT, filter_sql, view_sql
+from .sql import SELECT, agents_sql, filter_sql, term_key, view_sql
 
 _WORD = re.compile(r"\w")
 _MATCH = " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
@@ -54,7 +56,7 @@ def against(terms: Sequence[str]) -> str:
 
 
 class MySQLKeywordIndex(MySQLConnection):
-    """BM25 over FULLTEXT candidates, scored with the view's own statistics."""
+    """BM25 in SQL over ``keyword_terms``, with the view's own statistics."""
 
     def keyword_search(
         self,
@@ -69,6 +71,39 @@ class MySQLKeywordIndex(MySQLConnection):
         terms = query_forms(terms)
         if not terms:
             return []
+        if not self.term_table or any(map(is_phrase, terms)):
+            return self._search_candidates(view, terms, flt, limit, weights, planner)
+        with self._snapshot("keyword search") as cur:
+            entries, tokens, dfs = _view_counts(cur, view, terms)
+            if entries == 0:
+                return []
+            cutoff = planner.cutoff_for(entries) if planner is not None else 0
+
+            def is_common(term: str) -> bool:
+                return cutoff > 0 and dfs.get(term, 0) > cutoff
+
+            groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
+            avg = tokens / entries if tokens else 1.0
+            found: list[tuple[MemoryEntry, float]] = []
+            for n, (joiner, group) in enumerate(groups):
+                found = _rank_rows(
+                    cur, view, flt, group, joiner == " AND ", limit, weights, entries, avg, dfs
+                )
+                if found or n == len(groups) - 1:
+                    break
+        return found
+
+    def _search_candidates(
+        self,
+        view: View,
+        terms: list[str],
+        flt: EntryFilter,
+        limit: int,
+        weights: KeywordWeights,
+        planner: TermPlanner | None,
+    ) -> list[tuple[MemoryEntry, float]]:
+        """A query with phrases: FULLTEXT proposes the candidates, whose stored tokens
+        are counted and scored here (a phrase's occurrences need the text)."""
         where, params = view_sql(view)
         # Each candidate says whether it passes the filter (it is ranked) and the filter
         # without expiry (it counts for the planner, as on the other backends); document
@@ -102,6 +137,97 @@ class MySQLKeywordIndex(MySQLConnection):
             )
             found = {int(row[-1]): row_to_entry(row) for row in cur.fetchall()}
         return [(found[pk], score) for pk, score in ranked if pk in found]
+
+
+def _view_counts(cur: Any, view: View, terms: Sequence[str]) -> tuple[int, int, dict[str, int]]:
+    """(entries, tokens) inside ``view`` and how many of its entries hold each of
+    ``terms`` (single tokens), in one statement: the entries' lengths from the covering
+    index by agent, the counts from one key range of ``keyword_terms`` per term."""
+    where, params = view_sql(view)
+    agents, aparams = agents_sql(view, "t")
+    keys = {term_key(t): t for t in terms}
+    marks = ", ".join("%s" for _ in keys)
+    cur.execute(
+        f"SELECT NULL, count(*), coalesce(sum(m.kw_len), 0) FROM memories m WHERE {where} "
+        f"UNION ALL SELECT t.term, count(*), 0 FROM keyword_terms t WHERE {agents} "
+        f"AND t.term IN ({marks}) GROUP BY t.term",
+        (*params, *aparams, *keys),
+    )
+    entries = tokens = 0
+    dfs: dict[str, int] = {}
+    for term, count, length in cur.fetchall():
+        if term is None:
+            entries, tokens = int(count), int(length)
+        elif term in keys:
+            dfs[keys[term]] = int(count)
+    return entries, tokens, dfs
+
+
+def _rank_rows(
+    cur: Any,
+    view: View,
+    flt: EntryFilter,
+    group: Sequence[str],
+    every_term: bool,
+    limit: int,
+    weights: KeywordWeights,
+    entries: int,
+    avg: float,
+    dfs: dict[str, int],
+) -> list[tuple[MemoryEntry, float]]:
+    """The best ``limit`` entries holding any (or every) term of ``group``, with their
+    scores, in one statement: each matching entry's term counts come from
+    ``keyword_terms``, and the server adds the terms' BM25 shares (``bm25.bm25_part``,
+    in query order, in DOUBLE) with the view's statistics and the idfs computed here."""
+    idfs = {t: bm25_idf(entries, dfs[t]) for t in group if dfs.get(t, 0)}
+    if not idfs or (every_term and len(idfs) < len(group)):
+        return []
+    scored = list(idfs)
+    where, params = view_sql(view)
+    fsql, fparams = filter_sql(flt)
+    agents, aparams = agents_sql(view, "t")
+    freqs = ", ".join(
+        f"SUM(CASE WHEN t.term = %s THEN %s * t.tf_head + %s * t.tf_body + %s * t.tf_extra "
+        f"END) AS f{n}"
+        for n in range(len(scored))
+    )
+    parts = " + ".join(
+        f"COALESCE(%s * h.f{n} * (%s + 1) / (h.f{n} + %s * (1 - %s + %s * m.kw_len / %s)), 0)"
+        for n in range(len(scored))
+    )
+    freq_args: list[Any] = []
+    part_args: list[Any] = []
+    for term in scored:
+        freq_args += [term_key(term), weights.head, weights.body, weights.extra]
+        part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+    marks = ", ".join("%s" for _ in scored)
+    having = f" HAVING count(*) = {len(scored)}" if every_term else ""
+    cur.execute(
+        f"SELECT {SELECT}, s.pk, s.score FROM (SELECT q.entry_id, q.pk, q.score FROM ("
+        f"SELECT h.entry_id, m.pk, {parts} AS score FROM ("
+        f"SELECT t.entry_id, {freqs} FROM keyword_terms t WHERE {agents} "
+        f"AND t.term IN ({marks}) GROUP BY t.entry_id{having}) h "
+        f"JOIN memories m ON m.user_id = %s AND m.id = h.entry_id WHERE {where}{fsql}) q "
+        "WHERE q.score > 0 ORDER BY q.score DESC, q.pk LIMIT %s) s "
+        "JOIN memories m ON m.user_id = %s AND m.id = s.entry_id ORDER BY s.score DESC, s.pk",
+        (
+            *part_args,
+            *freq_args,
+            *aparams,
+            *(term_key(t) for t in scored),
+            view.user_id,
+            *params,
+            *fparams,
+            limit,
+            view.user_id,
+        ),
+    )
+    out: list[tuple[MemoryEntry, float]] = []
+    for row in cur.fetchall():
+        found = row_to_entry(row)
+        if view.sees(found):
+            out.append((found, float(row[-1])))
+    return out
 
 
 def _rank(
