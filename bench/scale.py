@@ -11,10 +11,11 @@ over the user's vectors, keyword search, fusion), which is what is measured here
 quality is measured by ``locomo.py``.
 
 Reported: ingest throughput (``add_many`` in batches of 1,000 plus the vectors; the
-embedding time is apart), the hot user's hybrid query p50/p95 (query embedding
-included) with the default configuration (fused, then the learned reranker) and with
-``retrieval.rerank = false``, each query alternately on both, the peak RSS of this
-process (the database server's memory is not in it) and the database size on disk.
+embedding time is apart), the hot user's query p50/p95/p99 (query embedding included)
+with the default configuration (fused, then the learned reranker), with
+``retrieval.rerank = false`` and keyword only (no embedder), each query in turn on all
+three, the peak RSS of this process (the database server's memory is not in it) and
+the database size on disk.
 
 ``--store postgres`` / ``--store mysql`` start a throw-away server on 127.0.0.1 the way
 the tests do (``tests/servers``: data in a temporary directory, removed at the end;
@@ -169,7 +170,7 @@ def main() -> None:
             size = _size_on_disk(args.store, target)
         finally:
             stop()
-    ingest_s, embed_s, embedded, times, plain_times = rows
+    ingest_s, embed_s, embedded, times, plain_times, keyword_times = rows
     print(
         f"{args.store}: {args.n:,} entries, hot user {hot:,}, {args.users} other users; "
         f"hybrid search for the hot user, limit 10, {args.queries} queries"
@@ -180,15 +181,23 @@ def main() -> None:
         f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)\n"
     )
     print(
-        "| store | entries | ingest (entries/s) | query p50 (ms) | query p95 (ms) "
-        "| rerank = false: p50 | p95 | peak RSS (MB) | on disk (MB) |"
+        "| store | entries | ingest (entries/s) | query p50 / p95 / p99 (ms) "
+        "| rerank = false: p50 / p95 / p99 | keyword only: p50 / p95 / p99 "
+        "| peak RSS (MB) | on disk (MB) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     print(
         f"| {args.store} | {args.n:,} | {args.n / ingest_s:,.0f} "
-        f"| {statistics.median(times):.1f} | {percentile(times, 0.95):.1f} "
-        f"| {statistics.median(plain_times):.1f} | {percentile(plain_times, 0.95):.1f} "
+        f"| {_spread(times)} | {_spread(plain_times)} | {_spread(keyword_times)} "
         f"| {peak_rss_mb():.0f} | {size / 2**20:.1f} |"
+    )
+
+
+def _spread(times: list[float]) -> str:
+    """p50 / p95 / p99 of ``times`` (ms)."""
+    return " / ".join(
+        f"{v:.1f}"
+        for v in (statistics.median(times), percentile(times, 0.95), percentile(times, 0.99))
     )
 
 
@@ -201,7 +210,7 @@ def _run(
     nprng: np.random.Generator,
     vocab: list[str],
     embedder: LocalEmbedder,
-) -> tuple[float, float, int, list[float], list[float]]:
+) -> tuple[float, float, int, list[float], list[float], list[float]]:
     config = load_config(environ={}, home=home)
     plain = load_config(environ={}, home=home, retrieval={"rerank": False})
     writer = Vault(target, config=config, embedder=None)
@@ -232,6 +241,7 @@ def _run(
     _settle(args.store, target)
     vault = Vault(target, config=config, embedder=embedder)
     fused = Vault(target, config=plain, embedder=embedder)
+    keyword = Vault(target, config=config, embedder=None)  # the keyword channel (and graph)
     try:
         queries = [
             " ".join(
@@ -243,17 +253,20 @@ def _run(
         for q in queries[:10]:  # load the vector cache and warm up
             vault.search(q, user_id=HOT, limit=10)
             fused.search(q, user_id=HOT, limit=10)
+            keyword.search(q, user_id=HOT, limit=10)
         times: list[float] = []
         plain_times: list[float] = []
+        keyword_times: list[float] = []
         for q in queries:
-            for v, into in ((vault, times), (fused, plain_times)):
+            for v, into in ((vault, times), (fused, plain_times), (keyword, keyword_times)):
                 t0 = time.perf_counter()
                 v.search(q, user_id=HOT, limit=10)
                 into.append((time.perf_counter() - t0) * 1000)
     finally:
         vault.close()
         fused.close()
-    return ingest_s, embed_s, len(real), times, plain_times
+        keyword.close()
+    return ingest_s, embed_s, len(real), times, plain_times, keyword_times
 
 
 if __name__ == "__main__":

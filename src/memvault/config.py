@@ -209,6 +209,13 @@ class EmbeddingConfig(BaseModel):
         "of entries this process added for its user; past it the search goes on and the rest "
         "are found by keyword until embedded (0 = never wait)",
     )
+    cache_mb: int = Field(
+        512,
+        ge=1,
+        description="memory a process's vector cache may hold (users' vectors searched in "
+        "the process: SQLite, MySQL / MariaDB, small users on PostgreSQL); the users "
+        "searched least recently are dropped first and reloaded when searched again",
+    )
     metadata_prefix: tuple[str, ...] = Field(
         (),
         description="metadata keys whose values prefix the embedded text ('Ann: text'); "

@@ -18,6 +18,7 @@ from memvault.stores import open_store
 from memvault.stores.mysql import MySQLStore
 from memvault.stores.mysql.schema import LATEST_VERSION
 from memvault.stores.values import SearchDoc
+from memvault.text import index_text
 from tests.servers import mariadb
 from tests.stores.conformance.support import OWNER, doc, entry, hit_ids, put
 
@@ -179,3 +180,43 @@ def test_a_connection_idle_across_a_restart_is_replaced_without_an_error(
         assert store.get(OWNER, "e1") is not None  # pinged, found dead, reconnected
     finally:
         store.close()
+
+
+def test_upgrading_fills_the_keyword_terms_and_scores_stay_the_same(
+    own_server: mariadb.MariaDB,
+) -> None:
+    # Migration 9 builds keyword_terms from the rows already stored: after the upgrade
+    # the server ranks in SQL, with the scores the FULLTEXT path gave before it.
+    url = mariadb.fresh_database(own_server.url())
+    old = MySQLStore(url, migrate_to=8)
+    data = [
+        entry("a", "zebra apple pie", name="apple"),
+        entry("b", "apple crumble and apple juice"),
+        entry("c", "zebra crossing in Lisbon", agent_id="a1"),
+        entry("d", "nothing here", user="bob"),
+        entry("e", "x" * 300 + " long token"),
+        *(entry(f"f{i}", f"filler words number {i}") for i in range(6)),
+    ]
+    put(old, *data)
+    queries = ("apple", "zebra apple", "lisbon", "x" * 300)
+
+    def results(store: MySQLStore) -> list[list[tuple[str, float]]]:
+        return [
+            [(e.id, s) for e, s in store.keyword_search(OWNER, index_text(q).split())]
+            for q in queries
+        ]
+
+    before = results(old)
+    old.close()
+    new = open_store(url)
+    try:
+        assert isinstance(new, MySQLStore) and new.term_table
+        after = results(new)
+        assert [[i for i, _ in r] for r in after] == [["a", "b"], ["a", "b", "c"], ["c"], ["e"]]
+        # FULLTEXT never indexed a word over 84 characters; keyword_terms holds any.
+        assert before[3] == []
+        assert [[i for i, _ in r] for r in after[:3]] == [[i for i, _ in r] for r in before[:3]]
+        for ours, theirs in zip(after[:3], before[:3], strict=True):
+            assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-12)
+    finally:
+        new.close()

@@ -59,7 +59,7 @@ class Derived:
         embedder behind ``embed.guard``, so a process that exits mid-batch stays whole."""
         if embedder is None:
             return cls(people, background=config.background)
-        index = VectorIndex(store, embedder.name)
+        index = VectorIndex(store, embedder.name, budget_bytes=config.cache_mb * 2**20)
         worker = EmbeddingWorker(
             store,
             embedder,

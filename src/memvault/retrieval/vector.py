@@ -9,11 +9,19 @@ with numpy is fast enough here: one matrix-vector product over 100k x 384
 floats takes a few milliseconds. A store that can search a large user's vectors
 itself (``NearestVectors``: PostgreSQL with pgvector) is asked instead for the users
 it says are large, whose vectors are then never held here.
+
+The cache holds at most ``budget_bytes`` (``embedding.cache_mb``): when a user's
+vectors are loaded or grow past it, the users searched least recently are dropped
+(and read from the store again when next searched). The user being searched is never
+dropped, so one user larger than the budget is still searched, alone. What a user
+costs is counted as its matrix and agent codes plus ``_ID_BYTES`` per entry for the
+id strings and their lookup table.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,6 +31,12 @@ from ..stores.protocols import NearestVectors, Store
 from ..stores.values import View
 
 Matrix = npt.NDArray[np.float32]
+
+#: What the cache may hold unless told otherwise (``embedding.cache_mb``'s default).
+DEFAULT_BUDGET_BYTES = 512 * 2**20
+# Python's cost of one entry id beside its vector: the string (a 32-character id is
+# about 80 bytes), its slot in the id list and its entry in the position dict.
+_ID_BYTES = 200
 
 
 def _length(query: Matrix) -> float:
@@ -46,7 +60,9 @@ class _UserVectors:
         self.pos = {entry_id: i for i, entry_id in enumerate(self.ids)}
         self.n = len(self.ids)
         dim = matrix.shape[1] if matrix.size else 0
-        self.matrix = np.zeros((max(16, self.n * 2), dim), dtype=np.float32)
+        # Room for a quarter more before the first growth (then doubling): a loaded
+        # user mostly searches, and twice its size would double the cache's memory.
+        self.matrix = np.zeros((max(16, self.n + self.n // 4), dim), dtype=np.float32)
         self.codes = np.zeros(self.matrix.shape[0], dtype=np.int32)
         if self.n:
             self.matrix[: self.n] = matrix
@@ -72,6 +88,11 @@ class _UserVectors:
             self.pos[entry_id] = i
         self.matrix[i] = vector
         self.codes[i] = self._code(agent_id)
+
+    @property
+    def nbytes(self) -> int:
+        """What this user's vectors cost in memory (see the module docstring)."""
+        return self.matrix.nbytes + self.codes.nbytes + _ID_BYTES * self.n
 
     def remove(self, entry_id: str) -> None:
         i = self.pos.pop(entry_id, None)
@@ -116,10 +137,14 @@ class _UserVectors:
 class VectorIndex:
     """Per-user caches of one model's vectors over a ``Store``."""
 
-    def __init__(self, store: Store, model: str) -> None:
+    def __init__(
+        self, store: Store, model: str, *, budget_bytes: int = DEFAULT_BUDGET_BYTES
+    ) -> None:
         self.store = store
         self.model = model
-        self._users: dict[str, _UserVectors] = {}
+        self.budget_bytes = budget_bytes
+        # Least recently searched first (``_user`` moves a user to the end).
+        self._users: OrderedDict[str, _UserVectors] = OrderedDict()
         # Users whose vectors the store searches itself (``NearestVectors``): too many
         # to hold here. Decided once per user; SQLite and MySQL never have any.
         self._in_store: dict[str, bool] = {}
@@ -166,7 +191,23 @@ class VectorIndex:
             stored = self.store.load_vectors(user_id, self.model)
             cached = _UserVectors(stored.ids, stored.agent_ids, stored.matrix, stored.mark)
             self._users[user_id] = cached
+        self._users.move_to_end(user_id)
+        self._keep_to_budget()
         return cached
+
+    def _keep_to_budget(self) -> None:
+        """Drop the users searched least recently while the cache holds more than its
+        budget; the most recent one always stays."""
+        held = sum(u.nbytes for u in self._users.values())
+        while held > self.budget_bytes and len(self._users) > 1:
+            _, dropped = self._users.popitem(last=False)
+            held -= dropped.nbytes
+
+    @property
+    def held_bytes(self) -> int:
+        """What the cached users' vectors take now."""
+        with self._lock:
+            return sum(u.nbytes for u in self._users.values())
 
     def _searched_in_store(self, user_id: str) -> NearestVectors | None:
         """The store, when it searches this user's vectors itself."""
@@ -212,6 +253,7 @@ class VectorIndex:
                 return  # loaded from the store on first search
             for entry_id, agent_id, vector in items:
                 cached.upsert(entry_id, agent_id, vector)
+            self._keep_to_budget()
 
     def remove(self, user_id: str, entry_ids: Sequence[str]) -> None:
         """Reflect entries this process deleted or whose text it changed.

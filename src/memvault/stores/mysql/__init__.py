@@ -4,7 +4,7 @@ What MySQL alone does, one concern per module, composed with the SQL written onc
 (``stores.sql``) into ``MySQLStore``: ``connection`` (URL, a connection per thread,
 transactions, timeouts, errors), ``dialect`` (how the shared SQL is spelled and run
 here), ``entries`` (what triggers do on the other servers: stale vectors, the vector
-log), ``keyword`` (FULLTEXT candidates, BM25 with the view's own statistics),
+log, the keyword terms), ``keyword`` (BM25 in SQL with the view's own statistics),
 ``vectors`` (BLOBs searched in the application, and the vector log), ``audit``,
 ``schema`` (the recorded migrations) and ``sql`` (the clauses they share).
 

@@ -33,7 +33,7 @@ import pymysql
 import pymysql.cursors
 
 from ...errors import ConfigError, StoreError, StoreUnavailableError
-from .schema import LATEST_VERSION, apply_migrations, current_version
+from .schema import LATEST_VERSION, TERMS_VERSION, apply_migrations, current_version
 
 # Client error codes of a connection that is gone (can't connect, gone away, lost).
 _GONE = {2002, 2003, 2006, 2013, 2014, 2055, 0}
@@ -185,6 +185,9 @@ class MySQLConnection:
                 self.applied_migrations = apply_migrations(
                     cur, self.flavor, self.address.database, migrate_to
                 )
+                # Keyword search ranks in SQL from keyword_terms (migration 9); a schema
+                # opened at an older version (tests of old data) ranks FULLTEXT candidates.
+                self.term_table = current_version(cur) >= TERMS_VERSION
                 cur.execute(f"SET SESSION {limit} = @memvault_limit")
         except pymysql.err.Error as exc:
             conn.close()

@@ -16,7 +16,7 @@ from ..sql.entries import SQLEntries
 from ..sql.runner import Runner
 from ..values import SearchDoc
 from .dialect import MySQLBase
-from .sql import log_vectors, with_vectors
+from .sql import INSERT_TERMS, log_vectors, term_rows, with_vectors
 
 
 class MySQLEntries(MySQLBase, SQLEntries):
@@ -38,6 +38,22 @@ class MySQLEntries(MySQLBase, SQLEntries):
                 (new.user_id, new.id),
             )
             log_vectors(run.raw, new.user_id, [new.id])
+
+    def _indexed(
+        self, run: Runner, items: Sequence[tuple[MemoryEntry, SearchDoc]], *, new: bool
+    ) -> None:
+        # keyword_terms: each entry's distinct tokens and their counts (mysql.keyword).
+        if not self.term_table:
+            return
+        if not new:
+            for entry, _ in items:
+                run.run(
+                    "DELETE FROM keyword_terms WHERE user_id = %s AND entry_id = %s",
+                    (entry.user_id, entry.id),
+                )
+        rows = [r for e, d in items for r in term_rows(e.user_id, e.id, e.agent_id, d)]
+        if rows:
+            run.many(INSERT_TERMS, rows)
 
     def _drop(self, run: Runner, user_id: str, entry_ids: Sequence[str]) -> None:
         log_vectors(run.raw, user_id, with_vectors(run.raw, user_id, entry_ids))

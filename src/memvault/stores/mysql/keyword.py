@@ -1,27 +1,28 @@
-"""Keyword search: BM25 with the statistics of the caller's view alone.
+"""Keyword search: BM25 with the statistics of the caller's view alone, in SQL.
 
-InnoDB's FULLTEXT index over the engine's pre-tokenized columns (the same
-``SearchDoc`` strings SQLite indexes: stemmed words, CJK character bigrams) only
-proposes candidates: the caller's entries holding any query term, as whole words
-or phrases. Each candidate's stored tokens are then checked and counted here in
-their index forms (``bm25.index_form``), and BM25 (``bm25.bm25_part``) is computed
-from the view's own entry count, average length and document frequencies, exactly
-as the in-memory store does. So a match means what it means on SQLite, CJK and
-stemming included, and no score depends on another user's data; FULLTEXT's own
-relevance numbers (table-wide statistics) are never used.
+``keyword_terms`` (migration 9) holds a row per entry and distinct index-form token
+(``bm25.index_form``: stemmed words, CJK bigrams, diacritics folded) with its counts
+in the three columns, keyed by (user, term). A query is two statements: one reads
+the view's entry count and length from the entries' covering index and each term's
+document frequency (one key range each); the other groups the terms' rows by entry,
+joins the entries for the view and the filter, and has the server add each term's
+BM25 share (``bm25.bm25_part``, in query order, with the idfs computed here) and
+return the best entries with their scores. A phrase (a CJK run) is one more term:
+the entries holding all its tokens are read and its occurrences counted here
+(``bm25.phrase_counter``), and the counts join the same statement as JSON. So a
+match means what it means on SQLite, and no score depends on another user's data.
 
-Why no ``WITH PARSER ngram``: the engine already writes CJK bigrams as words, so the
-default parser is what is wanted on both servers (MariaDB has no ngram parser at
-all). The server must index one-character words and keep no stop words
-(``innodb_ft_min_token_size=1``, ``innodb_ft_enable_stopword=OFF``); the store
-checks the first when it opens.
-
-InnoDB's FULLTEXT index sees only committed rows, so a search inside this thread's
-own write transaction reads the view's rows directly instead.
+A schema opened at an older version (tests of old data) ranks the old way: InnoDB's
+FULLTEXT index proposes candidates, whose stored tokens are counted and scored here.
+FULLTEXT needs the server to index one-character words and keep no stop words
+(``innodb_ft_min_token_size=1``, ``innodb_ft_enable_stopword=OFF``; the store checks
+the first when it opens), and sees only committed rows, so a search inside this
+thread's own write transaction reads the view's rows directly instead.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -29,6 +30,8 @@ from typing import Any
 
 from ...model import MemoryEntry
 from ..bm25 import (
+    BM25_B,
+    BM25_K1,
     bm25_idf,
     bm25_part,
     index_form,
@@ -41,7 +44,8 @@ from ..protocols import TermPlanner
 from ..rows import row_to_entry
 from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, View
 from .connection import MySQLConnection
-from .sql import SELECT, filter_sql, view_sql
+from .schema import exact_collation
+from .sql import SELECT, agents_sql, filter_sql, term_key, view_sql
 
 _WORD = re.compile(r"\w")
 _MATCH = " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
@@ -54,7 +58,7 @@ def against(terms: Sequence[str]) -> str:
 
 
 class MySQLKeywordIndex(MySQLConnection):
-    """BM25 over FULLTEXT candidates, scored with the view's own statistics."""
+    """BM25 in SQL over ``keyword_terms``, with the view's own statistics."""
 
     def keyword_search(
         self,
@@ -69,6 +73,59 @@ class MySQLKeywordIndex(MySQLConnection):
         terms = query_forms(terms)
         if not terms:
             return []
+        if not self.term_table:
+            return self._search_candidates(view, terms, flt, limit, weights, planner)
+        singles = [t for t in terms if not is_phrase(t)]
+        exact = exact_collation(self.flavor)
+        with self._snapshot("keyword search") as cur:
+            entries, tokens, dfs = _view_counts(cur, view, singles)
+            if entries == 0:
+                return []
+            cutoff = planner.cutoff_for(entries) if planner is not None else 0
+            phrases: dict[str, dict[str, float]] = {}  # phrase -> entry id -> its count
+
+            def count(term: str) -> int:
+                if is_phrase(term) and term not in phrases:
+                    phrases[term] = _phrase_counts(cur, view, term, weights)
+                    dfs[term] = len(phrases[term])
+                return dfs.get(term, 0)
+
+            def is_common(term: str) -> bool:
+                return cutoff > 0 and count(term) > cutoff
+
+            groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
+            avg = tokens / entries if tokens else 1.0
+            found: list[tuple[MemoryEntry, float]] = []
+            for n, (joiner, group) in enumerate(groups):
+                for term in group:
+                    count(term)
+                found = _rank_rows(
+                    cur,
+                    view,
+                    flt,
+                    group,
+                    joiner == " AND ",
+                    limit,
+                    weights,
+                    (entries, avg),
+                    dfs,
+                    (phrases, exact),
+                )
+                if found or n == len(groups) - 1:
+                    break
+        return found
+
+    def _search_candidates(
+        self,
+        view: View,
+        terms: list[str],
+        flt: EntryFilter,
+        limit: int,
+        weights: KeywordWeights,
+        planner: TermPlanner | None,
+    ) -> list[tuple[MemoryEntry, float]]:
+        """A schema opened before ``keyword_terms`` (tests of old data): FULLTEXT
+        proposes the candidates, whose stored tokens are counted and scored here."""
         where, params = view_sql(view)
         # Each candidate says whether it passes the filter (it is ranked) and the filter
         # without expiry (it counts for the planner, as on the other backends); document
@@ -102,6 +159,152 @@ class MySQLKeywordIndex(MySQLConnection):
             )
             found = {int(row[-1]): row_to_entry(row) for row in cur.fetchall()}
         return [(found[pk], score) for pk, score in ranked if pk in found]
+
+
+def _phrase_counts(cur: Any, view: View, phrase: str, weights: KeywordWeights) -> dict[str, float]:
+    """The view's entries holding ``phrase`` (its tokens one after another in a
+    column), each with its column-weighted count of occurrences: ``keyword_terms``
+    finds the entries holding all its tokens, their stored text is counted here (as
+    the other backends count it)."""
+    where, params = view_sql(view)
+    agents, aparams = agents_sql(view, "t")
+    tokens = list(dict.fromkeys(term_key(t) for t in phrase.split()))
+    marks = ", ".join("%s" for _ in tokens)
+    cur.execute(
+        "SELECT m.id, m.fts_head, m.fts_body, m.fts_extra FROM ("
+        f"SELECT t.entry_id FROM keyword_terms t WHERE {agents} AND t.term IN ({marks}) "
+        f"GROUP BY t.entry_id HAVING count(*) = {len(tokens)}) c "
+        f"JOIN memories m ON m.user_id = %s AND m.id = c.entry_id WHERE {where}",
+        (*aparams, *tokens, view.user_id, *params),
+    )
+    count = phrase_counter(phrase)
+    col_weights = (weights.head, weights.body, weights.extra)
+    out: dict[str, float] = {}
+    for entry_id, *columns in cur.fetchall():
+        found = [count(text) for text in columns]
+        if any(found):
+            freq = 0.0
+            for weight, n in zip(col_weights, found, strict=True):
+                if n:
+                    freq += weight * n
+            out[str(entry_id)] = freq
+    return out
+
+
+def _view_counts(cur: Any, view: View, terms: Sequence[str]) -> tuple[int, int, dict[str, int]]:
+    """(entries, tokens) inside ``view`` and how many of its entries hold each of
+    ``terms`` (single tokens), in one statement: the entries' lengths from the covering
+    index by agent, the counts from one key range of ``keyword_terms`` per term."""
+    where, params = view_sql(view)
+    agents, aparams = agents_sql(view, "t")
+    keys = {term_key(t): t for t in terms}
+    sql = f"SELECT NULL, count(*), coalesce(sum(m.kw_len), 0) FROM memories m WHERE {where}"
+    if keys:
+        sql += (
+            f" UNION ALL SELECT t.term, count(*), 0 FROM keyword_terms t WHERE {agents} "
+            f"AND t.term IN ({', '.join('%s' for _ in keys)}) GROUP BY t.term"
+        )
+    cur.execute(sql, (*params, *aparams, *keys) if keys else params)
+    entries = tokens = 0
+    dfs: dict[str, int] = {}
+    for term, count, length in cur.fetchall():
+        if term is None:
+            entries, tokens = int(count), int(length)
+        elif term in keys:
+            dfs[keys[term]] = int(count)
+    return entries, tokens, dfs
+
+
+def _rank_rows(
+    cur: Any,
+    view: View,
+    flt: EntryFilter,
+    group: Sequence[str],
+    every_term: bool,
+    limit: int,
+    weights: KeywordWeights,
+    stats: tuple[int, float],
+    dfs: dict[str, int],
+    phrase_counts: tuple[dict[str, dict[str, float]], str],
+) -> list[tuple[MemoryEntry, float]]:
+    """The best ``limit`` entries holding any (or every) term of ``group``, with their
+    scores, in one statement: each matching entry's term counts come from
+    ``keyword_terms`` (a phrase's, counted by ``_phrase_counts``, come in as JSON), and
+    the server adds the terms' BM25 shares (``bm25.bm25_part``, in query order, in
+    DOUBLE) with the view's statistics ``stats`` (entries, average length) and the
+    idfs computed here. ``phrase_counts``: the phrases' counts, and the exact
+    collation the entry ids are compared in."""
+    entries, avg = stats
+    phrases, exact = phrase_counts
+    idfs = {t: bm25_idf(entries, dfs[t]) for t in group if dfs.get(t, 0)}
+    for term in idfs:
+        if is_phrase(term):
+            idfs[term] *= phrase_weight(term, weights)
+    if not idfs or (every_term and len(idfs) < len(group)):
+        return []
+    scored = list(idfs)
+    singles = [t for t in scored if not is_phrase(t)]
+    where, params = view_sql(view)
+    fsql, fparams = filter_sql(flt)
+    agents, aparams = agents_sql(view, "t")
+    # One row per (entry, term slot) with its column-weighted count: the singles' from
+    # keyword_terms, the phrases' from JSON.
+    slot = {t: n for n, t in enumerate(scored)}
+    union: list[str] = []
+    union_args: list[Any] = []
+    if singles:
+        cases = " ".join("WHEN %s THEN %s" for _ in singles)
+        marks = ", ".join("%s" for _ in singles)
+        union.append(
+            f"SELECT t.entry_id, CASE t.term {cases} END AS slot, "
+            "%s * t.tf_head + %s * t.tf_body + %s * t.tf_extra AS f "
+            f"FROM keyword_terms t WHERE {agents} AND t.term IN ({marks})"
+        )
+        for term in singles:
+            union_args += [term_key(term), slot[term]]
+        keys = [term_key(t) for t in singles]
+        union_args += [weights.head, weights.body, weights.extra, *aparams, *keys]
+    held = [[i, slot[t], f] for t in scored if is_phrase(t) for i, f in phrases[t].items()]
+    if held:
+        union.append(
+            f"SELECT CONVERT(j.entry_id USING utf8mb4) COLLATE {exact} AS entry_id, j.slot, j.f "
+            "FROM JSON_TABLE(%s, '$[*]' COLUMNS (entry_id VARCHAR(255) PATH '$[0]', "
+            "slot INT PATH '$[1]', f DOUBLE PATH '$[2]')) j"
+        )
+        union_args.append(json.dumps(held))
+    freqs = ", ".join(f"SUM(CASE WHEN u.slot = {n} THEN u.f END) AS f{n}" for n in slot.values())
+    parts = " + ".join(
+        f"COALESCE(%s * h.f{n} * (%s + 1) / (h.f{n} + %s * (1 - %s + %s * m.kw_len / %s)), 0)"
+        for n in slot.values()
+    )
+    part_args: list[Any] = []
+    for term in scored:
+        part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+    having = f" HAVING count(*) = {len(scored)}" if every_term else ""
+    cur.execute(
+        f"SELECT {SELECT}, s.pk, s.score FROM (SELECT q.entry_id, q.pk, q.score FROM ("
+        f"SELECT h.entry_id, m.pk, {parts} AS score FROM ("
+        f"SELECT u.entry_id, {freqs} FROM ({' UNION ALL '.join(union)}) u "
+        f"GROUP BY u.entry_id{having}) h "
+        f"JOIN memories m ON m.user_id = %s AND m.id = h.entry_id WHERE {where}{fsql}) q "
+        "WHERE q.score > 0 ORDER BY q.score DESC, q.pk LIMIT %s) s "
+        "JOIN memories m ON m.user_id = %s AND m.id = s.entry_id ORDER BY s.score DESC, s.pk",
+        (
+            *part_args,
+            *union_args,
+            view.user_id,
+            *params,
+            *fparams,
+            limit,
+            view.user_id,
+        ),
+    )
+    out: list[tuple[MemoryEntry, float]] = []
+    for row in cur.fetchall():
+        found = row_to_entry(row)
+        if view.sees(found):
+            out.append((found, float(row[-1])))
+    return out
 
 
 def _rank(

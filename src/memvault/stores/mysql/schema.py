@@ -23,6 +23,8 @@ from typing import Any
 
 from ...errors import MigrationError
 from ..sql.migrations import VERSION_SQL, Registry, failed, record_params, record_sql
+from ..values import SearchDoc
+from .sql import INSERT_TERMS, TERM_CHARS, term_rows
 
 # A full-text collation both servers have; it only widens the candidates (see above).
 FTS_COLLATION = "utf8mb4_unicode_520_ci"
@@ -395,6 +397,50 @@ def _settings(cur: Any, exact: str) -> None:
             value TEXT CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL
         ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
     )
+
+
+TERMS_VERSION = 9
+
+
+@migration(TERMS_VERSION, "keyword terms: each entry's distinct tokens and their counts")
+def _keyword_terms(cur: Any, exact: str) -> None:
+    # One row per (entry, distinct index-form token) with its counts in the three
+    # columns, keyed by user and term: a term's document frequency in a view is a count
+    # over one key range, and the server scores entries from the counts (mysql.keyword).
+    # The rows go with their entry (ON DELETE CASCADE); an opener cut short in the
+    # back-fill finishes it on the next run (INSERT IGNORE, page by page).
+    ident = _ids(exact)
+    cur.execute(
+        f"""CREATE TABLE IF NOT EXISTS keyword_terms (
+            user_id {ident} NOT NULL,
+            term VARCHAR({TERM_CHARS}) CHARACTER SET utf8mb4 COLLATE {exact} NOT NULL,
+            entry_id {ident} NOT NULL,
+            agent {ident} NOT NULL,
+            tf_head INT NOT NULL,
+            tf_body INT NOT NULL,
+            tf_extra INT NOT NULL,
+            PRIMARY KEY (user_id, term, entry_id),
+            KEY keyword_terms_by_entry (user_id, entry_id),
+            CONSTRAINT keyword_terms_entry FOREIGN KEY (user_id, entry_id)
+                REFERENCES memories (user_id, id) ON DELETE CASCADE
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
+    )
+    last = 0
+    while True:
+        cur.execute(
+            "SELECT pk, user_id, id, agent_id, fts_head, fts_body, fts_extra "
+            "FROM memories WHERE pk > %s ORDER BY pk LIMIT 500",
+            (last,),
+        )
+        rows = cur.fetchall()
+        if not rows:
+            return
+        terms: list[tuple[Any, ...]] = []
+        for pk, user_id, entry_id, agent_id, head, body, extra in rows:
+            last = int(pk)
+            terms += term_rows(user_id, entry_id, agent_id, SearchDoc(head, body, extra))
+        if terms:
+            cur.executemany(INSERT_TERMS.replace("INSERT", "INSERT IGNORE", 1), terms)
 
 
 LATEST_VERSION = _registry.latest

@@ -4,12 +4,14 @@ as PyMySQL takes them). Every statement filters on ``user_id``."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..bm25 import term_frequencies
 from ..rows import ENTRY_COLUMNS
-from ..sql.clauses import filter_clause, view_clause
-from ..values import EntryFilter, View
+from ..sql.clauses import agents_clause, filter_clause, view_clause
+from ..values import EntryFilter, SearchDoc, View
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
 PAGE = 500
@@ -22,6 +24,41 @@ def view_sql(view: View) -> tuple[str, list[Any]]:
 
 def filter_sql(flt: EntryFilter) -> tuple[str, list[Any]]:
     return filter_clause(flt, "%s")
+
+
+def agents_sql(view: View, alias: str) -> tuple[str, list[Any]]:
+    return agents_clause(view, alias, "%s")
+
+
+#: The longest term ``keyword_terms`` holds as it is (its column is VARCHAR of this).
+TERM_CHARS = 200
+TERM_COLUMNS = ("user_id", "term", "entry_id", "agent", "tf_head", "tf_body", "tf_extra")
+INSERT_TERMS = (
+    f"INSERT INTO keyword_terms ({', '.join(TERM_COLUMNS)}) "
+    f"VALUES ({', '.join('%s' for _ in TERM_COLUMNS)})"
+)
+
+
+def term_key(term: str) -> str:
+    """How ``keyword_terms`` names a term: itself, or for a longer one than the column
+    holds, its start and a digest (tokens are word characters, so no token is ever
+    spelled like a digested key)."""
+    if len(term) <= TERM_CHARS:
+        return term
+    digest = hashlib.blake2b(term.encode(), digest_size=16).hexdigest()
+    return f"{term[: TERM_CHARS - 40]}#{digest}"
+
+
+def term_rows(
+    user_id: str, entry_id: str, agent_id: str | None, doc: SearchDoc
+) -> list[tuple[Any, ...]]:
+    """The ``keyword_terms`` rows of an entry with the tokens ``doc``: one per distinct
+    index-form token, with its counts in the three columns (``TERM_COLUMNS``)."""
+    agent = agent_id or ""
+    return [
+        (user_id, term_key(term), entry_id, agent, *counts)
+        for term, counts in term_frequencies(doc).items()
+    ]
 
 
 def chunks(ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:

@@ -8,14 +8,20 @@ term's document frequency counted inside the view, lengths and term frequencies 
 the entry's own tokens. So CJK bigrams, stemming and phrases behave exactly as on
 SQLite, and nothing another user stored moves a score.
 
-Without phrases the server ranks the matching entries in one statement from each
-entry's stored term frequencies (``fts_tf_*``, parallel to ``fts_keys``), and only the
-best few are read back and scored here in SQLite's order of operations, so the scores
-are SQLite's to the bit without reading every match's text.
+A query costs two statements: one reads the view's statistics and every single
+term's document frequency (counted only up to the planner's largest cutoff, which is
+all the common-term rule asks), the other finds, scores and reads back the best
+entries, the server adding each term's BM25 share from the entry's stored term
+frequencies (``fts_tf_*``, parallel to ``fts_keys``) in SQLite's order of operations.
+With the column weights powers of two (the defaults) every step is exact, so the
+scores are SQLite's to the bit. A group of terms with a phrase (CJK runs), or other
+weights, is ranked as before: the server narrows to the best few by the same formula,
+and their stored tokens are scored here.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,6 +46,14 @@ from .connection import PostgresConnection
 from .sql import SELECT, agents_sql, filter_sql, user_key, view_sql
 
 
+def _exact(weights: KeywordWeights) -> bool:
+    """Whether every column weight is 0 or a power of two: then a weight times a count,
+    and their sums, are exact in floating point, as SQLite's one-by-one additions are."""
+    return all(
+        w == 0 or math.frexp(w)[0] == 0.5 for w in (weights.head, weights.body, weights.extra)
+    )
+
+
 def _tokens_of(term: str) -> list[str]:
     """The keys an entry holding ``term`` has (a phrase: every one of its tokens)."""
     return term.split()
@@ -61,8 +75,12 @@ class PostgresKeywordIndex(PostgresConnection):
         terms = query_forms(terms)
         if not terms:
             return []
+        singles = [t for t in terms if not is_phrase(t)]
+        # The common-term rule only needs to know whether a term's count passes the
+        # cutoff: counts stop one past the largest cutoff the planner can give.
+        cap = planner.cutoff_for(2**62) + 1 if planner is not None else 0
         with self._snapshot("the keyword search") as conn:
-            entries, tokens = self._view_stats(conn, view)
+            entries, tokens, dfs = self._view_counts(conn, view, singles, cap)
             if entries == 0:
                 return []
             cutoff = planner.cutoff_for(entries) if planner is not None else 0
@@ -72,6 +90,8 @@ class PostgresKeywordIndex(PostgresConnection):
             def is_common(term: str) -> bool:
                 if cutoff <= 0:
                     return False
+                if term in dfs and (cap <= 0 or cutoff < cap):
+                    return dfs[term] > cutoff
                 row = conn.execute(
                     f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} "
                     "AND m.fts_keys @> %s LIMIT %s) t",
@@ -83,24 +103,129 @@ class PostgresKeywordIndex(PostgresConnection):
             if not groups:
                 return []
             avg = tokens / entries if tokens else 1.0
-            ranked: list[tuple[int, float]] = []
+            found: list[tuple[MemoryEntry, float]] = []
             for n, (joiner, group) in enumerate(groups):
-                ranked = self._rank(
-                    conn,
-                    view,
-                    flt,
-                    group,
-                    joiner == " AND ",
-                    limit,
-                    weights,
-                    entries,
-                    avg,
-                    self.term_frequencies,
-                )
-                if ranked or n == len(groups) - 1:
+                every = joiner == " AND "
+                if self.term_frequencies and _exact(weights) and not any(map(is_phrase, group)):
+                    capped = [t for t in group if cap > 0 and dfs.get(t, 0) >= cap]
+                    if capped:  # a common term is ranked on: its exact count is needed
+                        dfs.update(self._view_counts(conn, view, capped, 0)[2])
+                    found = self._rank_rows(
+                        conn, view, flt, group, every, limit, weights, entries, avg, dfs
+                    )
+                else:
+                    ranked = self._rank(
+                        conn,
+                        view,
+                        flt,
+                        group,
+                        every,
+                        limit,
+                        weights,
+                        entries,
+                        avg,
+                        self.term_frequencies,
+                    )
+                    by_pk = self._entries_by_pk(conn, view, [pk for pk, _ in ranked])
+                    found = [(by_pk[pk], score) for pk, score in ranked if pk in by_pk]
+                if found or n == len(groups) - 1:
                     break
-            found = self._entries_by_pk(conn, view, [pk for pk, _ in ranked])
-        return [(found[pk], score) for pk, score in ranked if pk in found]
+        return found
+
+    @staticmethod
+    def _view_counts(
+        conn: psycopg.Connection[Any], view: View, singles: Sequence[str], cap: int
+    ) -> tuple[int, int, dict[str, int]]:
+        """(entries, tokens) inside ``view`` from the trigger-kept ``keyword_stats``, and
+        how many of the view's entries hold each of ``singles`` (counting stops at
+        ``cap`` when it is above 0), in one statement."""
+        agents, aparams = agents_sql(view, "s")
+        where, params = view_sql(view)
+        key = user_key(view.user_id)
+        counts = "".join(
+            f", (SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} "
+            "AND m.fts_keys @> %s LIMIT %s) t)"
+            for _ in singles
+        )
+        args: list[Any] = []
+        for term in singles:
+            args += [*params, [key, term], cap if cap > 0 else None]
+        args += aparams
+        row = conn.execute(
+            "SELECT coalesce(sum(s.entries), 0), coalesce(sum(s.tokens), 0)"
+            f"{counts} FROM keyword_stats s WHERE {agents}",
+            args,
+        ).fetchone()
+        if row is None:
+            return 0, 0, {}
+        return int(row[0]), int(row[1]), {t: int(n) for t, n in zip(singles, row[2:], strict=True)}
+
+    @staticmethod
+    def _rank_rows(
+        conn: psycopg.Connection[Any],
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        entries: int,
+        avg: float,
+        dfs: dict[str, int],
+    ) -> list[tuple[MemoryEntry, float]]:
+        """The best ``limit`` entries holding any (or every) single term of ``group``,
+        with their scores, in one statement: the server adds the terms' BM25 shares
+        from the stored term frequencies in the order ``bm25_part`` does, and with
+        column weights that are powers of two every product and sum is exact, so the
+        scores are SQLite's to the bit."""
+        idfs = {t: bm25_idf(entries, dfs[t]) for t in group if dfs.get(t, 0)}
+        if not idfs or (every_term and len(idfs) < len(group)):
+            return []
+        scored = list(idfs)
+        where, params = view_sql(view)
+        fsql, fparams = filter_sql(flt)
+        positions = ", ".join(f"array_position(m.fts_keys, %s) AS i{n}" for n in range(len(scored)))
+        freqs = ", ".join(
+            f"%s::float8 * m.fts_tf_head[i{n}] + %s::float8 * m.fts_tf_body[i{n}] "
+            f"+ %s::float8 * m.fts_tf_extra[i{n}] AS f{n}"
+            for n in range(len(scored))
+        )
+        parts = " + ".join(
+            f"coalesce(%s::float8 * f{n} * (%s::float8 + 1) "
+            f"/ (f{n} + %s::float8 * (1 - %s::float8 + %s::float8 * p.len / %s::float8)), 0)"
+            for n in range(len(scored))
+        )
+        part_args: list[Any] = []
+        for term in scored:
+            part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+        freq_args = [weights.head, weights.body, weights.extra] * len(scored)
+        match = "@>" if every_term else "&&"
+        rows = conn.execute(
+            f"SELECT {SELECT}, s.pk, s.score FROM (SELECT q.pk, q.score FROM ("
+            f"SELECT p.pk, {parts} AS score FROM ("
+            f"SELECT m.pk, m.fts_len::float8 AS len, {freqs} FROM memories m, "
+            f"LATERAL (SELECT {positions}) x "
+            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s) p) q "
+            "WHERE q.score > 0 ORDER BY q.score DESC, q.pk LIMIT %s) s "
+            "JOIN memories m ON m.user_id = %s AND m.pk = s.pk ORDER BY s.score DESC, s.pk",
+            (
+                *part_args,
+                *freq_args,
+                *scored,
+                *params,
+                *fparams,
+                [user_key(view.user_id)],
+                list(group) if every_term else scored,
+                limit,
+                view.user_id,
+            ),
+        ).fetchall()
+        out: list[tuple[MemoryEntry, float]] = []
+        for row in rows:
+            found = row_to_entry(row)
+            if view.sees(found):
+                out.append((found, float(row[-1])))
+        return out
 
     @staticmethod
     def _view_stats(conn: psycopg.Connection[Any], view: View) -> tuple[int, int]:

@@ -53,6 +53,12 @@ class SQLEntries(SQLBase):
     def _changed(self, run: Runner, current: MemoryEntry, new: MemoryEntry) -> None:
         """After ``current`` was rewritten as ``new`` (the backend's triggers do the rest)."""
 
+    def _indexed(
+        self, run: Runner, items: Sequence[tuple[MemoryEntry, SearchDoc]], *, new: bool
+    ) -> None:
+        """After these entries were written with these tokens (``new``: inserted, else
+        rewritten): a backend keeping a keyword table of its own fills it here."""
+
     def _drop(self, run: Runner, user_id: str, entry_ids: Sequence[str]) -> None:
         """Delete the user's entries among ``entry_ids`` (at most a page of them); their
         vectors, originals, grants, versions and links go with them (cascades, triggers)."""
@@ -77,6 +83,7 @@ class SQLEntries(SQLBase):
         with self._writing("the insert") as run:
             try:
                 self._insert_rows(run, columns, rows)
+                self._indexed(run, items, new=True)
             except Exception as exc:
                 if not run.duplicate(exc):
                     raise
@@ -122,6 +129,7 @@ class SQLEntries(SQLBase):
                 [*(values[c] for c in sets), view.user_id, entry_id],
             )
             self._changed(run, current, new)
+            self._indexed(run, [(new, doc)], new=False)
             if original is not ...:
                 key = (view.user_id, entry_id)
                 run.run(
