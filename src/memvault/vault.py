@@ -28,13 +28,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from .config import VaultConfig, load_config
+from .config import VaultConfig
 from .embed.base import Embedder
-from .embed.factory import make_embedder
-from .embed.guard import guarded
-from .engine.deciding import DecisionService
-from .engine.derived import Derived
-from .engine.history import HistoryService
+from .engine.build import UNSET, build
 from .engine.namespaces.admin import Admin
 from .engine.namespaces.decisions import Decisions
 from .engine.namespaces.deprecated import Deprecated, Space
@@ -42,10 +38,8 @@ from .engine.namespaces.entities import Entities
 from .engine.namespaces.learning import Learning
 from .engine.namespaces.reveal import Reveal
 from .engine.namespaces.workspace import Workspace
-from .engine.reveal import RevealService
 from .engine.review import ReviewService
-from .engine.transfer import ImportReport, Transfer
-from .engine.vector_space import chose_model, settle
+from .engine.transfer import ImportReport
 from .engine.views import (
     Filters,
     RecallScope,
@@ -55,17 +49,11 @@ from .engine.views import (
     read_entry,
     recall_search,
 )
-from .engine.write import KEEP, Draft, Patch, Writer, semantic_screen
+from .engine.write import KEEP, Draft, Patch
 from .errors import ValidationError
-from .graph import Extractor
-from .graph.links import Linker
-from .lifecycle import AccessLog, Maintenance, MaintenanceReport
-from .lifecycle.compress import Compaction, Compressor
-from .lifecycle.domains import DomainClassifier
+from .lifecycle import MaintenanceReport
 from .lifecycle.history import validity_filter
-from .lifecycle.replacements import CANDIDATES, replacements_for
 from .llm import MeteredCall
-from .llm.pool import LLMPool
 from .model import (
     DecisionStatus,
     Domain,
@@ -77,25 +65,13 @@ from .model import (
     Sensitivity,
     Source,
     Tier,
-    utcnow,
 )
-from .profile.learn import Learner
-from .profile.profiles import Profiles
-from .profile.remember import Rememberer
 from .results.history import Version
 from .results.profile import Profile, Remembered
 from .results.recall import Explanation
 from .results.stats import Stats
-from .retrieval.channels import channels_for
 from .retrieval.explain import explain
-from .retrieval.people import People
-from .retrieval.recall import Recall
-from .retrieval.relevance import Relevance
-from .retrieval.rerank import load_model
-from .security.protect import Protector
-from .security.screen import TextScreen
-from .stores import open_store
-from .stores.protocols import EntityGraph, Store
+from .stores.protocols import Store
 from .stores.stats import make_stats, window_start
 from .stores.values import NO_FILTER, EntryFilter
 from .validation import (
@@ -108,8 +84,6 @@ from .validation import (
     make_scope,
 )
 from .workspace.archive import WorkspaceImport, export_lines
-
-_UNSET: Any = object()
 
 
 def check_sort(value: object) -> EntryOrder:
@@ -151,99 +125,26 @@ class Vault:
         *,
         store: Store | None = None,
         config: VaultConfig | None = None,
-        embedder: Embedder | None = _UNSET,
+        embedder: Embedder | None = UNSET,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        self.config = cfg = config if config is not None else load_config()
-        if store is not None and path is not None:
-            raise ValidationError("pass either a path or a store, not both")
-        if store is None:
-            store = open_store(
-                path if path is not None else cfg.store,
-                busy_timeout_ms=cfg.busy_timeout_ms,
-                synchronous=cfg.synchronous,
-            )
-        self.store: Store = store
-        self._clock = clock or utcnow
-        try:
-            # The vault's recorded model decides (engine.vector_space): a default
-            # configuration takes it, another chosen model is refused by name.
-            self.embedder: Embedder | None = settle(
-                store,
-                make_embedder(cfg.embedding) if embedder is _UNSET else embedder,
-                chosen=embedder is not _UNSET or chose_model(cfg.embedding),
-                config=cfg.embedding,
-                keyword_only=embedder is None,
-            )
-            # A broken weights file fails here, before any thread starts.
-            rc = cfg.retrieval
-            reranker = load_model(rc.rerank_weights) if rc.rerank else None
-        except BaseException:
-            self.store.close()
-            raise
-        protector = Protector(cfg.sensitive, cfg.home)
-        people = People(store, cfg.retrieval.person_key)
-        # The engine's own calls go through the exit guard: a script that ends without
-        # close() while a thread is embedding still exits cleanly (see embed.guard).
-        native = guarded(self.embedder)
-        self._derived = derived = Derived.start(store, people, native, cfg.embedding)
-        semantic = semantic_screen(cfg.security.semantic_screen, native)
-        # The one screen of the doors that are not entries (cards, tasks, profiles,
-        # decision reasons): the same scan and redaction, refusing what it would hold.
-        screen = TextScreen(
-            scan=cfg.security.scan_writes, redact_pii=cfg.sensitive.enabled, semantic=semantic
-        )
-        # The LLM (made on first use, every call budgeted and on the ledger: llm_call),
-        # for the features switched on to use it.
-        self._llm = LLMPool(cfg.llm, store, self._clock)
-        lc = cfg.lifecycle
-        domains = DomainClassifier(self.llm_call if cfg.domains.llm else None)
-        linker = self._linker(store, cfg)
-        self._writer = writer = Writer(
-            store, cfg, protector, derived, self._clock, semantic, domains=domains, linker=linker
-        )
-        channels = channels_for(store, cfg, derived.index, native, derived.settle)
-        self._recall = Recall(store, cfg, channels, people, self._clock, reranker)
-        reveals = RevealService(store, cfg, protector, self._clock)
-        self._transfer = Transfer(store, writer, derived, reveals.audit)
-        self._maintenance = Maintenance(store, cfg.lifecycle, self._clock)
-        compressor = Compressor(lc, self.llm_call if lc.compress_llm else None)
-        self._compaction = Compaction(store, lc, compressor, self._add_summary)
-        self._history = HistoryService(store, writer, self._clock)
-        self._decisions = DecisionService(
-            store, writer, cfg.decisions, self._clock, self.llm_call, self._history, screen
-        )
-        self._replacements = replacements_for(cfg, self.llm_call)
-        self._accesses = AccessLog(store, self._clock) if cfg.lifecycle.track_access else None
-        if self._accesses is not None:
-            self._recall.on_recall = self._accesses.record
-        self._profiles = Profiles(store, self._clock, screen)
-        self._learner = Learner(
-            self._profiles,
-            self._extraction_llm,
-            cfg.extraction,
-            self._clock,
+        self._e = e = build(
+            path,
+            store=store,
+            config=config,
+            embedder=embedder,
+            clock=clock,
             add=self.add,
             update=self.update,
         )
-        self._rememberer = Rememberer(store, self._learner, self.add, cfg)
-        shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
-        self._relevance = Relevance(cfg.context, native, shown)
+        self.config, self.store, self.embedder = e.config, e.store, e.embedder
         # The namespaces (``engine.namespaces``): what is not about one memory.
-        self.workspace = Workspace(store, self._clock, screen)
-        self._entities = Entities(store)
-        self._reveal = Reveal(reveals)
-        self.review = ReviewService(store, self._clock, writer)
-        self.decisions = Decisions(self._decisions)
-        self.learning = Learning(self._learner)
-        self.admin = Admin(store, cfg, self._clock, self.embedder)
-
-    def _linker(self, store: Store, cfg: VaultConfig) -> Linker | None:
-        """The entity graph's write side: the rules, and the LLM when one is configured."""
-        if not cfg.graph.extract or not isinstance(store, EntityGraph):
-            return None
-        extractor = Extractor(self.llm_call if cfg.graph.llm else None)
-        return Linker(store, extractor, cfg.retrieval.person_key)
+        self.workspace, self.review, self.admin = e.workspace, e.review, e.admin
+        self.decisions, self.learning = e.decision_space, e.learning
+        self._entities, self._reveal = e.entities, e.reveal
+        # The parts a test or a tool reaches for by these names.
+        self._writer, self._derived, self._profiles = e.writer, e.derived, e.profiles
+        self._learner, self._extraction_llm = e.learner, e.extraction_llm
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -252,9 +153,9 @@ class Vault:
         recalls, then close the store."""
         self._learner.close()
         self._derived.close()
-        if self._accesses is not None:
-            self._accesses.flush()
-        self._llm.close()
+        if self._e.accesses is not None:
+            self._e.accesses.flush()
+        self._e.llm.close()
         self.store.close()
 
     def llm_call(
@@ -269,13 +170,7 @@ class Vault:
         operation of one user: every call budgeted and recorded on the token ledger
         (``llm.metered``). None when no LLM is configured: the engine's LLM features then
         use their rules."""
-        return self._llm.call(operation, user_id=user_id, agent_id=agent_id, model=model)
-
-    def _extraction_llm(
-        self, operation: str, *, user_id: str, agent_id: str | None = None
-    ) -> MeteredCall | None:
-        model = self.config.extraction.model_name
-        return self.llm_call(operation, user_id=user_id, agent_id=agent_id, model=model)
+        return self._e.llm.call(operation, user_id=user_id, agent_id=agent_id, model=model)
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out.
@@ -368,28 +263,7 @@ class Vault:
             source_subject=source_subject,
             supersedes=supersedes,
         )
-        if supersedes is None and status is None and self._replacements is not None:
-            supersedes = self._replaced(content, scope.user_id, scope.agent_id)
-            draft = replace(draft, supersedes=supersedes)
-        return self._decisions.route(draft, user_id=scope.user_id, agent_id=scope.agent_id)
-
-    def _replaced(self, content: str, user_id: str, agent_id: str | None) -> str | None:
-        """The current entry the configured LLM says ``content`` replaces, if any: asked
-        about the few most similar ones (``lifecycle.replacements``)."""
-        assert self._replacements is not None
-        if not isinstance(content, str) or not content.strip():
-            return None  # the write path refuses it with its own message
-        asked = recall_search(
-            self._recall,
-            content,
-            user_id,
-            agent_id,
-            CANDIDATES,
-            where=Where(),
-            filters={"quarantined": False},
-        )
-        similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
-        return self._replacements.replaced(content, similar, user_id=user_id, agent_id=agent_id)
+        return self._e.decisions.admit(draft, user_id=scope.user_id, agent_id=scope.agent_id)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
         """Store many memories in one transaction: all of them, or none if any is invalid.
@@ -436,14 +310,14 @@ class Vault:
             source_subject=source_subject,
         )
         # A decision's move (if any) is audited with it.
-        return self._decisions.move(view, entry_id, patch, by_user=True, actor="owner", reason="")
+        return self._e.decisions.move(view, entry_id, patch, by_user=True, actor="owner", reason="")
 
     def history(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> list[Version]:
         """Every period in which the fact was current, oldest first: the entry as it was,
         from and to when, who made the change that began it and what it changed;
         following supersession both ways (the entries that replaced it and that it
         replaced) as well as its own updates. ``NotFoundError`` if it is not the caller's."""
-        return self._history.history(owner_view(user_id, agent_id), check_entry_id(entry_id))
+        return self._e.history.history(owner_view(user_id, agent_id), check_entry_id(entry_id))
 
     def undo(
         self, entry_id: str, *, user_id: str, agent_id: str | None = None, actor: str = "owner"
@@ -455,7 +329,7 @@ class Vault:
         ``ValidationError`` when there is nothing to undo; ``NotFoundError``."""
         view = owner_view(user_id, agent_id)
         who = check_short_text(actor, "actor", 200)
-        return self._history.undo(view, check_entry_id(entry_id), actor=who)
+        return self._e.history.undo(view, check_entry_id(entry_id), actor=who)
 
     def delete(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> None:
         """Delete one entry; ``NotFoundError`` if it is not the caller's."""
@@ -512,7 +386,7 @@ class Vault:
         if when is None:
             return self.store.count(view, flt)
         return len(
-            self._history.as_of(view.user_id, list(self.store.iter_entries(view, flt)), when)
+            self._e.history.as_of(view.user_id, list(self.store.iter_entries(view, flt)), when)
         )
 
     def stats(self, *, user_id: str, agent_id: str | None = None, days: int = 30) -> Stats:
@@ -525,7 +399,7 @@ class Vault:
         for ``count``."""
         view = owner_view(user_id, agent_id)
         span = check_limit(days, "days", maximum=366)
-        now = self._clock()
+        now = self._e.clock()
         model = None if self.embedder is None else self.embedder.name
         current = validity_filter(NO_FILTER, now=now, as_of=None, include_superseded=False)
         tally = self.store.tally(view, current)
@@ -545,7 +419,7 @@ class Vault:
     def _valid(self, flt: Any, as_of: datetime | None, include_superseded: object) -> Any:
         return validity_filter(
             flt,
-            now=self._clock(),
+            now=self._e.clock(),
             as_of=as_of,
             include_superseded=check_bool(include_superseded, "include_superseded"),
         )
@@ -602,9 +476,9 @@ class Vault:
         }
         where = Where(scope, session_id, workspace_id, as_of, include_superseded)
         asked = recall_search(
-            self._recall, query, user_id, agent_id, limit, where=where, filters=filters
+            self._e.recall, query, user_id, agent_id, limit, where=where, filters=filters
         )
-        return self._recall.hits(asked)
+        return self._e.recall.hits(asked)
 
     def explain(
         self,
@@ -642,9 +516,9 @@ class Vault:
         }
         where = Where(scope, session_id, workspace_id, as_of, include_superseded)
         asked = recall_search(
-            self._recall, query, user_id, agent_id, limit, where=where, filters=filters
+            self._e.recall, query, user_id, agent_id, limit, where=where, filters=filters
         )
-        return explain(self._recall, asked, self._relevance)
+        return explain(self._e.recall, asked, self._e.relevance)
 
     def context(
         self,
@@ -691,7 +565,7 @@ class Vault:
         }
         where = Where(scope, session_id, workspace_id, as_of, include_superseded)
         asked = recall_search(
-            self._recall,
+            self._e.recall,
             query,
             user_id,
             agent_id,
@@ -699,7 +573,7 @@ class Vault:
             where=where,
             filters=filters,
         )
-        return self._recall.context(asked, max_tokens, self._relevance.select)
+        return self._e.recall.context(asked, max_tokens, self._e.relevance.select)
 
     def _context_limit(self, limit: int | None) -> object:
         """``context``'s limit: the caller's, or ``context.limit`` when it gave none."""
@@ -721,7 +595,7 @@ class Vault:
         a budget of its own (``render.pack``; the workspace's budget allocator does)."""
         where = Where(scope, session_id, workspace_id)
         asked = recall_search(
-            self._recall,
+            self._e.recall,
             query,
             user_id,
             agent_id,
@@ -729,7 +603,7 @@ class Vault:
             where=where,
             filters={"domain": domain, "quarantined": False},
         )
-        return self._recall.relevant(asked, self._relevance.select)
+        return self._e.recall.relevant(asked, self._e.relevance.select)
 
     # -- transfer ---------------------------------------------------------------------
 
@@ -751,7 +625,7 @@ class Vault:
                 "export it without agent_id",
                 field="workspace",
             )
-        yield from self._transfer.export(owner_view(user_id, agent_id))
+        yield from self._e.transfer.export(owner_view(user_id, agent_id))
         if workspace:
             yield from export_lines(self.store, make_scope(user_id).user_id)
 
@@ -783,9 +657,9 @@ class Vault:
         if not isinstance(workspace, bool):
             raise ValidationError("workspace must be true or false", field="workspace")
         others = WorkspaceImport(
-            self.store, self._clock, accept=workspace, screen=self.workspace.screen
+            self.store, self._e.clock, accept=workspace, screen=self.workspace.screen
         )
-        memories = self._transfer.import_(
+        memories = self._e.transfer.import_(
             records, user_id=user_id, on_conflict=on_conflict, others=others
         )
         done = others.imported
@@ -797,7 +671,7 @@ class Vault:
         user = make_scope(user_id).user_id
         with self._learner.user_lock(user):
             self._learner.forget_user(user)
-            return self._transfer.erase_user(user_id=user, actor=actor)
+            return self._e.transfer.erase_user(user_id=user, actor=actor)
 
     # -- learning from raw conversation (seed 001) ----------------------------------
 
@@ -822,7 +696,7 @@ class Vault:
         conversation so far on every call: messages archived before are recognised.
         ``thread_id`` (default: the session id) groups the calls of one conversation.
         """
-        return self._rememberer.remember(
+        return self._e.rememberer.remember(
             messages,
             user_id=user_id,
             agent_id=agent_id,
@@ -866,18 +740,14 @@ class Vault:
         users = None if user_id is None else [make_scope(user_id).user_id]
         if not isinstance(dry_run, bool):
             raise ValidationError("dry_run must be true or false", field="dry_run")
-        report = self._maintenance.run(now=when, dry_run=dry_run, user_ids=users)
+        report = self._e.maintenance.run(now=when, dry_run=dry_run, user_ids=users)
         names = users if users is not None else self.store.user_ids()
-        made = self._compaction.run(now=report.now, dry_run=dry_run, user_ids=names)
+        made = self._e.compaction.run(now=report.now, dry_run=dry_run, user_ids=names)
         for user in {c.user_id for c in made if c.summary_id is not None}:
             # Linking a source changed its metadata, which drops its vector: embed it
             # again now when this vault has an embedder (else the back-fill does).
             self._derived.reindex(user, None)
         return replace(report, compressions=tuple(made))
-
-    def _add_summary(self, user_id: str, fields: dict[str, Any]) -> MemoryEntry:
-        """A compression summary, through the whole write path (``lifecycle.compress``)."""
-        return self.add(user_id=user_id, source=Source.EXTRACTION, **fields)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()
@@ -975,7 +845,7 @@ class Vault:
             offset=check_offset(offset),
             order=order,
         )
-        return found if when is None else self._history.as_of(view.user_id, found, when)
+        return found if when is None else self._e.history.as_of(view.user_id, found, when)
 
 
 __all__ = ["Vault"]
