@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 
 from .config import VaultConfig
 from .embed.base import Embedder
@@ -41,18 +41,15 @@ from .engine.namespaces.workspace import Workspace
 from .engine.review import ReviewService
 from .engine.transfer import ImportReport
 from .engine.views import (
-    Filters,
     RecallScope,
-    Where,
-    entry_filter,
     owner_view,
     read_entry,
     recall_search,
+    recall_view,
 )
 from .engine.write import KEEP, Draft, Patch
 from .errors import ValidationError
 from .lifecycle import MaintenanceReport
-from .lifecycle.history import validity_filter
 from .llm import MeteredCall
 from .model import (
     DecisionStatus,
@@ -62,49 +59,24 @@ from .model import (
     Kind,
     MemClass,
     MemoryEntry,
-    Sensitivity,
     Source,
     Tier,
 )
+from .results.filters import Browsed, Scoped, Searched, takes
 from .results.history import Version
 from .results.profile import Profile, Remembered
 from .results.recall import Explanation
 from .results.stats import Stats
 from .retrieval.explain import explain
+from .retrieval.recall import Search
 from .stores.protocols import Store
-from .stores.stats import make_stats, window_start
-from .stores.values import NO_FILTER, EntryFilter
 from .validation import (
-    check_bool,
     check_datetime,
     check_entry_id,
-    check_limit,
-    check_offset,
     check_short_text,
     make_scope,
 )
 from .workspace.archive import WorkspaceImport, export_lines
-
-
-def check_sort(value: object) -> EntryOrder:
-    """The listing order a caller names, or a ``ValidationError`` naming the choices."""
-    for order in EntryOrder:
-        if value == order.value:
-            return order
-    choices = ", ".join(o.value for o in EntryOrder)
-    raise ValidationError(f"sort must be one of {choices}", field="sort")
-
-
-def created_range(flt: EntryFilter, after: object, before: object) -> EntryFilter:
-    """``flt`` narrowed to the entries created in ``[after, before)``, both checked."""
-    start = check_datetime(after, "created_after", optional=True)
-    end = check_datetime(before, "created_before", optional=True)
-    if start is not None and end is not None and start >= end:
-        raise ValidationError(
-            "created_after must be earlier than created_before: swap them or widen the range",
-            field="created_after",
-        )
-    return replace(flt, created_after=start, created_before=end)
 
 
 class Vault:
@@ -342,52 +314,20 @@ class Vault:
         return self._writer.delete_many(owner_view(user_id, agent_id), entry_ids)
 
     # -- reads ----------------------------------------------------------------------
+    # The filter words (``results.filters``) are ``**filters``: each read's whole
+    # keyword signature is spelled out at run time by ``takes``.
 
     def get(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> MemoryEntry:
         return read_entry(self.store, owner_view(user_id, agent_id), entry_id)
 
+    @takes(Browsed)
     def count(
-        self,
-        *,
-        user_id: str,
-        agent_id: str | None = None,
-        kind: Kind | str | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        tier: Tier | str | None = None,
-        session_id: str | None = None,
-        quarantined: bool | None = None,
-        sensitivity: Sensitivity | str | None = None,
-        status: DecisionStatus | str | None = None,
-        source_subject: str | None = None,
-        as_of: datetime | str | None = None,
-        include_superseded: bool = False,
-        created_after: datetime | str | None = None,
-        created_before: datetime | str | None = None,
+        self, *, user_id: str, agent_id: str | None = None, **filters: Unpack[Browsed]
     ) -> int:
         """How many entries ``list`` would give without a limit (current ones unless
         ``include_superseded``; with ``as_of``, those current then), so a pager can say
         how many pages the same filters and date range make."""
-        view = owner_view(user_id, agent_id)
-        flt = entry_filter(
-            kind=kind,
-            mem_class=mem_class,
-            domain=domain,
-            tier=tier,
-            session_id=session_id,
-            quarantined=quarantined,
-            sensitivity=sensitivity,
-            status=status,
-            source_subject=source_subject,
-        )
-        flt = created_range(flt, created_after, created_before)
-        when = check_datetime(as_of, "as_of", optional=True)
-        flt = self._valid(flt, when, include_superseded)
-        if when is None:
-            return self.store.count(view, flt)
-        return len(
-            self._e.history.as_of(view.user_id, list(self.store.iter_entries(view, flt)), when)
-        )
+        return self._e.listing.count(owner_view(user_id, agent_id), filters)
 
     def stats(self, *, user_id: str, agent_id: str | None = None, days: int = 30) -> Stats:
         """The caller's entries at a glance, for an overview: current ones counted by
@@ -397,33 +337,10 @@ class Vault:
 
         Every number is one aggregate query in the store; the view is the owner's, as
         for ``count``."""
-        view = owner_view(user_id, agent_id)
-        span = check_limit(days, "days", maximum=366)
-        now = self._e.clock()
         model = None if self.embedder is None else self.embedder.name
-        current = validity_filter(NO_FILTER, now=now, as_of=None, include_superseded=False)
-        tally = self.store.tally(view, current)
-        activity = self.store.daily_activity(view, window_start(now, span))
-        pending = 0 if model is None else self.store.count_unembedded(view, model)
-        return make_stats(
-            user_id=view.user_id,
-            agent_id=view.agent_id,
-            now=now,
-            days=span,
-            tally=tally,
-            activity=activity,
-            embedder=model,
-            pending=pending,
-        )
+        return self._e.listing.stats(owner_view(user_id, agent_id), days, model)
 
-    def _valid(self, flt: Any, as_of: datetime | None, include_superseded: object) -> Any:
-        return validity_filter(
-            flt,
-            now=self._e.clock(),
-            as_of=as_of,
-            include_superseded=check_bool(include_superseded, "include_superseded"),
-        )
-
+    @takes(Searched)
     def search(
         self,
         query: str,
@@ -431,19 +348,7 @@ class Vault:
         user_id: str,
         agent_id: str | None = None,
         limit: int = 5,
-        kind: Kind | str | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        tier: Tier | str | None = None,
-        quarantined: bool | None = None,
-        sensitivity: Sensitivity | str | None = None,
-        status: DecisionStatus | str | None = None,
-        source_subject: str | None = None,
-        as_of: datetime | str | None = None,
-        include_superseded: bool = False,
-        scope: RecallScope = "global",
-        session_id: str | None = None,
-        workspace_id: str | None = None,
+        **filters: Unpack[Searched],
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -464,22 +369,9 @@ class Vault:
         call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
         those of ``workspace_id``; the id the scope needs must be given.
         """
-        filters: Filters = {
-            "kind": kind,
-            "mem_class": mem_class,
-            "domain": domain,
-            "tier": tier,
-            "quarantined": quarantined,
-            "sensitivity": sensitivity,
-            "status": status,
-            "source_subject": source_subject,
-        }
-        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
-        asked = recall_search(
-            self._e.recall, query, user_id, agent_id, limit, where=where, filters=filters
-        )
-        return self._e.recall.hits(asked)
+        return self._e.recall.hits(self._ask(query, user_id, agent_id, limit, filters))
 
+    @takes(Searched)
     def explain(
         self,
         query: str,
@@ -487,39 +379,15 @@ class Vault:
         user_id: str,
         agent_id: str | None = None,
         limit: int = 5,
-        kind: Kind | str | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        tier: Tier | str | None = None,
-        quarantined: bool | None = None,
-        sensitivity: Sensitivity | str | None = None,
-        status: DecisionStatus | str | None = None,
-        source_subject: str | None = None,
-        as_of: datetime | str | None = None,
-        include_superseded: bool = False,
-        scope: RecallScope = "global",
-        session_id: str | None = None,
-        workspace_id: str | None = None,
+        **filters: Unpack[Searched],
     ) -> Explanation:
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
         and what ``context`` would do with it. Its ``hits`` are what ``search`` returns."""
-        filters: Filters = {
-            "kind": kind,
-            "mem_class": mem_class,
-            "domain": domain,
-            "tier": tier,
-            "quarantined": quarantined,
-            "sensitivity": sensitivity,
-            "status": status,
-            "source_subject": source_subject,
-        }
-        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
-        asked = recall_search(
-            self._e.recall, query, user_id, agent_id, limit, where=where, filters=filters
-        )
+        asked = self._ask(query, user_id, agent_id, limit, filters)
         return explain(self._e.recall, asked, self._e.relevance)
 
+    @takes(Scoped)
     def context(
         self,
         query: str,
@@ -528,18 +396,7 @@ class Vault:
         agent_id: str | None = None,
         max_tokens: int | None = None,
         limit: int | None = None,
-        kind: Kind | str | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        tier: Tier | str | None = None,
-        sensitivity: Sensitivity | str | None = None,
-        status: DecisionStatus | str | None = None,
-        source_subject: str | None = None,
-        as_of: datetime | str | None = None,
-        include_superseded: bool = False,
-        scope: RecallScope = "global",
-        session_id: str | None = None,
-        workspace_id: str | None = None,
+        **filters: Unpack[Scoped],
     ) -> str:
         """The recalled-memory block for a system prompt, or "" when nothing is relevant.
 
@@ -553,31 +410,21 @@ class Vault:
         filters are ``search``'s, ``scope`` included (a work-scoped recall,
         ``domain="work"``, never brings back life memories).
         """
-        filters: Filters = {
-            "kind": kind,
-            "mem_class": mem_class,
-            "domain": domain,
-            "tier": tier,
-            "quarantined": False,
-            "sensitivity": sensitivity,
-            "status": status,
-            "source_subject": source_subject,
-        }
-        where = Where(scope, session_id, workspace_id, as_of, include_superseded)
-        asked = recall_search(
-            self._e.recall,
-            query,
-            user_id,
-            agent_id,
-            self._context_limit(limit),
-            where=where,
-            filters=filters,
-        )
+        words = {**filters, "quarantined": False}
+        asked = self._ask(query, user_id, agent_id, limit or self.config.context.limit, words)
         return self._e.recall.context(asked, max_tokens, self._e.relevance.select)
 
-    def _context_limit(self, limit: int | None) -> object:
-        """``context``'s limit: the caller's, or ``context.limit`` when it gave none."""
-        return limit or self.config.context.limit
+    def _ask(
+        self,
+        query: str,
+        user_id: str,
+        agent_id: str | None,
+        limit: object,
+        words: Mapping[str, object],
+    ) -> Search:
+        """A recall's checked search, in the caller's recall view."""
+        view = recall_view(user_id, agent_id)
+        return recall_search(self._e.recall, query, view, limit, words)
 
     def context_hits(
         self,
@@ -593,16 +440,9 @@ class Vault:
     ) -> list[Hit]:
         """The hits ``context`` would pack, best first, for a caller that packs them into
         a budget of its own (``render.pack``; the workspace's budget allocator does)."""
-        where = Where(scope, session_id, workspace_id)
-        asked = recall_search(
-            self._e.recall,
-            query,
-            user_id,
-            agent_id,
-            self._context_limit(limit),
-            where=where,
-            filters={"domain": domain, "quarantined": False},
-        )
+        words: Searched = {"scope": scope, "session_id": session_id, "workspace_id": workspace_id}
+        words |= {"domain": domain, "quarantined": False}
+        asked = self._ask(query, user_id, agent_id, limit or self.config.context.limit, words)
         return self._e.recall.relevant(asked, self._e.relevance.select)
 
     # -- transfer ---------------------------------------------------------------------
@@ -789,27 +629,16 @@ class Vault:
 
     # Last in the class: below this method the name ``list`` means it, not the builtin.
 
+    @takes(Browsed)
     def list(
         self,
         *,
         user_id: str,
         agent_id: str | None = None,
-        kind: Kind | str | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        tier: Tier | str | None = None,
-        session_id: str | None = None,
-        quarantined: bool | None = None,
-        sensitivity: Sensitivity | str | None = None,
-        status: DecisionStatus | str | None = None,
         limit: int = 100,
         offset: int = 0,
-        source_subject: str | None = None,
-        as_of: datetime | str | None = None,
-        include_superseded: bool = False,
         sort: EntryOrder | str = EntryOrder.NEWEST,
-        created_after: datetime | str | None = None,
-        created_before: datetime | str | None = None,
+        **filters: Unpack[Browsed],
     ) -> list[MemoryEntry]:
         """The caller's entries, filtered and paged, newest first unless ``sort`` says
         ``"oldest"`` or ``"updated"`` (last changed first): what a person browsing asks.
@@ -823,29 +652,7 @@ class Vault:
         in between).
         """
         view = owner_view(user_id, agent_id)
-        flt = entry_filter(
-            kind=kind,
-            mem_class=mem_class,
-            domain=domain,
-            tier=tier,
-            session_id=session_id,
-            quarantined=quarantined,
-            sensitivity=sensitivity,
-            status=status,
-            source_subject=source_subject,
-        )
-        flt = created_range(flt, created_after, created_before)
-        order = check_sort(sort)
-        when = check_datetime(as_of, "as_of", optional=True)
-        flt = self._valid(flt, when, include_superseded)
-        found = self.store.list_entries(
-            view,
-            flt,
-            limit=check_limit(limit, maximum=1000),
-            offset=check_offset(offset),
-            order=order,
-        )
-        return found if when is None else self._e.history.as_of(view.user_id, found, when)
+        return self._e.listing.entries(view, filters, limit=limit, offset=offset, sort=sort)
 
 
 __all__ = ["Vault"]

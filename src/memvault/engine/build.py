@@ -47,6 +47,7 @@ from ..stores.protocols import EntityGraph, Store
 from .deciding import DecisionService, ReplacementCheck
 from .derived import Derived
 from .history import HistoryService
+from .listing import Listing
 from .namespaces.admin import Admin
 from .namespaces.decisions import Decisions
 from .namespaces.entities import Entities
@@ -78,6 +79,7 @@ class Engine:
     relevance: Relevance
     transfer: Transfer
     history: HistoryService
+    listing: Listing
     decisions: DecisionService
     maintenance: Maintenance
     compaction: Compaction
@@ -203,6 +205,7 @@ def _parts(
         relevance=Relevance(cfg.context, native, shown),
         transfer=Transfer(store, writer, derived, reveals.audit),
         history=history,
+        listing=Listing(store, history, clock),
         decisions=decisions,
         maintenance=Maintenance(store, lc, clock),
         compaction=Compaction(store, lc, compressor, add_summary),

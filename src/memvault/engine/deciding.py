@@ -50,7 +50,7 @@ from ..stores.values import AuditRecord, EntryFilter, View
 from ..text import STOPWORDS, tokenize
 from ..validation import check_enum, check_short_text
 from .history import HistoryService
-from .views import Filters, Where, owner_view, read_entry, recall_search, recall_view
+from .views import owner_view, read_entry, recall_search, recall_view
 from .write import Draft, Patch, Writer
 
 log = logging.getLogger(__name__)
@@ -147,11 +147,8 @@ class ReplacementCheck:
     def __call__(self, content: object, user_id: str, agent_id: str | None) -> str | None:
         if not isinstance(content, str) or not content.strip():
             return None  # the write path refuses it with its own message
-        where = Where()
-        filters: Filters = {"quarantined": False}
-        asked = recall_search(
-            self._recall, content, user_id, agent_id, CANDIDATES, where=where, filters=filters
-        )
+        view = recall_view(user_id, agent_id)
+        asked = recall_search(self._recall, content, view, CANDIDATES, {"quarantined": False})
         similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
         return self._detector.replaced(content, similar, user_id=user_id, agent_id=agent_id)
 
