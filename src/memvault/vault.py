@@ -31,14 +31,10 @@ from typing import Any, Literal, Unpack
 from .config import VaultConfig
 from .embed.base import Embedder
 from .engine.build import UNSET, build
-from .engine.namespaces.admin import Admin
-from .engine.namespaces.decisions import Decisions
-from .engine.namespaces.deprecated import Deprecated, Space
+from .engine.namespaces.deprecated import Space
 from .engine.namespaces.entities import Entities
-from .engine.namespaces.learning import Learning
+from .engine.namespaces.flat import FlatNames
 from .engine.namespaces.reveal import Reveal
-from .engine.namespaces.workspace import Workspace
-from .engine.review import ReviewService
 from .engine.transfer import ImportReport
 from .engine.views import (
     RecallScope,
@@ -79,7 +75,7 @@ from .validation import (
 from .workspace.archive import WorkspaceImport, export_lines
 
 
-class Vault:
+class Vault(FlatNames):
     """Long-term memory for agents, on one store (a SQLite file by default).
 
     ``Vault(path_or_url)`` opens (and creates or upgrades) a SQLite file, or the store a
@@ -592,40 +588,10 @@ class Vault:
     def health(self) -> dict[str, Any]:
         return self.store.health()
 
-    # -- namespaces whose names were methods, and the deprecated flat names -----------
+    # -- namespaces whose names were methods (the flat aliases: ``FlatNames``) ------
 
     entities: Space[Entities] = Space(Entities.list)
     reveal: Space[Reveal] = Space(Reveal.entry)
-    # The flat names the README, docs/ or the CHANGELOG promised (docs/quickstart.md
-    # "Deprecated aliases"): each warns and runs its namespace's method.
-    upsert_card = Deprecated("workspace", Workspace.upsert_card)
-    card_revisions = Deprecated("workspace", Workspace.card_revisions)
-    card_text = Deprecated("workspace", Workspace.card_text)
-    tasks = Deprecated("workspace", Workspace.tasks)
-    add_task = Deprecated("workspace", Workspace.add_task)
-    update_task = Deprecated("workspace", Workspace.update_task)
-    move_task = Deprecated("workspace", Workspace.move_task)
-    workspace_sessions = Deprecated("workspace", Workspace.sessions)
-    entity = Deprecated("entities", Entities.get)
-    add_alias = Deprecated("entities", Entities.add_alias)
-    merge_entities = Deprecated("entities", Entities.merge)
-    entity_graph = Deprecated("entities", Entities.graph)
-    entity_memories = Deprecated("entities", Entities.memories)
-    set_reveal_secret = Deprecated("reveal", Reveal.set_secret)
-    reset_reveal_secret = Deprecated("reveal", Reveal.reset_secret)
-    authorize_reveal = Deprecated("reveal", Reveal.authorize)
-    unlock_reveal = Deprecated("reveal", Reveal.unlock)
-    audit_log = Deprecated("reveal", Reveal.audit_log)
-    quarantined = Deprecated("review", ReviewService.quarantined)
-    approve = Deprecated("review", ReviewService.approve)
-    reject = Deprecated("review", ReviewService.reject)
-    decide = Deprecated("decisions", Decisions.decide)
-    decision_history = Deprecated("decisions", Decisions.history)
-    conflicts = Deprecated("decisions", Decisions.conflicts)
-    flush_learning = Deprecated("learning", Learning.flush)
-    users = Deprecated("admin", Admin.users)
-    user_total = Deprecated("admin", Admin.user_total)
-    llm_usage = Deprecated("admin", Admin.llm_usage)
 
     # Last in the class: below this method the name ``list`` means it, not the builtin.
 
