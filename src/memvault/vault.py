@@ -1,31 +1,23 @@
 """``Vault``: the engine facade every surface (CLI, HTTP, MCP, agents) calls.
 
-It wires the engine's parts and delegates to them: the write path (``engine.write``),
-recall and its inspectable twin (``retrieval.recall``, ``retrieval.explain``), transfer
-(``engine.transfer``) and history; storage is a ``Store``. What is not about one
-memory lives in a namespace (``engine.namespaces``): ``vault.workspace``,
-``vault.entities``, ``vault.reveal``, ``vault.review``, ``vault.decisions``,
-``vault.learning`` and ``vault.admin``. A new capability gets a namespace, not methods here.
-Every part reads time from the one clock passed in. Every call names a ``user_id``
-and nothing crosses to another user; which of the user's entries a call sees is
-written down in ``views`` (management calls: the owner's view; recall: the agent's).
-
-Why this file is about 960 lines, over the facade's 450: the public calls keep their
-whole keyword signatures here (``search``, ``explain``, ``context``, ``count`` and
-``list`` each spell out the filter vocabulary, because the documentation, the HTTP
-client's mirror and its tests read them from ``Vault``), each with its docstring, and
-the 28 deprecated aliases of names the documentation promised stand here until they
-are removed. The logic is in the modules named above; moving the signatures to one
-generated ``Filters`` signature is what would bring the file under the limit.
+It holds the public calls and delegates each to the engine's parts, which
+``engine.build`` wires: the write path (``engine.write``), recall and its inspectable
+twin (``retrieval.recall``, ``retrieval.explain``), listing, transfer and history;
+storage is a ``Store``. The reads take the filter words of ``results.filters``. What
+is not about one memory lives in a namespace (``engine.namespaces``):
+``vault.workspace``, ``vault.entities``, ``vault.reveal``, ``vault.review``,
+``vault.decisions``, ``vault.learning`` and ``vault.admin``; a new capability gets a
+namespace, not methods here. Every part reads time from the one clock passed in. Every
+call names a ``user_id`` and nothing crosses to another user; which of the user's
+entries a call sees is written down in ``views`` (management calls: the owner's view;
+recall: the agent's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Literal, Unpack
 
 from .config import VaultConfig
@@ -36,43 +28,20 @@ from .engine.namespaces.entities import Entities
 from .engine.namespaces.flat import FlatNames
 from .engine.namespaces.reveal import Reveal
 from .engine.transfer import ImportReport
-from .engine.views import (
-    RecallScope,
-    owner_view,
-    read_entry,
-    recall_search,
-    recall_view,
-)
+from .engine.views import owner_view, read_entry
+from .engine.words import NEW_DEFAULTS, Changes, NewMemory
 from .engine.write import KEEP, Draft, Patch
-from .errors import ValidationError
 from .lifecycle import MaintenanceReport
 from .llm import MeteredCall
-from .model import (
-    DecisionStatus,
-    Domain,
-    EntryOrder,
-    Hit,
-    Kind,
-    MemClass,
-    MemoryEntry,
-    Source,
-    Tier,
-)
-from .results.filters import Browsed, Scoped, Searched, takes
+from .model import EntryOrder, Hit, MemoryEntry
+from .results.filters import Browsed, Hinted, Scoped, Searched, takes
 from .results.history import Version
 from .results.profile import Profile, Remembered
 from .results.recall import Explanation
 from .results.stats import Stats
 from .retrieval.explain import explain
-from .retrieval.recall import Search
 from .stores.protocols import Store
-from .validation import (
-    check_datetime,
-    check_entry_id,
-    check_short_text,
-    make_scope,
-)
-from .workspace.archive import WorkspaceImport, export_lines
+from .validation import check_entry_id, check_short_text, make_scope
 
 
 class Vault(FlatNames):
@@ -96,15 +65,8 @@ class Vault(FlatNames):
         embedder: Embedder | None = UNSET,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        self._e = e = build(
-            path,
-            store=store,
-            config=config,
-            embedder=embedder,
-            clock=clock,
-            add=self.add,
-            update=self.update,
-        )
+        e = build(path, store=store, config=config, embedder=embedder, clock=clock, vault=self)
+        self._e = e
         self.config, self.store, self.embedder = e.config, e.store, e.embedder
         # The namespaces (``engine.namespaces``): what is not about one memory.
         self.workspace, self.review, self.admin = e.workspace, e.review, e.admin
@@ -114,25 +76,13 @@ class Vault(FlatNames):
         self._writer, self._derived, self._profiles = e.writer, e.derived, e.profiles
         self._learner, self._extraction_llm = e.learner, e.extraction_llm
 
-    # -- lifecycle ------------------------------------------------------------------
-
     def close(self) -> None:
         """Learn from the queued conversations, finish queued embeddings, record pending
         recalls, then close the store."""
-        self._learner.close()
-        self._derived.close()
-        if self._e.accesses is not None:
-            self._e.accesses.flush()
-        self._e.llm.close()
-        self.store.close()
+        self._e.close()
 
     def llm_call(
-        self,
-        operation: str,
-        *,
-        user_id: str,
-        agent_id: str | None = None,
-        model: str | None = None,
+        self, operation: str, *, user_id: str, agent_id: str | None = None, model: str | None = None
     ) -> MeteredCall | None:
         """The configured LLM (``config.llm``; ``model`` overrides its model) for one
         operation of one user: every call budgeted and recorded on the token ledger
@@ -148,10 +98,7 @@ class Vault(FlatNames):
         return self._derived.flush(timeout)
 
     def reindex(
-        self,
-        *,
-        user_id: str | None = None,
-        progress: Callable[[int, int], None] | None = None,
+        self, *, user_id: str | None = None, progress: Callable[[int, int], None] | None = None
     ) -> int:
         """Embed now every entry (of ``user_id``, or of every user) that has no vector
         of the current embedder; returns how many were embedded (0 without an embedder).
@@ -166,12 +113,7 @@ class Vault(FlatNames):
     def __enter__(self) -> Vault:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def embed_text(self, entry: MemoryEntry) -> str:
@@ -180,29 +122,14 @@ class Vault(FlatNames):
 
     # -- writes ---------------------------------------------------------------------
 
+    @takes(NewMemory, NEW_DEFAULTS)
     def add(
         self,
         content: str,
         *,
         user_id: str,
         agent_id: str | None = None,
-        kind: Kind | str = Kind.USER,
-        name: str | None = None,
-        description: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        session_id: str | None = None,
-        workspace_id: str | None = None,
-        mem_class: MemClass | str = MemClass.SEMANTIC,
-        domain: Domain | str | None = None,
-        category: str | None = None,
-        confidence: float | None = None,
-        importance: float = 0.5,
-        status: DecisionStatus | str | None = None,
-        expires_at: Any = None,
-        source: Source | str = Source.API,
-        id: str | None = None,
-        source_subject: str | None = None,
-        supersedes: str | None = None,
+        **fields: Unpack[NewMemory],
     ) -> MemoryEntry:
         """Store one memory and return it as stored. Findable by keyword on return.
 
@@ -210,27 +137,7 @@ class Vault(FlatNames):
         that one stops being current (kept, with ``valid_to`` and ``superseded_by``, in
         ``history``), so recall returns the new fact only."""
         scope = make_scope(user_id, agent_id)
-        draft = Draft(
-            content=content,
-            id=id,
-            agent_id=scope.agent_id,
-            session_id=session_id,
-            workspace_id=workspace_id,
-            name=name,
-            description=description,
-            kind=kind,
-            mem_class=mem_class,
-            domain=domain,
-            category=category,
-            confidence=confidence,
-            importance=importance,
-            expires_at=expires_at,
-            status=status,
-            metadata=metadata,
-            source=source,
-            source_subject=source_subject,
-            supersedes=supersedes,
-        )
+        draft = Draft(content=content, agent_id=scope.agent_id, **fields)
         return self._e.decisions.admit(draft, user_id=scope.user_id, agent_id=scope.agent_id)
 
     def add_many(self, records: Iterable[Mapping[str, Any]], *, user_id: str) -> list[MemoryEntry]:
@@ -240,44 +147,19 @@ class Vault(FlatNames):
         """
         return self._writer.add_many(records, user_id=make_scope(user_id).user_id)
 
+    @takes(Changes, {"expires_at": KEEP})
     def update(
         self,
         entry_id: str,
         *,
         user_id: str,
         agent_id: str | None = None,
-        content: str | None = None,
-        name: str | None = None,
-        description: str | None = None,
-        kind: Kind | str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        mem_class: MemClass | str | None = None,
-        domain: Domain | str | None = None,
-        category: str | None = None,
-        importance: float | None = None,
-        tier: Tier | str | None = None,
-        status: DecisionStatus | str | None = None,
-        expires_at: Any = KEEP,
-        source_subject: str | None = None,
+        **changes: Unpack[Changes],
     ) -> MemoryEntry:
         """Change the given fields of one entry (None = keep) and return the new entry."""
         view = owner_view(user_id, agent_id)
-        patch = Patch(
-            content=content,
-            name=name,
-            description=description,
-            kind=kind,
-            metadata=metadata,
-            mem_class=mem_class,
-            domain=domain,
-            category=category,
-            importance=importance,
-            tier=tier,
-            status=status,
-            expires_at=expires_at,
-            source_subject=source_subject,
-        )
         # A decision's move (if any) is audited with it.
+        patch = Patch(**changes)
         return self._e.decisions.move(view, entry_id, patch, by_user=True, actor="owner", reason="")
 
     def history(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> list[Version]:
@@ -309,9 +191,7 @@ class Vault(FlatNames):
         """Delete the given entries that are the caller's; returns the ids deleted."""
         return self._writer.delete_many(owner_view(user_id, agent_id), entry_ids)
 
-    # -- reads ----------------------------------------------------------------------
-    # The filter words (``results.filters``) are ``**filters``: each read's whole
-    # keyword signature is spelled out at run time by ``takes``.
+    # -- reads (the filter words: ``results.filters``) -------------------------------
 
     def get(self, entry_id: str, *, user_id: str, agent_id: str | None = None) -> MemoryEntry:
         return read_entry(self.store, owner_view(user_id, agent_id), entry_id)
@@ -333,8 +213,7 @@ class Vault(FlatNames):
 
         Every number is one aggregate query in the store; the view is the owner's, as
         for ``count``."""
-        model = None if self.embedder is None else self.embedder.name
-        return self._e.listing.stats(owner_view(user_id, agent_id), days, model)
+        return self._e.listing.stats(owner_view(user_id, agent_id), days)
 
     @takes(Searched)
     def search(
@@ -365,7 +244,7 @@ class Vault(FlatNames):
         call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
         those of ``workspace_id``; the id the scope needs must be given.
         """
-        return self._e.recall.hits(self._ask(query, user_id, agent_id, limit, filters))
+        return self._e.recall.hits(self._e.ask(query, user_id, agent_id, limit, filters))
 
     @takes(Searched)
     def explain(
@@ -380,7 +259,7 @@ class Vault(FlatNames):
         """``search``'s own computation as data: for every candidate its rank and raw
         score in each channel, the fused score, each boost, the final score and order,
         and what ``context`` would do with it. Its ``hits`` are what ``search`` returns."""
-        asked = self._ask(query, user_id, agent_id, limit, filters)
+        asked = self._e.ask(query, user_id, agent_id, limit, filters)
         return explain(self._e.recall, asked, self._e.relevance)
 
     @takes(Scoped)
@@ -407,21 +286,10 @@ class Vault(FlatNames):
         ``domain="work"``, never brings back life memories).
         """
         words = {**filters, "quarantined": False}
-        asked = self._ask(query, user_id, agent_id, limit or self.config.context.limit, words)
+        asked = self._e.ask(query, user_id, agent_id, limit or self.config.context.limit, words)
         return self._e.recall.context(asked, max_tokens, self._e.relevance.select)
 
-    def _ask(
-        self,
-        query: str,
-        user_id: str,
-        agent_id: str | None,
-        limit: object,
-        words: Mapping[str, object],
-    ) -> Search:
-        """A recall's checked search, in the caller's recall view."""
-        view = recall_view(user_id, agent_id)
-        return recall_search(self._e.recall, query, view, limit, words)
-
+    @takes(Hinted)
     def context_hits(
         self,
         query: str,
@@ -429,16 +297,12 @@ class Vault(FlatNames):
         user_id: str,
         agent_id: str | None = None,
         limit: int | None = None,
-        scope: RecallScope = "global",
-        session_id: str | None = None,
-        workspace_id: str | None = None,
-        domain: Domain | str | None = None,
+        **place: Unpack[Hinted],
     ) -> list[Hit]:
         """The hits ``context`` would pack, best first, for a caller that packs them into
         a budget of its own (``render.pack``; the workspace's budget allocator does)."""
-        words: Searched = {"scope": scope, "session_id": session_id, "workspace_id": workspace_id}
-        words |= {"domain": domain, "quarantined": False}
-        asked = self._ask(query, user_id, agent_id, limit or self.config.context.limit, words)
+        words = {**place, "quarantined": False}
+        asked = self._e.ask(query, user_id, agent_id, limit or self.config.context.limit, words)
         return self._e.recall.relevant(asked, self._e.relevance.select)
 
     # -- transfer ---------------------------------------------------------------------
@@ -453,17 +317,7 @@ class Vault(FlatNames):
         line each (``transfer`` documents the format). Off by default so a caller that
         reads every line as a memory keeps working. The workspace is the user's, not an
         agent's: it needs ``agent_id`` left out."""
-        if not isinstance(workspace, bool):
-            raise ValidationError("workspace must be true or false", field="workspace")
-        if workspace and agent_id is not None:
-            raise ValidationError(
-                "the workspace (state cards and tasks) is the user's, not one agent's: "
-                "export it without agent_id",
-                field="workspace",
-            )
-        yield from self._e.transfer.export(owner_view(user_id, agent_id))
-        if workspace:
-            yield from export_lines(self.store, make_scope(user_id).user_id)
+        return self._e.backup.export(user_id, agent_id, workspace=workspace)
 
     def import_(
         self,
@@ -490,26 +344,16 @@ class Vault(FlatNames):
         cards and tasks land in one store transaction, or none do. ``on_conflict``
         applies to cards (by session) and tasks (by id) too. ``workspace=False`` refuses
         card and task lines (an import into one agent's own store)."""
-        if not isinstance(workspace, bool):
-            raise ValidationError("workspace must be true or false", field="workspace")
-        others = WorkspaceImport(
-            self.store, self._e.clock, accept=workspace, screen=self.workspace.screen
+        return self._e.backup.import_report(
+            records, user_id=user_id, on_conflict=on_conflict, workspace=workspace
         )
-        memories = self._e.transfer.import_(
-            records, user_id=user_id, on_conflict=on_conflict, others=others
-        )
-        done = others.imported
-        return ImportReport(memories, done.cards, done.revisions, done.tasks)
 
     def erase_user(self, *, user_id: str, actor: str = "owner") -> int:
         """Erase every trace of a user (one audit record of it stays); returns the entry count.
         Conversations of the user still waiting to be learnt from are dropped first."""
-        user = make_scope(user_id).user_id
-        with self._learner.user_lock(user):
-            self._learner.forget_user(user)
-            return self._e.transfer.erase_user(user_id=user, actor=actor)
+        return self._e.backup.erase_user(make_scope(user_id).user_id, actor=actor)
 
-    # -- learning from raw conversation (seed 001) ----------------------------------
+    # -- conversations and the structured profile (seed 001) -------------------------
 
     def remember(
         self,
@@ -541,8 +385,6 @@ class Vault(FlatNames):
             wait=wait,
         )
 
-    # -- the structured profile (seed 001) -----------------------------------------
-
     def profile(self, *, user_id: str, agent_id: str | None = None) -> Profile:
         """The user's profile document (``agent_id``: their profile with that agent); an
         empty one when nothing was learnt yet."""
@@ -552,11 +394,6 @@ class Vault(FlatNames):
         self, profile: Profile, *, user_id: str, agent_id: str | None = None
     ) -> Profile:
         """Replace the user's profile document with ``profile`` (saved atomically)."""
-        if not isinstance(profile, Profile):
-            raise ValidationError(
-                "profile must be a Profile (memvault.profile.parse_profile reads one from JSON)",
-                field="profile",
-            )
         self._profiles.replace(user_id, agent_id, profile)
         return self.profile(user_id=user_id, agent_id=agent_id)
 
@@ -572,18 +409,7 @@ class Vault(FlatNames):
         promoting. Then compress each session's old raw turns into one summary
         (``lifecycle.compress``; the report's ``compressions``). Idempotent; ``dry_run``
         reports without writing. Of ``user_id`` only, or of every user."""
-        when = check_datetime(now, "now")
-        users = None if user_id is None else [make_scope(user_id).user_id]
-        if not isinstance(dry_run, bool):
-            raise ValidationError("dry_run must be true or false", field="dry_run")
-        report = self._e.maintenance.run(now=when, dry_run=dry_run, user_ids=users)
-        names = users if users is not None else self.store.user_ids()
-        made = self._e.compaction.run(now=report.now, dry_run=dry_run, user_ids=names)
-        for user in {c.user_id for c in made if c.summary_id is not None}:
-            # Linking a source changed its metadata, which drops its vector: embed it
-            # again now when this vault has an embedder (else the back-fill does).
-            self._derived.reindex(user, None)
-        return replace(report, compressions=tuple(made))
+        return self._e.upkeep.run(now=now, dry_run=dry_run, user_id=user_id)
 
     def health(self) -> dict[str, Any]:
         return self.store.health()

@@ -6,17 +6,17 @@ decisions, the lifecycle jobs, the profile and the namespaces. It lives apart fr
 ``vault.py`` so that the facade holds the public calls and nothing else; the order here
 is the one dependency order of the parts (a part is made after those it uses).
 
-``add`` and ``update`` are the vault's own calls, handed to the parts that write through
-the whole public path (learning from conversations, compression summaries).
+The vault's own ``add`` and ``update`` are handed to the parts that write through the
+whole public path (learning from conversations, compression summaries).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..config import VaultConfig, load_config
 from ..embed.base import Embedder
@@ -37,13 +37,14 @@ from ..profile.profiles import Profiles
 from ..profile.remember import Rememberer
 from ..retrieval.channels import channels_for
 from ..retrieval.people import People
-from ..retrieval.recall import Recall
+from ..retrieval.recall import Recall, Search
 from ..retrieval.relevance import Relevance
 from ..retrieval.rerank import load_model
 from ..security.protect import Protector
 from ..security.screen import TextScreen
 from ..stores import open_store
 from ..stores.protocols import EntityGraph, Store
+from .backup import Backup
 from .deciding import DecisionService, ReplacementCheck
 from .derived import Derived
 from .history import HistoryService
@@ -57,11 +58,25 @@ from .namespaces.workspace import Workspace
 from .reveal import RevealService
 from .review import ReviewService
 from .transfer import Transfer
+from .upkeep import Upkeep
 from .vector_space import chose_model, settle
+from .views import recall_search, recall_view
 from .write import Writer, semantic_screen
+
+Words = Mapping[str, object]
 
 #: ``embedder`` not given: the one ``config.embedding`` names (``None`` means none).
 UNSET: Any = object()
+
+
+class Writes(Protocol):
+    """The vault's own write calls, which learning and compression write through."""
+
+    @property
+    def add(self) -> Callable[..., MemoryEntry]: ...
+
+    @property
+    def update(self) -> Callable[..., MemoryEntry]: ...
 
 
 @dataclass(eq=False)
@@ -81,8 +96,8 @@ class Engine:
     history: HistoryService
     listing: Listing
     decisions: DecisionService
-    maintenance: Maintenance
-    compaction: Compaction
+    upkeep: Upkeep
+    backup: Backup
     accesses: AccessLog | None
     profiles: Profiles
     learner: Learner
@@ -96,6 +111,22 @@ class Engine:
     admin: Admin
     extraction_llm: LLMFor
 
+    def close(self) -> None:
+        """Learn from the queued conversations, finish queued embeddings, record pending
+        recalls, then close the LLM clients and the store."""
+        self.learner.close()
+        self.derived.close()
+        if self.accesses is not None:
+            self.accesses.flush()
+        self.llm.close()
+        self.store.close()
+
+    def ask(
+        self, query: object, user_id: str, agent_id: str | None, limit: object, words: Words
+    ) -> Search:
+        """A recall's checked search, in the caller's recall view (``views``)."""
+        return recall_search(self.recall, query, recall_view(user_id, agent_id), limit, words)
+
 
 def build(
     path: str | Path | None,
@@ -104,10 +135,9 @@ def build(
     config: VaultConfig | None,
     embedder: Embedder | None,
     clock: Callable[[], datetime] | None,
-    add: Callable[..., MemoryEntry],
-    update: Callable[..., MemoryEntry],
+    vault: Writes,
 ) -> Engine:
-    """The parts of a vault on ``path`` or ``store`` (see ``Vault``); the store is
+    """The parts of ``vault`` on ``path`` or ``store`` (see ``Vault``); the store is
     closed again when a part fails to start."""
     cfg = config if config is not None else load_config()
     if store is not None and path is not None:
@@ -134,7 +164,7 @@ def build(
     except BaseException:
         store.close()
         raise
-    return _parts(store, cfg, settled, reranker, clock or utcnow, add, update)
+    return _parts(store, cfg, settled, reranker, clock or utcnow, vault)
 
 
 def _parts(
@@ -143,9 +173,9 @@ def _parts(
     embedder: Embedder | None,
     reranker: Any,
     clock: Callable[[], datetime],
-    add: Callable[..., MemoryEntry],
-    update: Callable[..., MemoryEntry],
+    vault: Writes,
 ) -> Engine:
+    add, update = vault.add, vault.update
     protector = Protector(cfg.sensitive, cfg.home)
     people = People(store, cfg.retrieval.person_key)
     # The engine's own calls go through the exit guard: a script that ends without
@@ -190,6 +220,8 @@ def _parts(
 
     compressor = Compressor(lc, llm.call if lc.compress_llm else None)
     profiles = Profiles(store, clock, screen)
+    compaction = Compaction(store, lc, compressor, add_summary)
+    transfer = Transfer(store, writer, derived, reveals.audit)
     extraction = llm.on_model(cfg.extraction.model_name)
     learner = Learner(profiles, extraction, cfg.extraction, clock, add=add, update=update)
     shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
@@ -203,12 +235,12 @@ def _parts(
         writer=writer,
         recall=recall,
         relevance=Relevance(cfg.context, native, shown),
-        transfer=Transfer(store, writer, derived, reveals.audit),
+        transfer=transfer,
         history=history,
-        listing=Listing(store, history, clock),
+        listing=Listing(store, history, clock, None if embedder is None else embedder.name),
         decisions=decisions,
-        maintenance=Maintenance(store, lc, clock),
-        compaction=Compaction(store, lc, compressor, add_summary),
+        upkeep=Upkeep(store, Maintenance(store, lc, clock), compaction, derived),
+        backup=Backup(transfer, learner, store, clock, screen),
         accesses=accesses,
         profiles=profiles,
         learner=learner,

@@ -48,8 +48,13 @@ class Listing:
     """The caller's entries, filtered and paged, and how many there are."""
 
     def __init__(
-        self, store: Store, history: HistoryService, clock: Callable[[], datetime]
+        self,
+        store: Store,
+        history: HistoryService,
+        clock: Callable[[], datetime],
+        embedder: str | None,
     ) -> None:
+        self._embedder = embedder  # the model whose vectors ``stats`` counts as pending
         self._store = store
         self._history = history
         self._clock = clock
@@ -95,9 +100,10 @@ class Listing:
             self._history.as_of(view.user_id, list(self._store.iter_entries(view, flt)), when)
         )
 
-    def stats(self, view: View, days: object, embedder: str | None) -> Stats:
+    def stats(self, view: View, days: object) -> Stats:
         """``view``'s current entries at a glance (``Vault.stats``): each number one
-        aggregate query in the store; ``embedder`` names the model vectors wait for."""
+        aggregate query in the store."""
+        embedder = self._embedder
         span = check_limit(days, "days", maximum=366)
         now = self._clock()
         current = validity_filter(NO_FILTER, now=now, as_of=None, include_superseded=False)

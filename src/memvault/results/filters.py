@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Literal, TypedDict, TypeVar, cast
 
@@ -56,13 +56,23 @@ class Listed(Filters, AsOf, total=False):
     created_before: datetime | str | None
 
 
-class Scoped(Recalled, total=False):
-    """``Vault.context``'s filters: a recall narrowed by ``scope`` (``"session"``:
-    ``session_id``'s entries; ``"workspace"``: ``workspace_id``'s)."""
+class Placed(TypedDict, total=False):
+    """Where a recall looks: ``scope`` (``"session"``: ``session_id``'s entries;
+    ``"workspace"``: ``workspace_id``'s; ``"global"``: all the call may see)."""
 
     scope: RecallScope
     session_id: str | None
     workspace_id: str | None
+
+
+class Scoped(Recalled, Placed, total=False):
+    """``Vault.context``'s filters: a recall's, narrowed by its place."""
+
+
+class Hinted(Placed, total=False):
+    """``Vault.context_hits``: the place and the domain (the workspace's allocator)."""
+
+    domain: Domain | str | None
 
 
 class Searched(Scoped, total=False):
@@ -83,9 +93,11 @@ DEFAULTS: dict[str, object] = {"include_superseded": False, "scope": "global"}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def takes(words: type) -> Callable[[F], F]:
-    """Spell out the words of ``words`` (a TypedDict above) as keyword parameters of the
-    decorated function's run-time signature, in place of its ``**filters``."""
+def takes(words: type, defaults: Mapping[str, object] = DEFAULTS) -> Callable[[F], F]:
+    """Spell out the words of ``words`` (a TypedDict) as keyword parameters of the
+    decorated function's run-time signature, in place of its ``**filters``; the
+    function is called with every word, a word left out at its default (``defaults``,
+    else None)."""
 
     def spell(fn: F) -> F:
         own = inspect.signature(fn)
@@ -94,7 +106,7 @@ def takes(words: type) -> Callable[[F], F]:
             inspect.Parameter(
                 name,
                 inspect.Parameter.KEYWORD_ONLY,
-                default=DEFAULTS.get(name),
+                default=defaults.get(name),
                 annotation=getattr(hint, "__forward_arg__", hint),
             )
             for name, hint in words.__annotations__.items()
@@ -104,10 +116,11 @@ def takes(words: type) -> Callable[[F], F]:
         @functools.wraps(fn)
         def checked(*args: Any, **kwargs: Any) -> Any:
             try:
-                signature.bind(*args, **kwargs)
+                bound = signature.bind(*args, **kwargs)
             except TypeError as exc:
                 raise TypeError(f"{fn.__name__}() {exc}") from None
-            return fn(*args, **kwargs)
+            bound.apply_defaults()
+            return fn(*bound.args, **bound.kwargs)
 
         checked.__signature__ = signature  # type: ignore[attr-defined]
         return cast(F, checked)
@@ -120,7 +133,9 @@ __all__ = [
     "AsOf",
     "Browsed",
     "Filters",
+    "Hinted",
     "Listed",
+    "Placed",
     "RecallScope",
     "Recalled",
     "Scoped",
