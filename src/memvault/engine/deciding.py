@@ -92,13 +92,13 @@ class Conflict:
     def record(self, user_id: str, entry_id: str) -> AuditRecord:
         """The audit record of this conflict, filed under ``entry_id`` (one of the two)."""
         return AuditRecord(
-            self.at,
-            user_id,
-            self.actor,
-            CONFLICT_ACTION,
-            "recorded",
-            entry_id,
-            f"{self.decision_id} conflicts with {self.adopted_id} by {self.method}",
+            at=self.at,
+            user_id=user_id,
+            actor=self.actor,
+            action=CONFLICT_ACTION,
+            outcome="recorded",
+            entry_id=entry_id,
+            detail=f"{self.decision_id} conflicts with {self.adopted_id} by {self.method}",
         )
 
     def to_dict(self) -> dict[str, str]:
@@ -410,7 +410,15 @@ class DecisionService:
         reason: str,
     ) -> None:
         self.store.append_audit(
-            move_record(self._clock(), entry.user_id, actor, entry.id, before, after, reason)
+            move_record(
+                at=self._clock(),
+                user_id=entry.user_id,
+                actor=actor,
+                entry_id=entry.id,
+                before=before,
+                after=after,
+                reason=reason,
+            )
         )
 
     # -- reads -------------------------------------------------------------------------
