@@ -17,17 +17,18 @@ Read by (``READERS``; ``tests/test_fields.py`` keeps the list true):
 * ``integrations.langgraph`` and ``integrations.anthropic_memory``: the title's length limit.
 
 Typed mirrors stay written out, so a type checker sees every field: ``MemoryEntry``,
-``engine.write.Draft`` and ``engine.write.Patch``, ``Vault.add`` / ``Vault.update`` and
-the HTTP bodies of ``server/schemas.py``. ``tests/test_fields.py`` checks each against
-this table (names, types, enums, optionality) and the SQLite ``memories`` columns against
-the stored rows, so a field added here and forgotten there fails a test.
+``engine.write.Draft`` and ``engine.write.Patch``, the words of ``Vault.add`` /
+``Vault.update`` (``engine.words``) and the HTTP bodies of ``server/schemas.py``.
+``tests/test_fields.py`` checks each against this table (names, types, enums,
+optionality) and the SQLite ``memories`` columns against the stored rows, so a field
+added here and forgotten there fails a test.
 
 How to add a field
 ------------------
 1. Add its row below, where it should sit in ``MemoryEntry``.
 2. Add the attribute to ``model.MemoryEntry`` with the row's type and default; if the row
    says an import keeps it, to ``engine.write.Draft``; if update may change it, to
-   ``engine.write.Patch`` and ``Vault.update``; if HTTP exposes it, to the bodies in
+   ``engine.write.Patch`` and ``engine.words.Changes``; if HTTP exposes it, to the bodies in
    ``server/schemas.py``; and to ``server.schemas.Entry``, which returns every field.
 3. A stored field needs a migration: ``ALTER TABLE memories ADD COLUMN ...`` in
    ``stores/sqlite/schema.py`` and ``stores/mysql/schema.py`` (and in each other backend),

@@ -22,7 +22,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, Unpack
 from urllib.parse import quote
 
 import httpx
@@ -36,10 +36,10 @@ from ..model import (
     Kind,
     MemClass,
     MemoryEntry,
-    Sensitivity,
     Tier,
 )
 from ..results.external import ExternalHit
+from ..results.filters import Listed, Recalled, takes
 from ..results.history import Version
 from ..results.profile import Profile, Remembered, parse_profile
 from ..results.recall import Explanation
@@ -248,83 +248,25 @@ def delete_many(
     )
 
 
-def _listing(
-    agent_id: str | None,
-    kind: Kind | str | None,
-    mem_class: MemClass | str | None,
-    domain: Domain | str | None,
-    tier: Tier | str | None,
-    session_id: str | None,
-    sensitivity: Sensitivity | str | None,
-    status: DecisionStatus | str | None,
-    source_subject: str | None,
-    as_of: datetime | str | None,
-    include_superseded: bool,
-    created_after: datetime | str | None,
-    created_before: datetime | str | None,
-    limit: int,
-    offset: int,
-) -> dict[str, Any]:
-    return _fields(
-        agent_id=_agent(agent_id),
-        kind=kind,
-        mem_class=mem_class,
-        domain=domain,
-        tier=tier,
-        session_id=session_id,
-        sensitivity=sensitivity,
-        status=status,
-        source_subject=source_subject,
-        as_of=as_of,
-        include_superseded=include_superseded,
-        created_after=created_after,
-        created_before=created_before,
-        limit=limit,
-        offset=offset,
-    )
+def _listing(agent_id: str | None, filters: Mapping[str, object], **page: int) -> dict[str, Any]:
+    return _fields(agent_id=_agent(agent_id), **filters, **page)
 
 
+@takes(Listed)
 def list_entries(
     *,
     user_id: str | None = None,
     agent_id: str | None = None,
-    kind: Kind | str | None = None,
-    mem_class: MemClass | str | None = None,
-    domain: Domain | str | None = None,
-    tier: Tier | str | None = None,
-    session_id: str | None = None,
-    sensitivity: Sensitivity | str | None = None,
-    status: DecisionStatus | str | None = None,
     limit: int = 100,
     offset: int = 0,
-    source_subject: str | None = None,
-    as_of: datetime | str | None = None,
-    include_superseded: bool = False,
     sort: EntryOrder | str = EntryOrder.NEWEST,
-    created_after: datetime | str | None = None,
-    created_before: datetime | str | None = None,
+    **filters: Unpack[Listed],
 ) -> Call[list[MemoryEntry]]:
     """The caller's memories, filtered and paged (at most 100 a page): newest first, or
     as ``sort`` says (``"oldest"``; ``"updated"``: last changed first). ``created_after``
     / ``created_before`` (a datetime or ISO 8601; a bare date is midnight UTC) keep those
     created at or after / strictly before that moment."""
-    params = _listing(
-        agent_id,
-        kind,
-        mem_class,
-        domain,
-        tier,
-        session_id,
-        sensitivity,
-        status,
-        source_subject,
-        as_of,
-        include_superseded,
-        created_after,
-        created_before,
-        limit,
-        offset,
-    )
+    params = _listing(agent_id, filters, limit=limit, offset=offset)
     params["sort"] = _wire(sort)
 
     def items(r: httpx.Response, _: str | None) -> list[MemoryEntry]:
@@ -333,42 +275,13 @@ def list_entries(
     return Call("GET", "/v1/memories", items, params=params, user_id=_user(user_id))
 
 
+@takes(Listed)
 def count(
-    *,
-    user_id: str | None = None,
-    agent_id: str | None = None,
-    kind: Kind | str | None = None,
-    mem_class: MemClass | str | None = None,
-    domain: Domain | str | None = None,
-    tier: Tier | str | None = None,
-    session_id: str | None = None,
-    sensitivity: Sensitivity | str | None = None,
-    status: DecisionStatus | str | None = None,
-    source_subject: str | None = None,
-    as_of: datetime | str | None = None,
-    include_superseded: bool = False,
-    created_after: datetime | str | None = None,
-    created_before: datetime | str | None = None,
+    *, user_id: str | None = None, agent_id: str | None = None, **filters: Unpack[Listed]
 ) -> Call[int]:
     """How many memories ``list`` would give without a limit (the same filters and
     date range), so a pager can say how many pages there are."""
-    params = _listing(
-        agent_id,
-        kind,
-        mem_class,
-        domain,
-        tier,
-        session_id,
-        sensitivity,
-        status,
-        source_subject,
-        as_of,
-        include_superseded,
-        created_after,
-        created_before,
-        1,
-        0,
-    )
+    params = _listing(agent_id, filters, limit=1, offset=0)
 
     def total(r: httpx.Response, _: str | None) -> int:
         return int(r.json()["total"])
@@ -377,66 +290,22 @@ def count(
 
 
 def _recall_body(
-    query: str,
-    agent_id: str | None,
-    kind: Kind | str | None,
-    mem_class: MemClass | str | None,
-    domain: Domain | str | None,
-    tier: Tier | str | None,
-    sensitivity: Sensitivity | str | None,
-    status: DecisionStatus | str | None,
-    source_subject: str | None,
-    as_of: datetime | str | None,
-    include_superseded: bool,
-    **sizes: int | None,
+    query: str, agent_id: str | None, filters: Mapping[str, object], **sizes: int | None
 ) -> dict[str, Any]:
-    return _fields(
-        query=query,
-        agent_id=_agent(agent_id),
-        kind=kind,
-        mem_class=mem_class,
-        domain=domain,
-        tier=tier,
-        sensitivity=sensitivity,
-        status=status,
-        source_subject=source_subject,
-        as_of=as_of,
-        include_superseded=include_superseded,
-        **sizes,
-    )
+    return _fields(query=query, agent_id=_agent(agent_id), **filters, **sizes)
 
 
+@takes(Recalled)
 def search(
     query: str,
     *,
     user_id: str | None = None,
     agent_id: str | None = None,
     limit: int = 5,
-    kind: Kind | str | None = None,
-    mem_class: MemClass | str | None = None,
-    domain: Domain | str | None = None,
-    tier: Tier | str | None = None,
-    sensitivity: Sensitivity | str | None = None,
-    status: DecisionStatus | str | None = None,
-    source_subject: str | None = None,
-    as_of: datetime | str | None = None,
-    include_superseded: bool = False,
+    **filters: Unpack[Recalled],
 ) -> Call[list[Hit]]:
     """Memories relevant to ``query``, best first (at most 50)."""
-    body = _recall_body(
-        query,
-        agent_id,
-        kind,
-        mem_class,
-        domain,
-        tier,
-        sensitivity,
-        status,
-        source_subject,
-        as_of,
-        include_superseded,
-        limit=limit,
-    )
+    body = _recall_body(query, agent_id, filters, limit=limit)
 
     def hits(r: httpx.Response, _: str | None) -> list[Hit]:
         return [decode.hit(h) for h in r.json()["results"]]
@@ -446,38 +315,18 @@ def search(
     )
 
 
+@takes(Recalled)
 def explain(
     query: str,
     *,
     user_id: str | None = None,
     agent_id: str | None = None,
     limit: int = 5,
-    kind: Kind | str | None = None,
-    mem_class: MemClass | str | None = None,
-    domain: Domain | str | None = None,
-    tier: Tier | str | None = None,
-    sensitivity: Sensitivity | str | None = None,
-    status: DecisionStatus | str | None = None,
-    source_subject: str | None = None,
-    as_of: datetime | str | None = None,
-    include_superseded: bool = False,
+    **filters: Unpack[Recalled],
 ) -> Call[Explanation]:
     """``search``'s computation as data: ranks and scores per channel, boosts, order,
     and what ``context`` would do with each candidate."""
-    body = _recall_body(
-        query,
-        agent_id,
-        kind,
-        mem_class,
-        domain,
-        tier,
-        sensitivity,
-        status,
-        source_subject,
-        as_of,
-        include_superseded,
-        limit=limit,
-    )
+    body = _recall_body(query, agent_id, filters, limit=limit)
 
     def explanation(r: httpx.Response, _: str | None) -> Explanation:
         return decode.explanation(r.json())
@@ -486,6 +335,7 @@ def explain(
     return Call("POST", path, explanation, json=body, user_id=_user(user_id), user_in="body")
 
 
+@takes(Recalled)
 def context(
     query: str,
     *,
@@ -493,32 +343,10 @@ def context(
     agent_id: str | None = None,
     max_tokens: int | None = None,
     limit: int | None = None,
-    kind: Kind | str | None = None,
-    mem_class: MemClass | str | None = None,
-    domain: Domain | str | None = None,
-    tier: Tier | str | None = None,
-    sensitivity: Sensitivity | str | None = None,
-    status: DecisionStatus | str | None = None,
-    source_subject: str | None = None,
-    as_of: datetime | str | None = None,
-    include_superseded: bool = False,
+    **filters: Unpack[Recalled],
 ) -> Call[str]:
     """The recalled-memory block for a system prompt, or "" when nothing is relevant."""
-    body = _recall_body(
-        query,
-        agent_id,
-        kind,
-        mem_class,
-        domain,
-        tier,
-        sensitivity,
-        status,
-        source_subject,
-        as_of,
-        include_superseded,
-        max_tokens=max_tokens,
-        limit=limit,
-    )
+    body = _recall_body(query, agent_id, filters, max_tokens=max_tokens, limit=limit)
 
     def block(r: httpx.Response, _: str | None) -> str:
         text = r.json()["context"]

@@ -40,15 +40,17 @@ from ..config import DecisionConfig
 from ..errors import MemvaultError, ValidationError
 from ..lifecycle.decisions import DECISION_ACTION, DecisionMove, check_move, move_record
 from ..lifecycle.history import UPDATED
+from ..lifecycle.replacements import CANDIDATES, ReplacementDetector
 from ..llm import LLMFor, ask_json
 from ..model import CONFLICTS_KEY, DecisionStatus, MemoryEntry, Source
+from ..retrieval.recall import Recall
 from ..security.screen import Door, TextScreen
 from ..stores.protocols import EntryStore, Store
 from ..stores.values import AuditRecord, EntryFilter, View
 from ..text import STOPWORDS, tokenize
 from ..validation import check_enum, check_short_text
 from .history import HistoryService
-from .views import owner_view, read_entry, recall_view
+from .views import owner_view, read_entry, recall_search, recall_view
 from .write import Draft, Patch, Writer
 
 log = logging.getLogger(__name__)
@@ -90,13 +92,13 @@ class Conflict:
     def record(self, user_id: str, entry_id: str) -> AuditRecord:
         """The audit record of this conflict, filed under ``entry_id`` (one of the two)."""
         return AuditRecord(
-            self.at,
-            user_id,
-            self.actor,
-            CONFLICT_ACTION,
-            "recorded",
-            entry_id,
-            f"{self.decision_id} conflicts with {self.adopted_id} by {self.method}",
+            at=self.at,
+            user_id=user_id,
+            actor=self.actor,
+            action=CONFLICT_ACTION,
+            outcome="recorded",
+            entry_id=entry_id,
+            detail=f"{self.decision_id} conflicts with {self.adopted_id} by {self.method}",
         )
 
     def to_dict(self) -> dict[str, str]:
@@ -132,6 +134,23 @@ class _Verdict(BaseModel):
     """What the model is asked to answer."""
 
     conflicts: list[str]
+
+
+class ReplacementCheck:
+    """Which current entry a new text replaces, as the configured LLM judges it
+    (``lifecycle.replacements``), asked about the few most similar ones."""
+
+    def __init__(self, recall: Recall, detector: ReplacementDetector) -> None:
+        self._recall = recall
+        self._detector = detector
+
+    def __call__(self, content: object, user_id: str, agent_id: str | None) -> str | None:
+        if not isinstance(content, str) or not content.strip():
+            return None  # the write path refuses it with its own message
+        view = recall_view(user_id, agent_id)
+        asked = recall_search(self._recall, content, view, CANDIDATES, {"quarantined": False})
+        similar = [c.entry for c in self._recall.run(asked).candidates[:CANDIDATES]]
+        return self._detector.replaced(content, similar, user_id=user_id, agent_id=agent_id)
 
 
 class ConflictFinder:
@@ -221,12 +240,15 @@ class DecisionService:
         clock: Callable[[], datetime],
         llm: LLMFor,
         history: HistoryService,
+        *,
         screen: TextScreen | None = None,
+        replaced: ReplacementCheck | None = None,
     ) -> None:
         self.store = store
         self._writer = writer
         self._clock = clock
         self._history = history
+        self._replaced = replaced
         # A move's reason lands in the audit log, which keeps it for good and which the
         # panel and the history show: screened and redacted like every other door.
         self._screen = screen or TextScreen()
@@ -245,6 +267,15 @@ class DecisionService:
         return entry
 
     # -- writes ------------------------------------------------------------------------
+
+    def admit(self, draft: Draft, *, user_id: str, agent_id: str | None) -> MemoryEntry:
+        """``Vault.add``: a new memory that names nothing it replaces is first checked
+        against the most similar current ones (``ReplacementCheck``, when switched on),
+        then written by :meth:`route`."""
+        if draft.supersedes is None and draft.status is None and self._replaced is not None:
+            supersedes = self._replaced(draft.content, user_id, agent_id)
+            draft = replace(draft, supersedes=supersedes)
+        return self.route(draft, user_id=user_id, agent_id=agent_id)
 
     def route(self, draft: Draft, *, user_id: str, agent_id: str | None) -> MemoryEntry:
         """``Vault.add``'s write: a plain memory to the write path; one that supersedes
@@ -379,7 +410,15 @@ class DecisionService:
         reason: str,
     ) -> None:
         self.store.append_audit(
-            move_record(self._clock(), entry.user_id, actor, entry.id, before, after, reason)
+            move_record(
+                at=self._clock(),
+                user_id=entry.user_id,
+                actor=actor,
+                entry_id=entry.id,
+                before=before,
+                after=after,
+                reason=reason,
+            )
         )
 
     # -- reads -------------------------------------------------------------------------

@@ -67,7 +67,15 @@ class HistoryService:
         changed = changed_fields(before, after)
         if changed:
             self.store.add_version(
-                StoredVersion(before.user_id, before.id, at, actor, action, changed, before)
+                StoredVersion(
+                    user_id=before.user_id,
+                    entry_id=before.id,
+                    at=at,
+                    actor=actor,
+                    action=action,
+                    changed=changed,
+                    entry=before,
+                )
             )
 
     # -- supersession --------------------------------------------------------------
@@ -233,7 +241,13 @@ class HistoryService:
         if after.status is not None and after.status != before[-1].status:
             self.store.append_audit(  # a decision's move, audited like any other
                 move_record(
-                    now, view.user_id, actor, after.id, before[-1].status, after.status, "undo"
+                    at=now,
+                    user_id=view.user_id,
+                    actor=actor,
+                    entry_id=after.id,
+                    before=before[-1].status,
+                    after=after.status,
+                    reason="undo",
                 )
             )
         return after, text_changed

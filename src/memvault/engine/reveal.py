@@ -151,7 +151,15 @@ class RevealService:
                 detail = "lock expired"
 
             def record(outcome: str) -> AuditRecord:
-                return AuditRecord(now, user_id, actor, action, outcome, entry_id, detail)
+                return AuditRecord(
+                    at=now,
+                    user_id=user_id,
+                    actor=actor,
+                    action=action,
+                    outcome=outcome,
+                    entry_id=entry_id,
+                    detail=detail,
+                )
 
             if state.locked_at is not None:
                 return state, record("refused: locked")

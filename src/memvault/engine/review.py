@@ -89,7 +89,15 @@ class ReviewService:
         self, user_id: str, entry_id: str, actor: str, action: str, detail: str
     ) -> None:
         self.store.append_audit(
-            AuditRecord(self._clock(), user_id, actor, action, "ok", entry_id, detail)
+            AuditRecord(
+                at=self._clock(),
+                user_id=user_id,
+                actor=actor,
+                action=action,
+                outcome="ok",
+                entry_id=entry_id,
+                detail=detail,
+            )
         )
 
 

@@ -22,11 +22,13 @@ caller passed into one, validated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Literal, TypedDict, Unpack, get_args
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import get_args
 
 from ..errors import NotFoundError, ValidationError
 from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
+from ..results.filters import RecallScope
 from ..retrieval.recall import Recall, Search
 from ..stores.protocols import EntryStore
 from ..stores.values import EntryFilter, View
@@ -47,7 +49,6 @@ def recall_view(user_id: object, agent_id: object = None) -> View:
     return View(scope.user_id, scope.agent_id)
 
 
-RecallScope = Literal["session", "workspace", "global"]
 SCOPES: tuple[str, ...] = get_args(RecallScope)
 
 
@@ -82,69 +83,41 @@ def recall_scope(
     return None, None
 
 
-class Filters(TypedDict, total=False):
-    """The filter words of every read (``search``, ``explain``, ``context``, ``count``,
-    ``list``), as callers name them (None = any); :func:`entry_filter` checks them."""
-
-    kind: object
-    mem_class: object
-    domain: object
-    tier: object
-    session_id: object
-    quarantined: object
-    sensitivity: object
-    status: object
-    source_subject: object
-
-
-def entry_filter(**filters: Unpack[Filters]) -> EntryFilter:
-    """The classification filter a call names (None = any), each field checked."""
-    quarantined = filters.get("quarantined")
+def entry_filter(words: Mapping[str, object], *, session: bool = True) -> EntryFilter:
+    """The classification filter the filter words name (``results.filters``; None or
+    left out: any), each word checked. ``session``: whether ``session_id`` filters
+    (a listing's) or only says where the caller is (a recall's, see ``recall_search``)."""
+    quarantined = words.get("quarantined")
     if quarantined is not None and not isinstance(quarantined, bool):
         raise ValidationError("quarantined must be true, false or omitted", field="quarantined")
     return EntryFilter(
         quarantined=quarantined,
-        kind=_enum(Kind, filters.get("kind"), "kind"),
-        mem_class=_enum(MemClass, filters.get("mem_class"), "mem_class"),
-        domain=_enum(Domain, filters.get("domain"), "domain"),
-        tier=_enum(Tier, filters.get("tier"), "tier"),
-        session_id=_ident(filters.get("session_id"), "session_id"),
-        sensitivity=_enum(Sensitivity, filters.get("sensitivity"), "sensitivity"),
-        status=_enum(DecisionStatus, filters.get("status"), "status"),
-        source_subject=check_subject(filters.get("source_subject")),
+        kind=_enum(Kind, words.get("kind"), "kind"),
+        mem_class=_enum(MemClass, words.get("mem_class"), "mem_class"),
+        domain=_enum(Domain, words.get("domain"), "domain"),
+        tier=_enum(Tier, words.get("tier"), "tier"),
+        session_id=_ident(words.get("session_id"), "session_id") if session else None,
+        sensitivity=_enum(Sensitivity, words.get("sensitivity"), "sensitivity"),
+        status=_enum(DecisionStatus, words.get("status"), "status"),
+        source_subject=check_subject(words.get("source_subject")),
     )
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    """Where a recall looks: its ``scope`` and the caller's session and workspace, and
-    the moment it recalls (``as_of``; None: now) with or without superseded entries."""
-
-    scope: object = "global"
-    session_id: object = None
-    workspace_id: object = None
-    as_of: object = None
-    include_superseded: object = False
 
 
 def recall_search(
     recall: Recall,
     query: object,
-    user_id: object,
-    agent_id: object,
+    view: View,
     limit: object,
-    *,
-    where: Where,
-    filters: Filters,
+    words: Mapping[str, object],
 ) -> Search:
-    """A recall's checked search: in the caller's recall view, narrowed by ``filters``
-    and by ``where``'s scope (which alone picks the session or workspace)."""
-    view = recall_view(user_id, agent_id)
-    flt = entry_filter(**filters)
-    session, workspace = recall_scope(where.scope, where.session_id, where.workspace_id)
+    """A recall's checked search in ``view`` (the caller's recall view), narrowed by the
+    filter words and by their ``scope`` (which alone picks the session or workspace)."""
+    flt = entry_filter(words, session=False)
+    scope = words.get("scope", "global")
+    session, workspace = recall_scope(scope, words.get("session_id"), words.get("workspace_id"))
     flt = replace(flt, session_id=session, workspace_id=workspace)
-    when = check_datetime(where.as_of, "as_of", optional=True)
-    wide = check_bool(where.include_superseded, "include_superseded")
+    when = check_datetime(words.get("as_of"), "as_of", optional=True)
+    wide = check_bool(words.get("include_superseded", False), "include_superseded")
     return recall.ask(query, view, limit, flt, as_of=when, include_superseded=wide)
 
 
@@ -168,9 +141,7 @@ def read_entry(store: EntryStore, view: View, entry_id: object) -> MemoryEntry:
 
 __all__ = [
     "SCOPES",
-    "Filters",
     "RecallScope",
-    "Where",
     "entry_filter",
     "not_found",
     "owner_view",

@@ -338,13 +338,13 @@ class Compaction:
             self._link(group, summary.id)
             made.append(
                 Compression(
-                    group.user_id,
-                    group.agent_id,
-                    group.session_id,
-                    ids,
-                    method,
-                    summary.id,
-                    len(summary.content),
+                    user_id=group.user_id,
+                    agent_id=group.agent_id,
+                    session_id=group.session_id,
+                    source_ids=ids,
+                    method=method,
+                    summary_id=summary.id,
+                    chars=len(summary.content),
                 )
             )
         return made

@@ -77,13 +77,13 @@ def move_record(
     """The audit record of one move, in the form :meth:`DecisionMove.of` reads back."""
     detail = f"{before.value if before else 'none'}->{after.value}"
     return AuditRecord(
-        at,
-        user_id,
-        actor,
-        DECISION_ACTION,
-        after.value,
-        entry_id,
-        detail + (f": {reason}" if reason else ""),
+        at=at,
+        user_id=user_id,
+        actor=actor,
+        action=DECISION_ACTION,
+        outcome=after.value,
+        entry_id=entry_id,
+        detail=detail + (f": {reason}" if reason else ""),
     )
 
 

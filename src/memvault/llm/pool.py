@@ -15,7 +15,7 @@ from datetime import datetime
 
 from ..config import LLMConfig
 from ..stores.protocols import UsageLedger
-from .client import ChatClient
+from .client import ChatClient, LLMFor
 from .metered import MeteredCall, MeteredLLM
 
 
@@ -53,6 +53,17 @@ class LLMPool:
                     ChatClient(llm), self._ledger, self._config, self._clock
                 )
         return metered.for_call(operation, user_id=user_id, agent_id=agent_id)
+
+    def on_model(self, model: str | None) -> LLMFor:
+        """``call`` bound to ``model`` (None: the configured one), for a feature that has
+        a model of its own (extraction's ``model_name``)."""
+
+        def call(
+            operation: str, *, user_id: str, agent_id: str | None = None
+        ) -> MeteredCall | None:
+            return self.call(operation, user_id=user_id, agent_id=agent_id, model=model)
+
+        return call
 
     def close(self) -> None:
         """Close every client made so far (a later call makes a new one)."""

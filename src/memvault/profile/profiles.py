@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from ..errors import ConflictError, SecurityError
+from ..errors import ConflictError, SecurityError, ValidationError
 from ..results.profile import (
     HISTORY_SECTIONS,
     USER_SECTIONS,
@@ -118,6 +118,11 @@ class Profiles:
 
     def replace(self, user_id: str, agent_id: str | None, profile: Profile) -> int:
         """Save ``profile`` whole, over whatever is stored; its new revision."""
+        if not isinstance(profile, Profile):
+            raise ValidationError(
+                "profile must be a Profile (memvault.profile.parse_profile reads one from JSON)",
+                field="profile",
+            )
         return self.change(user_id, agent_id, lambda _old: profile)[1]
 
     def delete(self, user_id: str, agent_id: str | None = None) -> bool:

@@ -305,15 +305,15 @@ class Recall:
                 candidates = self._rerank(self.reranker, view, pool, query, candidates)
                 stage = "rerank"
         return Recalled(
-            query,
-            depth,
-            now,
-            names,
-            candidates,
-            expired,
-            pool.query_vector,
-            stage,
-            note,
+            query=query,
+            depth=depth,
+            now=now,
+            channels=names,
+            candidates=candidates,
+            expired=expired,
+            vector=pool.query_vector,
+            stage=stage,
+            stage_note=note,
         )
 
     def _rerank(
@@ -329,13 +329,13 @@ class Recall:
             kw, vec = c.channels.get("keyword"), c.channels.get("vector")
             rows.append(
                 Candidate(
-                    c.entry,
-                    None if kw is None else (kw.rank, kw.score),
-                    None if vec is None else (vec.rank, vec.score),
-                    vec.score if vec is not None else cosines.get(c.entry.id),
-                    c.fused,
-                    c.importance * c.recency * c.tier,
-                    c.person > 1.0,
+                    entry=c.entry,
+                    keyword=None if kw is None else (kw.rank, kw.score),
+                    vector=None if vec is None else (vec.rank, vec.score),
+                    cosine=vec.score if vec is not None else cosines.get(c.entry.id),
+                    fused=c.fused,
+                    boost=c.importance * c.recency * c.tier,
+                    person=c.person > 1.0,
                 )
             )
         calibration = None if self.vector is None else calibration_for(self.vector.index.model)
@@ -376,7 +376,16 @@ class Recall:
         if query.person is not None and key and entry.metadata.get(key) == query.person:
             person = 1.0 + self.config.retrieval.person_boost
             score = score * person
-        return Scored(entry, channels, fused, importance, recency, tier, person, score)
+        return Scored(
+            entry=entry,
+            channels=channels,
+            fused=fused,
+            importance=importance,
+            recency=recency,
+            tier=tier,
+            person=person,
+            score=score,
+        )
 
 
 __all__ = ["Recall", "Recalled", "Scored", "Search", "check_query"]

@@ -177,11 +177,31 @@ def allocate(preset: Preset, *, window: int, wanted: Mapping[str, int]) -> Alloc
             reason = "budget"
         elif got < full:
             reason = "max_tokens"
-        grants.append(Grant(c.component, c.priority, c.min_tokens, full, want, got, reason))
+        grants.append(
+            Grant(
+                component=c.component,
+                priority=c.priority,
+                min_tokens=c.min_tokens,
+                wanted=full,
+                asked=want,
+                granted=got,
+                reason=reason,
+            )
+        )
     for name in COMPONENTS:
         if name in sizes and not preset.includes(name):
             size = sizes[name]
-            grants.append(Grant(name, None, 0, size, 0, 0, "not_in_preset" if size else None))
+            grants.append(
+                Grant(
+                    component=name,
+                    priority=None,
+                    min_tokens=0,
+                    wanted=size,
+                    asked=0,
+                    granted=0,
+                    reason="not_in_preset" if size else None,
+                )
+            )
     return Allocation(
         preset=preset.name,
         window=cap,

@@ -383,15 +383,23 @@ class Cards:
         link = self._store.session_link(user_id, session_id)
         workspace = link.workspace_id if link is not None else None
         if stored is None:
-            return Card(user_id, session_id, StateCard(), 0, None, None, workspace)
+            return Card(
+                user_id=user_id,
+                session_id=session_id,
+                content=StateCard(),
+                revision=0,
+                actor=None,
+                updated_at=None,
+                workspace_id=workspace,
+            )
         return Card(
-            user_id,
-            session_id,
-            card_of_json(stored.document),
-            stored.revision,
-            stored.actor,
-            stored.updated_at,
-            workspace,
+            user_id=user_id,
+            session_id=session_id,
+            content=card_of_json(stored.document),
+            revision=stored.revision,
+            actor=stored.actor,
+            updated_at=stored.updated_at,
+            workspace_id=workspace,
         )
 
     def get(self, user_id: str, session_id: str) -> Card:

@@ -291,7 +291,17 @@ def _plan_items(profile: Profile, extras: Mapping[str, Any], v1: V1File, home: P
             created_at=_iso(section.updated_at),
             metadata={"v1_section": name},
         )
-        items.append(_Item(f"user.{name}", text, "user", None, False, False, record))
+        items.append(
+            _Item(
+                source=f"user.{name}",
+                text=text,
+                file="user",
+                agent_id=None,
+                to_vault=False,
+                to_external=False,
+                record=record,
+            )
+        )
     for name in HISTORY_SECTIONS:
         section = profile.section(name)
         if not section.summary.strip():
@@ -307,7 +317,17 @@ def _plan_items(profile: Profile, extras: Mapping[str, Any], v1: V1File, home: P
             created_at=_iso(section.updated_at),
             metadata={"v1_section": name},
         )
-        items.append(_Item(f"history.{name}", text, None, None, False, True, record))
+        items.append(
+            _Item(
+                source=f"history.{name}",
+                text=text,
+                file=None,
+                agent_id=None,
+                to_vault=False,
+                to_external=True,
+                record=record,
+            )
+        )
     sources = extras.get("fact_sources", {})
     indexed = sorted(enumerate(profile.facts), key=lambda pair: -pair[1].confidence)
     for index, fact in indexed:
@@ -336,7 +356,15 @@ def _fact_item(v1: V1File, home: Path, index: int, fact: Fact, origin: Any) -> _
         created_at=_iso(fact.created_at),
         metadata=metadata,
     )
-    return _Item(source, text, "user" if shared else "memory", agent_id, True, True, record)
+    return _Item(
+        source=source,
+        text=text,
+        file="user" if shared else "memory",
+        agent_id=agent_id,
+        to_vault=True,
+        to_external=True,
+        record=record,
+    )
 
 
 def _iso(value: Any) -> str | None:

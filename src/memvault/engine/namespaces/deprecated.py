@@ -1,9 +1,10 @@
 """The old flat names of ``Vault`` (before its namespaces), kept as warning aliases.
 
-Each alias is one class attribute naming the namespace and method that replaced it;
-reading it warns (``DeprecationWarning``) and returns that method, so an old call
-works unchanged. Only names the public API promised (the README, ``docs/``, the
-CHANGELOG) get one; ``docs/quickstart.md`` lists them.
+Each alias is one class attribute naming the namespace and method that replaced it
+(the table is ``namespaces.flat.FlatNames``, which ``Vault`` derives from); reading it
+warns (``DeprecationWarning``) and returns that method, so an old call works unchanged.
+Only names the public API promised (the README, ``docs/``, the CHANGELOG) get one;
+``docs/quickstart.md`` lists them.
 """
 
 from __future__ import annotations

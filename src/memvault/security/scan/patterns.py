@@ -20,14 +20,17 @@ def _edit_verbs() -> str:
 _GAP = r"[^\n。！？]{0,40}?"
 _SHARED: tuple[Pattern, ...] = (
     Pattern(
-        "edit_agent_config_i18n",
-        "agent_config",
-        "a verb of changing a file, in any supported language, next to an agent instruction file",
-        re.compile(
+        id="edit_agent_config_i18n",
+        category="agent_config",
+        description=(
+            "a verb of changing a file, in any supported language, "
+            "next to an agent instruction file"
+        ),
+        regex=re.compile(
             f"{_edit_verbs()}{_GAP}{_AGENT_CONFIG_FILE}|{_AGENT_CONFIG_FILE}{_GAP}{_edit_verbs()}",
             re.IGNORECASE,
         ),
-        (
+        triggers=(
             ".md",
             "cursor",
             "windsurfrules",
@@ -37,20 +40,22 @@ _SHARED: tuple[Pattern, ...] = (
             "aider.conf",
             "system",
         ),
-        Verdict.QUARANTINE,
-        "*",
+        verdict=Verdict.QUARANTINE,
+        lang="*",
     ),
     Pattern(
-        "ssh_authorized_keys_i18n",
-        "ssh_backdoor",
-        "a verb of adding or writing, in any supported language, next to authorized_keys",
-        re.compile(
+        id="ssh_authorized_keys_i18n",
+        category="ssh_backdoor",
+        description=(
+            "a verb of adding or writing, in any supported language, next to authorized_keys"
+        ),
+        regex=re.compile(
             f"{_edit_verbs()}{_GAP}authorized_keys|authorized_keys{_GAP}{_edit_verbs()}",
             re.IGNORECASE,
         ),
-        ("authorized_keys",),
-        Verdict.QUARANTINE,
-        "*",
+        triggers=("authorized_keys",),
+        verdict=Verdict.QUARANTINE,
+        lang="*",
     ),
 )
 

@@ -771,14 +771,14 @@ _MASKS = {"exfil_secret_variable": _AUTH_USE}
 
 PATTERNS_EN: tuple[Pattern, ...] = tuple(
     Pattern(
-        pid,
-        category,
-        description,
-        re.compile(regex, re.IGNORECASE),
-        triggers,
-        Verdict.QUARANTINE if pid in QUARANTINE_IDS else Verdict.BLOCK,
-        "zh" if pid.endswith("_zh") else "en",
-        _MASKS.get(pid),
+        id=pid,
+        category=category,
+        description=description,
+        regex=re.compile(regex, re.IGNORECASE),
+        triggers=triggers,
+        verdict=Verdict.QUARANTINE if pid in QUARANTINE_IDS else Verdict.BLOCK,
+        lang="zh" if pid.endswith("_zh") else "en",
+        mask=_MASKS.get(pid),
     )
     for pid, category, description, triggers, regex in _RULES
 )

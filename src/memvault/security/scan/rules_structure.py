@@ -269,13 +269,13 @@ _RULES: tuple[tuple[str, str, str, tuple[str, ...], str, Verdict], ...] = (
 
 PATTERNS_STRUCTURE: tuple[Pattern, ...] = tuple(
     Pattern(
-        pid,
-        category,
-        description,
-        re.compile(regex, re.IGNORECASE | re.MULTILINE),
-        triggers,
-        verdict,
-        "en",
+        id=pid,
+        category=category,
+        description=description,
+        regex=re.compile(regex, re.IGNORECASE | re.MULTILINE),
+        triggers=triggers,
+        verdict=verdict,
+        lang="en",
     )
     for pid, category, description, triggers, regex, verdict in _RULES
 )
