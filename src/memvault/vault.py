@@ -490,6 +490,7 @@ class Vault:
         include_superseded: bool = False,
         created_after: datetime | str | None = None,
         created_before: datetime | str | None = None,
+        workspace_id: str | None = None,
     ) -> int:
         """How many entries ``list`` would give without a limit (current ones unless
         ``include_superseded``; with ``as_of``, those current then), so a pager can say
@@ -501,6 +502,7 @@ class Vault:
             domain=domain,
             tier=tier,
             session_id=session_id,
+            workspace_id=workspace_id,
             quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,
@@ -940,12 +942,14 @@ class Vault:
         sort: EntryOrder | str = EntryOrder.NEWEST,
         created_after: datetime | str | None = None,
         created_before: datetime | str | None = None,
+        workspace_id: str | None = None,
     ) -> list[MemoryEntry]:
         """The caller's entries, filtered and paged, newest first unless ``sort`` says
         ``"oldest"`` or ``"updated"`` (last changed first): what a person browsing asks.
 
         ``created_after`` / ``created_before`` (datetimes or ISO 8601; a bare date is
         midnight UTC) keep entries created at or after / strictly before that moment.
+        ``session_id`` / ``workspace_id`` keep one conversation's or one workspace's.
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
         Superseded entries are left out unless ``include_superseded``; ``as_of`` lists
         the entries current at that moment, each in the version it had then (a page may
@@ -959,6 +963,7 @@ class Vault:
             domain=domain,
             tier=tier,
             session_id=session_id,
+            workspace_id=workspace_id,
             quarantined=quarantined,
             sensitivity=sensitivity,
             status=status,

@@ -91,6 +91,7 @@ class Filters(TypedDict, total=False):
     domain: object
     tier: object
     session_id: object
+    workspace_id: object
     quarantined: object
     sensitivity: object
     status: object
@@ -109,6 +110,7 @@ def entry_filter(**filters: Unpack[Filters]) -> EntryFilter:
         domain=_enum(Domain, filters.get("domain"), "domain"),
         tier=_enum(Tier, filters.get("tier"), "tier"),
         session_id=_ident(filters.get("session_id"), "session_id"),
+        workspace_id=_ident(filters.get("workspace_id"), "workspace_id"),
         sensitivity=_enum(Sensitivity, filters.get("sensitivity"), "sensitivity"),
         status=_enum(DecisionStatus, filters.get("status"), "status"),
         source_subject=check_subject(filters.get("source_subject")),
