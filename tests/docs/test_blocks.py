@@ -32,6 +32,7 @@ GUIDES = (
     "mcp.md",
     "sensitive.md",
     "operations.md",
+    "compatibility.md",
 )
 BLOCKS = [b for name in GUIDES for b in blocks(ROOT / "docs" / name)]
 
