@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from .errors import ConfigError
@@ -177,10 +177,43 @@ class RetrievalConfig(BaseModel):
     )
 
 
+#: dsh-deepmemory's embedding keys (seed 004) and the key each stands for here.
+DEEPMEMORY_EMBEDDING_KEYS = {
+    "local_model": "model",
+    "api_model": "model",
+    "api_base_url": "base_url",
+}
+
+
 class EmbeddingConfig(BaseModel):
-    """Which embedder turns text into vectors, and how."""
+    """Which embedder turns text into vectors, and how.
+
+    dsh-deepmemory's keys are taken too (seed 004): ``provider: api`` is ``openai``,
+    ``api_base_url`` is ``base_url``, and ``local_model`` / ``api_model`` are ``model``
+    (the one of the provider in use; with ``auto`` or ``local``, ``local_model``); its
+    ``EMBED_API_KEY`` variable is read when ``MEMVAULT_EMBEDDING_API_KEY`` is not set.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _deepmemory_keys(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        out = {k: v for k, v in data.items() if k not in DEEPMEMORY_EMBEDDING_KEYS}
+        if out.get("provider") == "api":
+            out["provider"] = "openai"
+        if "api_base_url" in data:
+            if "base_url" in data:
+                raise ValueError("api_base_url and base_url name the same setting: give one")
+            out["base_url"] = data["api_base_url"]
+        model_key = "api_model" if out.get("provider") == "openai" else "local_model"
+        if "model" in data and model_key in data:
+            raise ValueError(f"{model_key} and model name the same setting: give one")
+        if model_key in data:
+            out["model"] = data[model_key]
+        return out
 
     provider: Literal["auto", "local", "openai", "hashing", "none"] = Field(
         "auto",
@@ -568,6 +601,7 @@ _ENV_SENSITIVE: dict[str, str] = {"MEMVAULT_SECRET_KEY": "key"}
 _ENV_EMBEDDING: dict[str, str] = {
     "MEMVAULT_EMBEDDER": "provider",
     "MEMVAULT_EMBEDDING_BASE_URL": "base_url",
+    "EMBED_API_KEY": "api_key",  # dsh-deepmemory's name; the next one wins when both are set
     "MEMVAULT_EMBEDDING_API_KEY": "api_key",
     "MEMVAULT_EMBEDDING_MODEL": "model",
     "MEMVAULT_EMBEDDING_DIM": "dim",

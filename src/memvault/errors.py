@@ -55,6 +55,8 @@ from typing import Any
 LIBRARY_REMEDIES: dict[str, str] = {
     "import.skip_existing": "use on_conflict='skip' to import only the new ids",
     "update.fields": "pass at least one field such as content or name",
+    "netaclaw.id_prefix": "import this database under ids of its own with id_prefix='mysql-'",
+    "netaclaw.rename": "map each to a memvault id with agent_ids= / user_ids=",
     "reveal.set_secret": "call set_reveal_secret first",
     "reveal.current_secret": "changing it needs current= (the secret now set), or an "
     "administrator's reset_reveal_secret",

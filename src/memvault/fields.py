@@ -203,7 +203,9 @@ FIELDS: Final[tuple[FieldSpec, ...]] = (
         default=None,
         column=Column.TEXT,
         check=Check.IDENT,
-        doc="the workspace it belongs to",
+        http_create=True,
+        doc="the workspace it belongs to (by default its session's, if a card or task tied "
+        "the session to one)",
     ),
     # -- text ----------------------------------------------------------------------------
     FieldSpec(

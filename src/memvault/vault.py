@@ -437,6 +437,7 @@ class Vault(FlatNames):
 
         ``created_after`` / ``created_before`` (datetimes or ISO 8601; a bare date is
         midnight UTC) keep entries created at or after / strictly before that moment.
+        ``session_id`` / ``workspace_id`` keep one conversation's or one workspace's.
         ``quarantined=True`` lists only entries held for review, ``False`` only clear ones.
         Superseded entries are left out unless ``include_superseded``; ``as_of`` lists
         the entries current at that moment, each in the version it had then (a page may

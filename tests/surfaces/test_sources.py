@@ -84,21 +84,27 @@ def test_memory_save_asks_each_action_only_for_what_it_needs(tmp_path: Path) -> 
             answer: dict[str, object] = json.loads(outcome.text)
             return answer
 
-        created = save(action="create", content="Alice rows on Sundays")
+        # Seed 002 section 5.1: every call names the memory's title and type (the MCP
+        # server checks the schema) ...
+        untitled = save(action="create", type="user", content="Alice rows on Sundays")
+        assert untitled["success"] is False and "'name'" in str(untitled["error"])
+        created = save(action="create", name="rowing", type="user", content="Alice rows on Sundays")
         assert created["success"] is True, created
         memory = created["memory"]
         assert isinstance(memory, dict)
-        assert vault.get(memory["id"], user_id="alice").kind.value == "user"  # the default
-        updated = save(action="update", id=memory["id"], content="Alice rows on Saturdays")
+        assert vault.get(memory["id"], user_id="alice").kind.value == "user"
+        # ... create asks for the content too, update and delete for the id.
+        named = {"name": "rowing", "type": "user"}
+        updated = save(action="update", id=memory["id"], content="Alice rows on Saturdays", **named)
         assert updated["success"] is True, updated
-        assert save(action="delete", id=memory["id"]) == {
+        assert save(action="delete", id=memory["id"], **named) == {
             "success": True,
             "action": "deleted",
             "id": memory["id"],
         }
-        missing = save(action="create")
+        missing = save(action="create", **named)
         assert missing["success"] is False and "content" in str(missing["error"])
-        no_id = save(action="delete")
+        no_id = save(action="delete", **named)
         assert no_id["success"] is False and "'id'" in str(no_id["error"])
 
 

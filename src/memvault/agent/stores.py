@@ -44,6 +44,7 @@ from ..stores.factory import check_location, shown_location, sqlite_file
 from ..stores.values import page_of_users
 from ..validation import check_ident, check_limit, check_offset, shown
 from ..vault import Vault
+from .netaclaw.settings import from_seed
 
 AGENTS_FILE = "agents.json"
 LOCK_TIMEOUT_SECONDS = 10.0
@@ -139,6 +140,8 @@ class AgentRegistry:
         for agent_id, raw in agents.items():
             try:
                 check_ident(agent_id, "agent id")
+                if isinstance(raw, Mapping):  # a record may use NetaClaw's keys (seed 002)
+                    raw = from_seed(raw, home=self.path.parent)
                 records[agent_id] = AgentSettings.model_validate(raw)
             except ValidationError as exc:
                 raise self._malformed(exc.message) from None
@@ -171,7 +174,7 @@ class AgentRegistry:
         """What ``set`` would store, without writing: ``ValidationError`` for an unknown
         field or a bad value."""
         agent_id = check_ident(agent_id, "agent_id")
-        return _changed(self.get(agent_id), changes)
+        return _changed(self.get(agent_id), from_seed(changes, home=self.path.parent))
 
     def set(self, agent_id: str, **changes: Any) -> AgentSettings:
         """Change some of the agent's fields (the rest keep their value); returns the new
@@ -179,7 +182,9 @@ class AgentRegistry:
         agent_id = check_ident(agent_id, "agent_id")
         with self._locked():
             records = self._read()
-            updated = _changed(records.get(agent_id, DEFAULTS), changes)
+            updated = _changed(
+                records.get(agent_id, DEFAULTS), from_seed(changes, home=self.path.parent)
+            )
             records[agent_id] = updated
             self._write(records)
         return updated

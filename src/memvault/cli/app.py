@@ -22,6 +22,7 @@ from . import (
     entities,
     history,
     memories,
+    netaclaw,
     privacy,
     profile,
     quarantine,
@@ -91,6 +92,7 @@ app.command("config-reference")(upkeep.config_reference)
 app.command()(upkeep.doctor)
 app.add_typer(serve.keys_app, name="keys")
 app.add_typer(agents.agents_app, name="agents")
+app.add_typer(netaclaw.import_from_app, name="import-from")
 app.add_typer(quarantine.quarantine_app, name="quarantine")
 app.add_typer(entities.entities_app, name="entities")
 app.add_typer(workspace.card_app, name="card")
@@ -151,6 +153,8 @@ _FLAGS = {
 _REMEDIES = {
     "import.skip_existing": "add --skip-existing to import only the new ids",
     "update.fields": "add at least one of --content, --name, --description, --kind, --metadata",
+    "netaclaw.id_prefix": "import this database under ids of its own with --id-prefix mysql-",
+    "netaclaw.rename": "map each with --agent-id NAME=ID / --user-id NAME=ID",
     "reveal.set_secret": "set one first with `memvault set-secret --user ID` (stdin holds it)",
     "reveal.current_secret": "to change it add --current (stdin: the current secret, then the "
     "new one), or --reset as an administrator",

@@ -97,6 +97,7 @@ def entry_filter(words: Mapping[str, object], *, session: bool = True) -> EntryF
         domain=_enum(Domain, words.get("domain"), "domain"),
         tier=_enum(Tier, words.get("tier"), "tier"),
         session_id=_ident(words.get("session_id"), "session_id") if session else None,
+        workspace_id=_ident(words.get("workspace_id"), "workspace_id") if session else None,
         sensitivity=_enum(Sensitivity, words.get("sensitivity"), "sensitivity"),
         status=_enum(DecisionStatus, words.get("status"), "status"),
         source_subject=check_subject(words.get("source_subject")),

@@ -61,7 +61,7 @@ from ..security.protect import Protector, higher
 from ..security.quarantine import reason, screened_text, write_verdict
 from ..security.scan import SemanticScreen, Verdict, assess
 from ..security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
-from ..stores.protocols import Store
+from ..stores.protocols import Store, WorkspaceStore
 from ..stores.values import SearchDoc, View
 from ..validation import check_entry_id, check_field, check_records, check_turn_fields
 from .derived import Derived, embed_text
@@ -201,6 +201,8 @@ class Writer:
         self.semantic = semantic
         self.domains = domains or DomainClassifier()  # rules only, unless given the LLM
         self.conversations = Conversations(store, config.conversation.window)
+        # Sessions tied to a workspace (by a state card or a task) lend it to their entries.
+        self.sessions = store if isinstance(store, WorkspaceStore) else None
 
     # -- the pieces ------------------------------------------------------------------
 
@@ -288,8 +290,15 @@ class Writer:
 
     def build(self, draft: Draft, *, user_id: str, batch: bool = False) -> Built:
         """Validate, then redact (sealing the originals apart), then screen what is kept.
-        A draft that says it is held stays held; none can say it was approved."""
+        A draft that says it is held stays held; none can say it was approved. A draft of
+        a session tied to a workspace, naming none itself, takes the session's."""
         entry = self.validate(draft, user_id=user_id)
+        if entry.workspace_id is None and entry.session_id is not None and self.sessions:
+            # Seed 004: a session belongs to one workspace, and so do its memories, so a
+            # workspace-scoped recall finds what was said in any of its sessions.
+            link = self.sessions.session_link(entry.user_id, entry.session_id)
+            if link is not None:
+                entry = entry.replace(workspace_id=link.workspace_id)
         if entry.domain is None and self.config.domains.classify:
             named = self.domains(
                 entry.name,

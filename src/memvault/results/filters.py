@@ -48,10 +48,12 @@ class Recalled(Filters, AsOf, total=False):
 
 
 class Listed(Filters, AsOf, total=False):
-    """The filters of a listing over HTTP (``Client.list``, ``count``): also the session
-    and the creation range (``created_after`` inclusive, ``created_before`` not)."""
+    """The filters of a listing over HTTP (``Client.list``, ``count``): also the session,
+    the workspace and the creation range (``created_after`` inclusive, ``created_before``
+    not)."""
 
     session_id: str | None
+    workspace_id: str | None
     created_after: datetime | str | None
     created_before: datetime | str | None
 

@@ -8,7 +8,7 @@ first with ``memvault migrate-store --from OLD --to NEW --user ID``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -36,13 +36,21 @@ class AgentList(BaseModel):
 
 class AgentSettingsIn(BaseModel):
     """The fields to change; those left out keep their value. ``store: null`` moves the
-    agent back to the default store."""
+    agent back to the default store. NetaClaw's own keys (seed 002 section 8.1) are taken
+    too: ``backend`` (``mysql``: the default store; ``sqlite``: ``sqlitePath``, or
+    ``<home>/memory/memory.db``) and ``prefetchLimit``, so an agent's ``config.memory``
+    object can be sent as it is."""
 
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool | None = None
     store: str | None = None
     prefetch_limit: int | None = Field(None, ge=1, le=100, strict=True)
+    backend: Literal["mysql", "sqlite"] | None = Field(None, description="NetaClaw's key")
+    sqlitePath: str | None = Field(None, description="NetaClaw's key (backend sqlite)")
+    prefetchLimit: int | None = Field(
+        None, ge=1, le=100, strict=True, description="NetaClaw's key for prefetch_limit"
+    )
 
 
 def _out(agent_id: str, gw: Any) -> dict[str, Any]:

@@ -59,6 +59,7 @@ def add_memory(body: AddRequest, who: Who, gw: GatewayDep, source: SurfaceDep) -
         description=body.description,
         metadata=body.metadata,
         session_id=body.session_id,
+        workspace_id=body.workspace_id,
         mem_class=body.mem_class or MemClass.SEMANTIC,
         domain=body.domain,
         category=body.category,
@@ -95,9 +96,16 @@ def remember(body: RememberRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
 
 @router.post("/v1/memories/search", response_model=SearchResponse, responses=NOT_FOUND)
 def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    hits = gw.vault_for(body.agent_id).search(
-        body.query, user_id=act_as(who, body.user_id), limit=body.limit, **body.filters()
-    )
+    """``scope: workspace`` with a ``session_id`` and no ``workspace_id`` recalls the
+    workspace that session belongs to (seed 004: recall scoped from inside a session)."""
+    user = act_as(who, body.user_id)
+    vault = gw.vault_for(body.agent_id)
+    filters = body.filters()
+    if body.scope == "workspace" and body.workspace_id is None and body.session_id is not None:
+        filters["workspace_id"] = vault.workspace.session_workspace(
+            user_id=user, session_id=body.session_id
+        )
+    hits = vault.search(body.query, user_id=user, limit=body.limit, **filters)
     return {"results": [h.to_dict() for h in hits]}
 
 
@@ -112,6 +120,7 @@ def list_memories(
     domain: Domain | None = None,
     tier: Tier | None = None,
     session_id: str | None = None,
+    workspace_id: str | None = None,
     sensitivity: Sensitivity | None = None,
     status: DecisionStatus | None = None,
     source_subject: Annotated[str | None, Query(max_length=200)] = None,
@@ -135,6 +144,7 @@ def list_memories(
         "domain": domain,
         "tier": tier,
         "session_id": session_id,
+        "workspace_id": workspace_id,
         "sensitivity": sensitivity,
         "status": status,
         "source_subject": source_subject,

@@ -61,6 +61,9 @@ class AddRequest(_Body):
     description: str | None = None
     metadata: dict[str, Any] | None = None
     session_id: str | None = None
+    workspace_id: str | None = Field(
+        None, description="the workspace (default: the session's, once a card or task ties it)"
+    )
     mem_class: MemClass | None = None
     domain: Domain | None = None
     source_subject: Subject = None

@@ -35,6 +35,8 @@ board summary."""
 COMPONENTS: tuple[str, ...] = get_args(ComponentName)
 PresetName = Literal["task", "daily", "blank"]
 PRESET_NAMES: tuple[str, ...] = get_args(PresetName)
+#: Other names of the presets: seed 004 ships the empty template as ``blank-template``.
+PRESET_ALIASES: dict[str, str] = {"blank-template": "blank"}
 PRESETS_FILE = Path(__file__).with_name("presets.json")
 
 
@@ -155,6 +157,8 @@ def shipped_presets() -> dict[str, Preset]:
 def get_preset(name: object) -> Preset:
     """A shipped preset by name, or ``ValidationError`` listing the names there are."""
     presets = _shipped()
+    if isinstance(name, str):
+        name = PRESET_ALIASES.get(name, name)
     if not isinstance(name, str) or name not in presets:
         raise ValidationError(
             f"unknown preset {name!r}: choose one of {', '.join(presets)}", field="preset"
@@ -165,6 +169,7 @@ def get_preset(name: object) -> Preset:
 __all__ = [
     "COMPONENTS",
     "PRESETS_FILE",
+    "PRESET_ALIASES",
     "PRESET_NAMES",
     "BudgetProfile",
     "ComponentBudget",

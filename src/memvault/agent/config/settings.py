@@ -14,7 +14,17 @@ import string
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    TypeAdapter,
+    field_validator,
+)
+
+from ...workspace.presets import PRESET_ALIASES
 
 USER_WRITABLE_FIELDS: tuple[str, ...] = (
     "background_extraction.enabled",
@@ -189,6 +199,11 @@ def _check_template(value: str, required: set[str]) -> str:
     return value
 
 
+def _preset_name(value: object) -> object:
+    """A preset's own name for one of its aliases (seed 004's ``blank-template``)."""
+    return PRESET_ALIASES.get(value, value) if isinstance(value, str) else value
+
+
 class InjectionSection(_Section):
     """What the memory block added to the system prompt contains."""
 
@@ -210,7 +225,7 @@ class InjectionSection(_Section):
     )
     # The names of memvault.workspace.presets.PRESET_NAMES and views.SCOPES (a test
     # keeps them equal).
-    preset: Literal["task", "daily", "blank"] = Field(
+    preset: Annotated[Literal["task", "daily", "blank"], BeforeValidator(_preset_name)] = Field(
         "daily",
         description="the preset whose budget contract builds the injected block: task, "
         "daily or blank (nothing injected)",

@@ -43,9 +43,9 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
     "description": (
         "Create, update or delete a long-term memory. Saved memories are recalled "
         "automatically in later conversations. Update an existing memory (by id) "
-        "instead of creating a near-duplicate. create needs content (name, type and "
-        "description are optional; type defaults to user); update needs id and the fields "
-        "to change; delete needs only id."
+        "instead of creating a near-duplicate. Every call names the memory's title (name) "
+        "and type; create also needs content; update and delete need the id (a number or "
+        "the id text memory_recall showed), and update changes the fields it is given."
     ),
     "parameters": {
         "type": "object",
@@ -65,7 +65,11 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
                 "type": "string",
                 "description": "one line saying when this memory is relevant",
             },
-            "id": {"type": "string", "description": "the memory id, for update and delete"},
+            "id": {
+                "anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}],
+                "description": "the memory id, for update and delete: as memory_recall "
+                "showed it (a NetaClaw number such as 42 names the memory imported with it)",
+            },
             "session_id": {
                 "type": "string",
                 "description": "for a conversation turn: the conversation's id (turns of one "
@@ -85,7 +89,10 @@ MEMORY_SAVE_SCHEMA: dict[str, Any] = {
                 "'assistant' (you), or the name of another person",
             },
         },
-        "required": ["action"],
+        # Seed 002 section 5.1: name and type are required of every call; the handler asks
+        # them of create only, so an update or delete by id alone (memvault's own clients,
+        # the MCP memory_delete tool) keeps working.
+        "required": ["action", "name", "type"],
         "additionalProperties": False,
     },
 }
@@ -215,6 +222,23 @@ def kind_of(args: dict[str, Any]) -> str | None:
     return next(iter(named.values()), None)
 
 
+def tool_entry_id(value: Any) -> str | None:
+    """The entry id a tool call names, or None when it names none usable.
+
+    Seed 002's ids are numbers (an auto-increment key), memvault's are text; a whole
+    number names the entry whose id is its decimal text, which is the id the NetaClaw
+    importer keeps for an imported row (``memvault import-from netaclaw``)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        return str(value) if value >= 0 else None
+    if isinstance(value, str) and value:
+        return value
+    return None
+
+
 def parse_arguments(raw: Any) -> dict[str, Any] | str:
     """Tool arguments as a dict, or a JSON error string the model can act on."""
     if raw is None or raw == "":
@@ -288,6 +312,10 @@ class VaultTools:
         if action == "create":
             if not isinstance(args.get("content"), str) or not args["content"].strip():
                 return fail("create needs 'content': the text to remember")
+            if not isinstance(args.get("name"), str) or not args["name"].strip():
+                return fail("create needs 'name': a short title for the memory")
+            if kind is None:
+                return fail(f"create needs 'type': one of {', '.join(KINDS)}")
             entry = self.vault.add(
                 args["content"],
                 user_id=self.user_id,
@@ -302,8 +330,8 @@ class VaultTools:
             )
             return _ok(action="created", memory=brief(entry), **_notes(entry))
         if action in ("update", "delete"):
-            entry_id = args.get("id")
-            if not isinstance(entry_id, str) or not entry_id:
+            entry_id = tool_entry_id(args.get("id"))
+            if entry_id is None:
                 return fail(f"{action} needs the memory 'id': call memory_recall to find it")
             if action == "delete":
                 self.vault.delete(entry_id, user_id=self.user_id, agent_id=self.agent_id)
@@ -438,4 +466,5 @@ __all__ = [
     "fail",
     "kind_of",
     "parse_arguments",
+    "tool_entry_id",
 ]
