@@ -1,4 +1,4 @@
-// USER.md / MEMORY.md: the two files injected into the prompt, entry by entry.
+// Prompt files (USER.md, MEMORY.md): an agent integration's two notes, entry by entry.
 import { $, api, el, guarded, notify, registerScreen, usageBar, when } from "../core.js";
 
 const DELIM = "\n§\n"; // the entry delimiter of agent/files.py
@@ -88,4 +88,8 @@ function fileEntry(file, text, idx) {
   return item;
 }
 
-registerScreen({ name: "files", label: "USER.md / MEMORY.md", load: loadFiles });
+// Listed only when the files hold something: a setup that never used them has one memory
+// system, not two (the screen stays reachable at #files).
+registerScreen({
+  name: "files", label: "Prompt files", load: loadFiles, optional: (st) => st.features.files,
+});
