@@ -7,6 +7,7 @@ server, and the Playground that shows what the agent gets for a query."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -92,7 +93,7 @@ def test_config_and_status_say_no_provider_words_the_user_never_chose(
     assert not PROVIDER_WORDS.search(text), PROVIDER_WORDS.findall(text)
     open_screen(page, "Status")
     expect(page.locator("#status")).to_contain_text("Search provider")
-    expect(page.locator("#status")).to_contain_text("memvault (this server)")
+    expect(page.locator("#status")).to_contain_text("memvault, this server (connected)")
     text = page.locator("#status").inner_text()
     assert not PROVIDER_WORDS.search(text), PROVIDER_WORDS.findall(text)
     assert "USER.md" not in text
@@ -110,7 +111,7 @@ def test_the_memories_list_fills_the_first_screen(page: Page, live: Live) -> Non
         VIEWPORT["height"],
     )
     page.locator("#notice").evaluate("box => { box.hidden = true; }")
-    page.screenshot(path=str(SCREENSHOTS / "memories-fold.png"))  # the first screen only
+    page.screenshot(path=str(SCREENSHOTS / "memories.png"))  # the first screen, as seen
     assert above >= 8, f"{above} memories above the fold at 1400×900"
     # The forms are one click away, and the folded filters say how many are in force.
     page.locator("#filter-toggle").click()
@@ -146,11 +147,12 @@ def test_the_playground_shows_the_block_the_gate_the_budget_and_why(page: Page, 
     live.vault.add("The team uses PostgreSQL for the billing service", user_id="alice")
     live.vault.add("Alice climbs on Sundays", user_id="alice")
     live.vault.add("The billing service deploys on Tuesdays", user_id="alice")
+    live.vault.add("The billing page shows <b>totals</b> & taxes", user_id="alice")
     sign_in(page, live, live.alice)
     open_screen(page, "Playground")
     page.get_by_label("Query", exact=True).fill("which database does billing use?")
     page.get_by_role("button", name="Show what the agent gets").click()
-    expect(page.locator("#pg-decision")).to_contain_text("The agent gets 2 memories")
+    expect(page.locator("#pg-decision")).to_contain_text("The agent gets 3 memories")
     # The exact block, fence included, as Vault.context returns it.
     with live.client(live.alice) as alice:
         block = alice.post(
@@ -168,9 +170,11 @@ def test_the_playground_shows_the_block_the_gate_the_budget_and_why(page: Page, 
     expect(kept.locator("td.why")).to_contain_text("found by keyword #")
     expect(kept.locator("td.why")).to_contain_text("a word of its own text matches")
     expect(rows.filter(has_text="climbs")).to_have_count(0)  # no channel found it
+    # Escaped in the block (&lt;b&gt;), still recognised as in it.
+    expect(rows.filter(has_text="<b>totals</b>").locator("td.use")).to_have_text("in the block")
     # Channels compared: each says what it found; ranking by one re-sorts the table.
     expect(page.locator('#pg-channels li[data-channel="keyword"]')).to_contain_text(
-        "found 2 memories, 2 of them in the block"
+        "found 3 memories, 3 of them in the block"
     )
     page.get_by_label("Rank by").select_option("keyword")
     expect(rows.first.locator("td").nth(2)).to_contain_text("#1")
@@ -213,3 +217,18 @@ def test_a_chinese_memory_renders_as_glyphs_in_a_screenshot(page: Page, live: Li
         pictures.append(page.locator("#probe").screenshot())
         page.locator("#probe").evaluate("s => s.remove()")
     assert pictures[0] != pictures[1], "Chinese renders as tofu: install fonts-noto-cjk"
+
+
+def test_every_picture_of_the_docs_is_taken_by_a_test_at_1400_wide() -> None:
+    """docs/screenshots.md shows only pictures the panel tests take, at the panel tests'
+    width (a PNG's width is bytes 16-20 of its header)."""
+    root = Path(__file__).resolve().parents[3]
+    page_text = (root / "docs" / "screenshots.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"\]\(screenshots/([\w.-]+\.png)\)", page_text)
+    assert "playground.png" in pictures and "memories-chinese.png" in pictures
+    tests = "".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("*.py"))
+    for name in pictures:
+        assert f'"{name}"' in tests, f"no panel test takes {name}"
+        head = (root / "docs" / "screenshots" / name).read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", name
+        assert int.from_bytes(head[16:20], "big") == VIEWPORT["width"], name

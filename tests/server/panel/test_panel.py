@@ -84,9 +84,6 @@ def test_memories_add_search_edit_delete_and_a_blocked_write(page: Page, live: L
     expect(page.locator("#memories-list")).to_contain_text("No memory matches these filters")
     page.get_by_role("button", name="Reset").click()
     expect(items).to_have_count(2)
-    page.locator("#add-content").fill("")
-    page.locator("#notice").evaluate("box => { box.hidden = true; }")
-    _shot(page, "memories.png")
 
     warehouse = items.filter(has_text="ClickHouse")
     warehouse.get_by_role("button", name="Delete").click()
@@ -164,7 +161,7 @@ def test_files_config_status_and_audit(page: Page, live: Live) -> None:
 
     _open_screen(page, "Status")
     expect(page.locator("#status")).to_contain_text("Search provider")
-    expect(page.locator("#status")).to_contain_text("memvault (this server)")
+    expect(page.locator("#status")).to_contain_text("memvault, this server (connected)")
     _shot(page, "status.png")
 
     _open_screen(page, "Audit")

@@ -215,9 +215,10 @@ function wire() {
     if (state.userId) sessionStorage.setItem(USER, state.userId);
     else sessionStorage.removeItem(USER);
     resetScreens();
-    await loadFeatures();
     renderChrome();
     route();
+    await loadFeatures(); // then the menu shows the optional screens this user has
+    renderChrome();
   });
   window.addEventListener("hashchange", () => {
     if (KEY_FRAGMENT.test(location.hash)) start();

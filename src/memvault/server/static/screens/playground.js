@@ -60,11 +60,20 @@ function num(value, digits = 3) {
   return value === null || value === undefined ? "—" : Number(value).toFixed(digits);
 }
 
+// Letters and digits only, entities dropped: a memory's text as it reads in the block
+// once angle brackets and fence look-alikes were escaped.
+const plain = (text) => text.replace(/&[a-z]+;/gi, "").replace(/[^\p{L}\p{N}]+/gu, "");
+
+function inBlockText(content, block) {
+  if (block.includes(content)) return true;
+  return /[<>&]|memory-context/i.test(content) && plain(block).includes(plain(content));
+}
+
 // What context() did with a candidate, the budget included: an injected memory the
 // packing dropped is not in the block.
 function use(candidate, block) {
   if (!candidate.returned) return "not judged: beyond the limit";
-  if (candidate.context === "injected" && !block.includes(candidate.entry.content)) {
+  if (candidate.context === "injected" && !inBlockText(candidate.entry.content, block)) {
     return "left out: over the budget";
   }
   return USE[candidate.context] || candidate.context;

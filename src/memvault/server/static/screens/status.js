@@ -12,7 +12,7 @@ async function loadStatus() {
   const ext = data.external;
   // Banks and the memory mode are Hindsight's: shown only to a setup that chose it.
   const hindsight = ext.provider === "hindsight";
-  const provider = ext.provider === "memvault" ? "memvault (this server)" : ext.provider;
+  const provider = ext.provider === "memvault" ? "memvault, this server" : ext.provider;
   const pairs = [
     ["User", data.user_id],
     ["Prompt injection", data.injection_enabled ? "enabled" : "disabled"],
