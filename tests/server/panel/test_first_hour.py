@@ -71,6 +71,19 @@ def test_the_prompt_files_show_once_the_setup_uses_them(page: Page, live: Live) 
     expect(page.locator("#screen-files > .hint")).to_contain_text("Not your memories")
 
 
+def test_the_first_prompt_file_entry_puts_the_screen_in_the_menu(page: Page, live: Live) -> None:
+    sign_in(page, live, live.bob)
+    expect(page.locator("#who-label")).to_have_text("signed in as bob")
+    assert "Prompt files" not in _menu(page)
+    page.goto(f"{live.url}/panel#files")  # the address still opens it
+    user_md = page.locator("#file-user")
+    user_md.get_by_label("New USER.md entry").fill("Bob keeps bees")
+    user_md.get_by_role("button", name="Add to USER.md").click()
+    expect(page.locator("#notice")).to_have_text("Added to USER.md.")
+    expect(page.locator('#nav-more .menu a[data-screen="files"]:not([hidden])')).to_have_count(1)
+    assert "Prompt files" in _menu(page)
+
+
 def test_an_admin_lands_on_the_users_with_a_short_navigation(page: Page, live: Live) -> None:
     live.vault.add("Bob keeps bees", user_id="bob")
     sign_in(page, live, live.admin)

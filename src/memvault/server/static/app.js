@@ -224,6 +224,11 @@ function wire() {
     if (KEY_FRAGMENT.test(location.hash)) start();
     else route();
   });
+  // A screen that learns the setup uses a part redraws the menu (files.js).
+  document.addEventListener("memvault:features", () => {
+    arrangeNav();
+    showScreen(state.screen);
+  });
   // A click outside the open menu closes it.
   document.addEventListener("click", (event) => {
     const more = $("#nav-more");
