@@ -55,6 +55,7 @@ test: $(STAMP) $(HINDSIGHT_STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	fc-list :lang=zh | grep -q . || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk)
 	command -v mariadbd >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server)
 	$(BIN)/pytest -n 2 -q
 

@@ -33,6 +33,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+# The size the screenshots are taken at, and "the first screen" of the fold checks.
+VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOTS = Path(
     os.environ.get("MEMVAULT_SCREENSHOTS") or tempfile.mkdtemp(prefix="memvault-shots-")
 )
@@ -53,7 +55,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser, live: Live) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=VIEWPORT)
     tab = context.new_page()
     outside: list[str] = []
     errors: list[str] = []
@@ -75,9 +77,21 @@ def sign_in(page: Page, live: Live, key: str) -> None:
 
 
 def open_screen(page: Page, label: str, heading: str | None = None) -> None:
-    """Click the navigation link ``label`` and wait for the screen's heading."""
-    page.locator("#nav").get_by_role("link", name=label, exact=True).click()
+    """Click the navigation link ``label`` (opening "More" when it is in that menu) and
+    wait for the screen's heading."""
+    expect(page.locator("#nav")).to_be_visible()  # signed in
+    link = page.locator("#nav").get_by_role("link", name=label, exact=True)
+    if not link.is_visible() and page.locator("#nav-more").evaluate("m => !m.open"):
+        page.locator("#nav-more summary").click()
+    link.click()
     expect(page.locator(".screen:not([hidden]) h2")).to_have_text(heading or label)
+
+
+def unfold(page: Page, form: str) -> None:
+    """Show the Memories screen's ``add`` or ``filter`` form (folded away by default)."""
+    if page.locator(f"#{form}-form").is_hidden():
+        page.locator(f"#{form}-toggle").click()
+    expect(page.locator(f"#{form}-form")).to_be_visible()
 
 
 def shot(page: Page, name: str) -> None:

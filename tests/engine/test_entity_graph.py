@@ -38,10 +38,10 @@ def test_nodes_are_the_entities_and_edges_their_relations_weighted(vault: Vault)
     graph = vault.entity_graph(user_id="alice").to_dict()
     nodes = {n["name"]: (n["type"], n["mentions"]) for n in graph["nodes"]}
     assert nodes == {
-        "Caroline": ("unknown", 2),
+        "Caroline": ("person", 2),
         "Berlin": ("unknown", 2),
         "Project Helios": ("project", 2),
-        "Melanie": ("unknown", 1),
+        "Melanie": ("person", 1),
         "ClickHouse": ("tool", 1),
     }
     assert [n["mentions"] for n in graph["nodes"]] == [2, 2, 2, 1, 1]  # most named first

@@ -75,8 +75,59 @@ def test_english_capitalised_phrases_with_cues_for_types() -> None:
 
 def test_sentence_openers_are_not_entities_but_names_are() -> None:
     got = found("Honestly that was great. Thanks! Caroline loved it.")
-    assert got == {"Caroline": "unknown"}
+    assert got == {"Caroline": "person"}  # "loved": something a person does
     assert "Monday" not in found("On Monday we met Priya.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Instructions and labels open sentences without naming anything (issue 33).
+        ("Prefer short answers.", {}),
+        ("Decision: use PostgreSQL for billing.", {"PostgreSQL": "tool"}),
+        ("Use PostgreSQL for the billing service.", {"PostgreSQL": "tool"}),
+        ("Note: the deploy window is Tuesday.", {}),
+        ("Avoid jargon when talking to Sam.", {"Sam": "person"}),
+        ("User: the zebra plan\nAssistant: sure", {}),
+        ("Always answer in English.", {"English": "unknown"}),  # a language, not a place
+    ],
+)
+def test_instructions_and_labels_are_not_entities(text: str, expected: dict[str, str]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Alice moved to Lisbon last year and works at Google.",
+            {"Alice": "person", "Lisbon": "place", "Google": "organisation"},
+        ),
+        (
+            "My sister Emma visited Paris with her friend Tom.",
+            {"Emma": "person", "Paris": "place", "Tom": "person"},
+        ),
+        ("The Zeus project ships on Friday.", {"Zeus": "project"}),
+        ("Remember to call Bob on Monday.", {"Bob": "person"}),
+        (
+            "Bob's wife Linda joined Microsoft.",
+            {"Bob": "person", "Linda": "person", "Microsoft": "organisation"},
+        ),
+        ("Jon Snow lives in Winterfell.", {"Jon Snow": "person", "Winterfell": "place"}),
+    ],
+)
+def test_the_words_around_a_name_type_it(text: str, expected: dict[str, str]) -> None:
+    assert found(text) == expected
+
+
+def test_chinese_names_are_checked_against_their_form() -> None:
+    got = found("王小明在北京的清华大学读书，喜欢喝乌龙茶")
+    assert got["王小明"] == "person" and got["北京"] == "place"
+    assert got["清华大学"] == "organisation"
+    assert got.get("乌龙茶", "unknown") == "unknown"  # a tea, whatever jieba's tag says
+    got = found("张伟下周去上海出差，见阿里巴巴的李娜。")
+    assert got == {"张伟": "person", "上海": "place", "阿里巴巴": "organisation", "李娜": "person"}
+    assert found("项目代号：星河，用 PostgreSQL 存储") == {"PostgreSQL": "tool", "星河": "project"}
 
 
 def test_the_users_own_names_are_found_lower_cased() -> None:
@@ -131,7 +182,7 @@ def test_writes_link_updates_relink_deletes_unlink(vault: Vault) -> None:
     got = {e.name: (e.type, e.entries) for e in vault.entities(user_id="alice")}
     assert got == {
         "Acme Corp": ("organisation", 2),
-        "Alice": ("unknown", 1),
+        "Alice": ("person", 1),  # "joined": something a person does
         "Berlin": ("unknown", 1),
     }
     vault.update(a.id, user_id="alice", content="Alice left for Madrid.")

@@ -69,6 +69,9 @@ _OPENERS = frozenset(
     one two three four five six seven eight nine ten some many much lots every each another
     happy bye goodbye goodnight morning evening afternoon night day week month year
     keep take make give tell ask try stay enjoy remember imagine check see come go get
+    use using prefer prefers avoid answer reply write call send run deploy ship install
+    switch add fix set note notes decision decisions decided todo reminder preference rule
+    goal summary context fact user assistant system
     """.split()
 )
 
@@ -101,6 +104,74 @@ _TOOLS = frozenset(
 )
 _PROJECT_WORDS = frozenset({"project", "projects", "initiative", "programme", "program"})
 
+# Cues around a name that say what it names. A relation word or a greeting before it, or
+# a verb only people do after it: a person ("my sister Emma", "call Bob", "Caroline
+# said"). "in"/"to"/"from" after a verb of going or living: a place ("moved to Lisbon").
+# "at"/"for" after a verb of working, or "joined": an organisation ("works at Google").
+_RELATIVES = frozenset(
+    """
+    sister brother mom mum mother dad father wife husband son daughter friend friends
+    colleague colleagues coworker boss manager partner girlfriend boyfriend cousin aunt
+    uncle grandma grandpa grandmother grandfather neighbor neighbour teacher teammate
+    niece nephew fiancé fiance fiancée fiancee roommate mentor
+    call called calling met meet meeting told tell telling ask asked asking email emailed
+    text texted thank thanked congratulate hi hey dear
+    """.split()
+)
+_PERSON_VERBS = frozenset(
+    """
+    said says say told tells asked asks thinks thought feels felt wants wanted likes liked
+    loves loved hates hated prefers preferred went goes lives lived works worked visited
+    moved joined painted met married wrote called texted smiled laughed cried replied
+    mentioned shared enjoys enjoyed adopted studies studied teaches taught herself himself
+    """.split()
+)
+_TALKS = frozenset(
+    {
+        "talk",
+        "talks",
+        "talked",
+        "talking",
+        "spoke",
+        "speak",
+        "speaking",
+        "chat",
+        "chatted",
+        "chatting",
+        "wrote",
+        "write",
+        "writing",
+        "said",
+        "sent",
+        "explained",
+    }
+)
+_PLACE_BEFORE = frozenset({"in", "to", "from", "near"})
+_PLACE_VERBS = frozenset(
+    """
+    live lives lived living moved move moving relocated travel travels travelled traveled
+    travelling traveling trip flew fly flying went go goes going based born grew raised
+    stay stays stayed staying holiday vacation back arrived headed heading
+    """.split()
+)
+_VISITS = frozenset({"visited", "visiting", "visit", "visits", "near"})
+_ORG_BEFORE = frozenset({"at", "for"})
+_WORK_VERBS = frozenset(
+    """
+    work works worked working job intern interned interning employed hired engineer
+    developer manager
+    """.split()
+)
+_JOINS = frozenset({"joined", "joining", "join", "joins"})
+# Languages and nationalities: capitalised, but neither people nor places ("in English").
+_LANGUAGES = frozenset(
+    """
+    english chinese mandarin cantonese french german spanish italian japanese korean russian
+    portuguese arabic hindi dutch swedish welsh polish greek turkish vietnamese thai latin
+    american british european asian african canadian australian
+    """.split()
+)
+
 # jieba part-of-speech flags that name things, and their types.
 _JIEBA_TYPES = {
     "nr": "person",
@@ -112,6 +183,66 @@ _JIEBA_TYPES = {
 }
 
 _posseg_lock = threading.Lock()
+
+# jieba tags many words it does not know as a person's name (乌龙茶, 阿里巴巴): a Chinese
+# name is two to four characters after one of the common surnames. Otherwise the ending
+# tells an organisation or a place; what is left keeps no type.
+_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞"
+    "左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕"
+    "屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧"
+    "闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
+)
+_DOUBLE_SURNAMES = ("欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "令狐", "慕容", "长孙", "宇文")
+_ZH_ORG_ENDINGS = (
+    "公司",
+    "集团",
+    "大学",
+    "学院",
+    "中学",
+    "小学",
+    "银行",
+    "医院",
+    "研究院",
+    "研究所",
+    "实验室",
+    "协会",
+    "基金会",
+    "委员会",
+    "事务所",
+    "工作室",
+    "科技",
+    "有限",
+    "团队",
+    "部门",
+)
+_ZH_PLACE_ENDINGS = ("省", "市", "县", "区", "镇", "村", "路", "街", "山", "湖", "河", "岛")
+#: Well-known organisations jieba tags as names of people or of nothing.
+_ZH_ORGS = frozenset(
+    """
+    阿里巴巴 阿里 腾讯 百度 华为 字节跳动 小米 京东 美团 网易 拼多多 滴滴 蚂蚁集团 中兴 联想
+    """.split()
+)
+# "项目代号：星河", "项目 星河", "代号“星河”": what follows names a project.
+_ZH_PROJECT = re.compile(
+    r"(?:项目代号|项目名称?|代号)[\s:：是为叫“\"「『]*([\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?=[\s，。,.;；：:”\"」』！!？?、]|$)"
+)
+
+
+def _chinese_type(word: str, tagged: str) -> str:
+    """The type of a word jieba tagged ``tagged``, checked against its form."""
+    if word in _ZH_ORGS or word.endswith(_ZH_ORG_ENDINGS):
+        return "organisation"
+    if tagged == "person":
+        named = (word[:1] in _SURNAMES and 2 <= len(word) <= 3) or (
+            word.startswith(_DOUBLE_SURNAMES) and 3 <= len(word) <= 4
+        )
+        return "person" if named else UNKNOWN
+    if tagged == UNKNOWN and word.endswith(_ZH_PLACE_ENDINGS) and len(word) >= 3:
+        return "place"
+    return tagged
 
 
 @dataclass
@@ -143,7 +274,37 @@ def _possessive(token: str) -> bool:
     return token.lower().endswith(("'s", "’s"))
 
 
-def _type_of(words: Sequence[str], before: str | None) -> str:
+def _type_of(
+    words: Sequence[str],
+    before: str | None,
+    *,
+    earlier: str | None = None,
+    after: str | None = None,
+) -> str:
+    """The type the words around a name give it (``before``, the word ahead of that,
+    ``earlier``, and the word after, ``after``), or :data:`UNKNOWN`."""
+    kind = _type_by_form(words, before)
+    if kind != UNKNOWN or words[0].lower() in _LANGUAGES:
+        return kind
+    b = (before or "").lower()
+    e = (earlier or "").lower()
+    a = (after or "").lower()
+    if a in _PROJECT_WORDS:
+        return "project"  # "the Zeus project"
+    if b in _RELATIVES or a in _PERSON_VERBS or (_possessive(words[-1]) and a in _RELATIVES):
+        return "person"
+    if b in {"to", "with"} and e in _TALKS:  # "talking to Sam"
+        return "person"
+    # "visited Paris", but "visited Caroline in Berlin" visits someone somewhere.
+    if (b in _PLACE_BEFORE and e in _PLACE_VERBS) or (b in _VISITS and a not in {"in", "at"}):
+        return "place"
+    if (b in _ORG_BEFORE and e in _WORK_VERBS) or b in _JOINS:
+        return "organisation"
+    return UNKNOWN
+
+
+def _type_by_form(words: Sequence[str], before: str | None) -> str:
+    """The type the name's own words (or a title ahead of it) give it."""
     lowered = [w.lower() for w in words]
     if before is not None and before.lower().rstrip(".") in _PERSON_TITLES:
         return "person"
@@ -223,7 +384,9 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
             if len(words) == 1 and _everyday(words[0].lower()):
                 i = j
                 continue
-            found.add(" ".join(words), _type_of(words, before))
+            earlier = tokens[k - 1] if k >= 1 else None
+            after = tokens[j] if j < len(tokens) else None
+            found.add(" ".join(words), _type_of(words, before, earlier=earlier, after=after))
             i = j
 
 
@@ -236,7 +399,9 @@ def _chinese_names(run: str) -> tuple[tuple[str, str], ...]:
     with _posseg_lock:
         pairs = [(p.word, p.flag) for p in posseg.cut(run, HMM=True)]
     return tuple(
-        (word, _JIEBA_TYPES[flag]) for word, flag in pairs if flag in _JIEBA_TYPES and len(word) > 1
+        (word, _chinese_type(word, _JIEBA_TYPES[flag]))
+        for word, flag in pairs
+        if flag in _JIEBA_TYPES and len(word) > 1
     )
 
 
@@ -261,6 +426,8 @@ def extract_rules(
         for run in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+", text):
             for word, kind in _chinese_names(run):
                 found.add(word, kind)
+        for name in _ZH_PROJECT.findall(text):
+            found.add(name, "project")
     for key in candidates:  # the user's own names, however written here
         if key in have and key not in found.names and _dictionary_worthy(key):
             found.add(_surface(text, key), UNKNOWN)

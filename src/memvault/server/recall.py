@@ -15,6 +15,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from ..errors import ValidationError
+from ..render import count_tokens
 from .auth import GatewayDep, SurfaceDep, Who, act_as
 from .errors import COMMON_ERRORS, NOT_FOUND
 from .schemas import MAX_SEARCH, AddRequest, Entry, RecallFilters, SearchRequest, _Body
@@ -31,6 +32,9 @@ class ContextRequest(RecallFilters):
 
 class ContextResponse(BaseModel):
     context: str = Field(description='the block for a system prompt; "" when nothing is relevant')
+    max_tokens: int = Field(description="the token budget the block was packed into")
+    tokens: int = Field(description="the block's size, in the estimate the packing uses")
+    limit: int = Field(description="how many of the best hits the relevance gate judged")
 
 
 class BatchRequest(_Body):
@@ -50,15 +54,23 @@ class BatchResponse(BaseModel):
 
 @router.post("/v1/memories/context", response_model=ContextResponse)
 def context(body: ContextRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
-    """The recalled-memory block for a system prompt (``Vault.context``)."""
-    block = gw.vault_for(body.agent_id).context(
+    """The recalled-memory block for a system prompt (``Vault.context``), with the budget
+    it was packed into and what it uses of it (the panel's Playground shows both)."""
+    vault = gw.vault_for(body.agent_id)
+    block = vault.context(
         body.query,
         user_id=act_as(who, body.user_id),
         max_tokens=body.max_tokens,
         limit=body.limit,
         **body.filters(),
     )
-    return {"context": block}
+    budget = body.max_tokens or vault.config.context.max_tokens
+    return {
+        "context": block,
+        "max_tokens": budget,
+        "tokens": count_tokens(block),
+        "limit": body.limit or vault.config.context.limit,
+    }
 
 
 @router.post("/v1/memories/explain")

@@ -73,7 +73,7 @@ def test_the_graph_is_drawn_and_a_node_opens_its_memories(page: Page, live: Live
     detail = page.locator("#graph-detail")
     expect(detail.locator("h3")).to_have_text("Melanie")
     expect(detail.locator(".entries .content")).to_have_text([STORY[1]])
-    expect(_node(page, "Melanie")).to_have_class("node kind-other selected")
+    expect(_node(page, "Melanie")).to_have_class("node kind-person selected")
     expect(page.locator("#graph-canvas line.edge.linked")).to_have_count(2)
     expect(detail.locator(".relations li")).to_have_count(2)
 
@@ -81,7 +81,7 @@ def test_the_graph_is_drawn_and_a_node_opens_its_memories(page: Page, live: Live
     detail.get_by_role("button", name="Berlin").click()
     expect(detail.locator("h3")).to_have_text("Berlin")
     expect(detail.locator(".entries .content")).to_have_count(2)
-    expect(_node(page, "Melanie")).not_to_have_class("node kind-other selected")
+    expect(_node(page, "Melanie")).not_to_have_class("node kind-person selected")
 
     # Keyboard: a focused node is selected with Enter.
     _node(page, "ClickHouse").focus()
@@ -214,7 +214,7 @@ def test_bob_and_an_admin_see_only_the_graph_of_whom_they_act_for(page: Page, li
 
     sign_in(page, live, live.admin)
     page.locator("#act-as-user").fill("alice")
-    page.get_by_role("button", name="Act as").click()
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
     _open_graph(page)
     expect(page.locator("#graph-canvas circle")).to_have_count(5)
     _node(page, "Caroline").click()
@@ -222,7 +222,7 @@ def test_bob_and_an_admin_see_only_the_graph_of_whom_they_act_for(page: Page, li
 
     # Acting for someone with no memories: the empty state, nothing of alice's left.
     page.locator("#act-as-user").fill("carol")
-    page.get_by_role("button", name="Act as").click()
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
     _open_graph(page)
     expect(page.locator("#graph-empty")).to_be_visible()
     expect(page.locator("#graph-canvas circle")).to_have_count(0)

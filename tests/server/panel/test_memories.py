@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from memvault import Domain, Kind, MemClass, Tier
 from memvault.model import EntryOrder
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, shot  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, shot, unfold  # noqa: F401 (fixtures)
 from tests.panel_kit import sign_in as _panel_sign_in
 
 ITEMS = "#memories-list li.entry"
@@ -45,7 +45,7 @@ def sign_in(page: Page, live: Live, key: str) -> None:
 
 def _act_as(page: Page, user: str) -> None:
     page.get_by_label("User id").fill(user)
-    page.get_by_role("button", name="Act as").click()
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
     expect(page.locator("#who-label")).to_have_text(f"admin, acting as {user}")
 
 
@@ -174,6 +174,7 @@ def test_kind_class_tier_domain_and_sort_choices_match_the_enums(page: Page, liv
         "",
     )
 
+    unfold(page, "filter")
     page.locator("#filter-kind").select_option("reference")
     page.get_by_role("button", name="Apply").click()
     expect(page.locator(ITEMS)).to_have_count(1)
@@ -185,7 +186,7 @@ def test_kind_class_tier_domain_and_sort_choices_match_the_enums(page: Page, liv
     expect(page.locator(ITEMS)).to_contain_text("Alice keeps bees")
     page.locator("#filter-tier").select_option("cold")
     page.get_by_role("button", name="Apply").click()
-    expect(page.locator("#memories-list")).to_contain_text("No memories yet")
+    expect(page.locator("#memories-list")).to_contain_text("No memory matches these filters")
     page.get_by_role("button", name="Reset").click()
     expect(page.locator(ITEMS)).to_have_count(2)
     expect(page.locator("#filter-tier")).to_have_value("")
@@ -203,6 +204,7 @@ def test_switching_the_acting_user_clears_search_and_filters(page: Page, live: L
     sign_in(page, live, live.admin)
     _act_as(page, "bob")
     expect(page.locator(ITEMS)).to_have_count(2)
+    unfold(page, "filter")
     page.locator("#filter-kind").select_option("project")
     page.locator("#filter-sort").select_option("oldest")
     page.locator("#filter-from").fill("2020-01-01")
@@ -329,6 +331,7 @@ def test_sort_and_created_date_range(page: Page, live: Live) -> None:
     expect(contents).to_have_text(
         ["written 3 May", "written 2 May", "written 1 May, edited in June"]
     )
+    unfold(page, "filter")
     page.get_by_label("Sort").select_option(label="Oldest first")
     page.get_by_role("button", name="Apply").click()
     expect(contents).to_have_text(

@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import CHROMIUM, CHROMIUM_ARGS, browser, page  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import CHROMIUM, CHROMIUM_ARGS, browser, page, unfold  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open_screen
 from tests.panel_kit import shot as _shot
 from tests.panel_kit import sign_in as _sign_in
@@ -78,14 +78,12 @@ def test_memories_add_search_edit_delete_and_a_blocked_write(page: Page, live: L
     expect(page.locator("#notice")).to_have_text("Memory updated.")
     expect(items.filter(has_text="Rust services")).to_have_count(1)
 
+    unfold(page, "filter")
     page.locator("#filter-kind").select_option("project")
     page.get_by_role("button", name="Apply").click()
-    expect(page.locator("#memories-list")).to_contain_text("No memories yet")
+    expect(page.locator("#memories-list")).to_contain_text("No memory matches these filters")
     page.get_by_role("button", name="Reset").click()
     expect(items).to_have_count(2)
-    page.locator("#add-content").fill("")
-    page.locator("#notice").evaluate("box => { box.hidden = true; }")
-    _shot(page, "memories.png")
 
     warehouse = items.filter(has_text="ClickHouse")
     warehouse.get_by_role("button", name="Delete").click()
@@ -103,7 +101,9 @@ def test_files_config_status_and_audit(page: Page, live: Live) -> None:
     _sign_in(page, live, live.alice)
     expect(page.locator("#who-label")).to_have_text("signed in as alice")
 
-    page.get_by_role("link", name="USER.md / MEMORY.md").click()
+    # Never used yet, the prompt files are out of the menu (issue 33); the address opens them.
+    page.goto(f"{live.url}/panel#files")
+    expect(page.get_by_role("heading", name="Prompt files")).to_be_visible()
     user_md = page.locator("#file-user")
     expect(user_md).to_contain_text("USER.md is empty.")
     user_md.get_by_label("New USER.md entry").fill("Alice prefers metric units")
@@ -140,7 +140,7 @@ def test_files_config_status_and_audit(page: Page, live: Live) -> None:
     expect(memory_md.locator("li.entry")).to_have_count(1)
     _shot(page, "files.png")
 
-    page.get_by_role("link", name="Config").click()
+    _open_screen(page, "Config")
     row = page.locator('tr[data-field="injection.max_tokens"]')
     expect(row).to_contain_text("default")
     expect(page.locator('tr[data-field="security.scan_content"] input')).to_have_count(0)
@@ -159,12 +159,12 @@ def test_files_config_status_and_audit(page: Page, live: Live) -> None:
     row.get_by_role("button", name="Reset").click()
     expect(row.locator(".source")).to_have_text("default")
 
-    page.get_by_role("link", name="Status").click()
-    expect(page.locator("#status")).to_contain_text("Memory mode")
-    expect(page.locator("#status")).to_contain_text("deerflow-user-alice")
+    _open_screen(page, "Status")
+    expect(page.locator("#status")).to_contain_text("Search provider")
+    expect(page.locator("#status")).to_contain_text("memvault, this server (connected)")
     _shot(page, "status.png")
 
-    page.get_by_role("link", name="Audit").click()
+    _open_screen(page, "Audit")
     expect(page.locator("#audit-empty")).to_be_visible()
 
 
@@ -177,9 +177,9 @@ def test_admin_key_acts_for_the_named_user_on_a_narrow_screen(browser: Browser, 
     page = context.new_page()
     try:
         _sign_in(page, live, live.admin)
-        expect(page.locator("#notice")).to_contain_text("Enter the user id")
+        expect(page.get_by_role("heading", name="Users")).to_be_visible()  # the landing
         page.get_by_label("User id").fill("bob")
-        page.get_by_role("button", name="Act as").click()
+        page.locator("#act-as").get_by_role("button", name="Act as").click()
         expect(page.locator("#who-label")).to_have_text("admin, acting as bob")
         _open_screen(page, "Memories")
         expect(page.locator("#page-label")).to_have_text("1–20 of 22")
@@ -191,7 +191,12 @@ def test_admin_key_acts_for_the_named_user_on_a_narrow_screen(browser: Browser, 
         expect(page.locator("#memories-list .content").first).to_have_text("Bob keeps bees")
         # The narrow layout stacks the forms: nothing is wider than the screen.
         width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, width
+        wide = page.evaluate(
+            """() => [...document.querySelectorAll('body *')]
+                 .filter((n) => n.getBoundingClientRect().right > 390 && n.offsetParent)
+                 .map((n) => n.id || n.className || n.tagName).slice(0, 8)"""
+        )
+        assert width <= 390, (width, wide)
         page.reload()  # the key and the user survive a reload of the tab
         expect(page.locator("#who-label")).to_have_text("admin, acting as bob")
         page.get_by_role("button", name="Sign out").click()

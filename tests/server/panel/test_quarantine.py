@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import SCREENSHOTS, browser, page  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import SCREENSHOTS, browser, page, unfold  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open_screen
 from tests.panel_kit import sign_in as _sign_in
 
@@ -34,6 +34,7 @@ def test_held_memories_are_badged_and_reviewed(page: Page, live: Live) -> None:
     expect(plain.locator(".badge")).to_have_count(0)
     expect(plain.get_by_role("button", name="Approve")).to_have_count(0)
 
+    unfold(page, "filter")
     page.locator("#filter-held").check()
     expect(items).to_have_count(2)
     expect(page.locator("#memories-summary")).to_have_text("2 memories")

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 import memvault.server
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, sign_in, unfold  # noqa: F401 (fixtures)
 
 STATIC = Path(memvault.server.__file__).parent / "static"
 NOT_AN_ID = "is not a valid id: use 1-128 characters"
@@ -81,6 +81,7 @@ def test_add_with_a_bad_agent_id_names_the_agent_box(page: Page, live: Live) -> 
 def test_the_agent_filter_names_its_box_when_the_list_is_refused(page: Page, live: Live) -> None:
     live.vault.add("tea with lemon", user_id="alice")
     _memories(page, live, live.alice)
+    unfold(page, "filter")
     page.locator("#filter-agent").fill("no such/agent")
     page.locator("#filter-form").get_by_role("button", name="Apply").click()
     assert "agent_id" not in _refused(page, f"“Agent” 'no such/agent' {NOT_AN_ID}")
@@ -91,7 +92,7 @@ def test_an_admin_acting_as_a_bad_user_id_is_told_about_the_user_id_box(
 ) -> None:
     _memories(page, live, live.admin)
     page.get_by_label("User id").fill("no one!")
-    page.get_by_role("button", name="Act as").click()
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
     assert "user_id" not in _refused(page, f"“User id” 'no one!' {NOT_AN_ID}")
 
 
@@ -124,7 +125,7 @@ def test_a_relative_agent_store_names_the_store_box(page: Page, live: Live) -> N
 def test_the_layers_name_the_session_id_box(page: Page, live: Live) -> None:
     sign_in(page, live, live.admin)
     page.get_by_label("User id").fill("alice")
-    page.get_by_role("button", name="Act as").click()
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
     open_screen(page, "Agents")
     page.get_by_label("Session id").fill("chat one!")
     page.get_by_role("button", name="Show layers").click()
@@ -190,6 +191,7 @@ def test_an_import_of_existing_ids_names_the_choice_that_skips_them(
 
 def test_an_admin_without_a_user_is_told_the_box_and_the_button(page: Page, live: Live) -> None:
     sign_in(page, live, live.admin)
+    open_screen(page, "Overview")  # an admin lands on Users; a user's screen needs one
     notice = page.locator("#notice")
     expect(notice).to_have_text(
         "Enter the user id to act for in “User id” and press “Act as” (admin key)."
@@ -227,6 +229,7 @@ def test_an_own_store_left_empty_names_the_box_and_the_other_choice(page: Page, 
 
 def test_dates_out_of_order_name_both_dates_and_apply(page: Page, live: Live) -> None:
     _memories(page, live, live.alice)
+    unfold(page, "filter")
     page.get_by_label("Created from").fill("2026-11-30")
     page.get_by_label("Created to").fill("2026-11-01")
     page.get_by_role("button", name="Apply").click()

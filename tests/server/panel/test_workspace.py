@@ -169,7 +169,7 @@ def test_an_admin_acting_for_alice_edits_her_card(page: Page, live: Live) -> Non
     live.vault.upsert_card(user_id="alice", session_id="chat-1", goal="g", workspace_id="w1")
     sign_in(page, live, live.admin)
     page.get_by_label("User id").fill("alice")
-    page.get_by_role("button", name="Act as").click()
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
     expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
     open_screen(page, "Workspace")
     page.locator('#ws-sessions button[data-session="chat-1"]').click()

@@ -5,7 +5,11 @@
 export const KEY = "memvault.key";
 export const USER = "memvault.user";
 
-export const state = { key: null, admin: false, userId: null, screen: null };
+// features: what the acting user's setup uses (app.js fills it after sign-in).
+export const state = {
+  key: null, admin: false, userId: null, screen: null,
+  features: { files: false, provider: "memvault" },
+};
 
 export const $ = (sel) => document.querySelector(sel);
 
@@ -250,6 +254,7 @@ export function usageBar(usage, label) {
 //   load()   fill the screen each time it is shown
 //   reset()  optional: forget per-user state (search boxes, pages) on sign-out or "Act as"
 //   admin    only for admin keys;  perUser: false when it needs no user to act for
+//   optional(state)  optional: false leaves the screen out of the menu (a part not set up)
 // The order of registration is the order of the navigation.
 
 export const screens = new Map();

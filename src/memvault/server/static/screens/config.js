@@ -1,5 +1,5 @@
 // Config: every setting with the layer it comes from; user-writable ones can change.
-import { $, api, el, guarded, notify, registerScreen } from "../core.js";
+import { $, api, el, guarded, notify, registerScreen, state } from "../core.js";
 
 let configFields = {};
 
@@ -14,9 +14,15 @@ async function loadConfig() {
   renderConfig(data);
 }
 
+// Hindsight's settings (banks, memory mode) mean nothing to a setup that never chose it.
+function shownField(name) {
+  return state.features.provider === "hindsight" || !/hindsight|bank/.test(name);
+}
+
 function renderConfig(data) {
   configFields = data.fields;
-  const rows = Object.entries(data.fields).map(([name, field]) => {
+  const shown = Object.entries(data.fields).filter(([name]) => shownField(name));
+  const rows = shown.map(([name, field]) => {
     let control;
     if (!field.user_writable) {
       control = el("span", { class: "readonly", text: JSON.stringify(field.value) });

@@ -1,5 +1,5 @@
-// USER.md / MEMORY.md: the two files injected into the prompt, entry by entry.
-import { $, api, el, guarded, notify, registerScreen, usageBar, when } from "../core.js";
+// Prompt files (USER.md, MEMORY.md): an agent integration's two notes, entry by entry.
+import { $, api, el, guarded, notify, registerScreen, state, usageBar, when } from "../core.js";
 
 const DELIM = "\n§\n"; // the entry delimiter of agent/files.py
 
@@ -19,6 +19,11 @@ async function loadFiles() {
   if (!data) {
     box.replaceChildren();
     return;
+  }
+  const used = FILES.some((file) => data[file.field]);
+  if (used !== state.features.files) {
+    state.features.files = used; // the menu lists the screen from now on (or no longer)
+    document.dispatchEvent(new Event("memvault:features"));
   }
   box.replaceChildren(...FILES.map((file) =>
     filePanel(file, splitEntries(data[file.field]), data.char_usage[file.target],
@@ -88,4 +93,8 @@ function fileEntry(file, text, idx) {
   return item;
 }
 
-registerScreen({ name: "files", label: "USER.md / MEMORY.md", load: loadFiles });
+// Listed only when the files hold something: a setup that never used them has one memory
+// system, not two (the screen stays reachable at #files).
+registerScreen({
+  name: "files", label: "Prompt files", load: loadFiles, optional: (st) => st.features.files,
+});

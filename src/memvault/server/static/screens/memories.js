@@ -114,11 +114,30 @@ async function loadMemories() {
   updateBulk();
 }
 
+// The add and filter forms fold away so the list has the screen: a toggle shows one, and
+// the filters' toggle counts the filters in force while folded.
+function unfold(name, open) {
+  const form = $(`#${name}-form`);
+  form.hidden = !open;
+  $(`#${name}-toggle`).setAttribute("aria-expanded", String(open));
+  if (open && name === "add") $("#add-content").focus();
+}
+
+function countFilters() {
+  const set = [...Object.values(filters()), $("#filter-from").value, $("#filter-to").value]
+    .filter(Boolean).length + ($("#filter-held").checked ? 1 : 0);
+  $("#filter-toggle").textContent = set ? `Filters (${set})` : "Filters";
+}
+
 function renderMemories(rows) {
   const list = $("#memories-list");
+  countFilters();
   if (!rows.length) {
+    const filtered = $("#filter-toggle").textContent !== "Filters";
     const text = view.query ? "Nothing matches that search."
-      : "No memories yet: write one in “Content” above and press “Add”.";
+      : filtered ? "No memory matches these filters."
+        : "No memories yet: write one in “Content” above and press “Add”.";
+    if (!view.query && !filtered) unfold("add", true); // a new user starts by adding one
     list.replaceChildren(el("li", { class: "empty", text }));
     return;
   }
@@ -137,7 +156,8 @@ function memoryItem(entry, score) {
     score !== undefined && `score ${score.toFixed(3)}`,
     entry.quarantine && `held for review: ${entry.quarantine}`,
     `created ${when(entry.created_at)}`,
-    `updated ${when(entry.updated_at)}`,
+    // Said only when it differs, so one line holds the rest.
+    when(entry.updated_at) !== when(entry.created_at) && `updated ${when(entry.updated_at)}`,
   ].filter(Boolean);
   const held = Boolean(entry.quarantine);
   const badge = held ? el("span", { class: "badge quarantine", text: "Quarantined",
@@ -399,6 +419,9 @@ async function addMemory(event) {
 }
 
 function wire() {
+  for (const name of ["add", "filter"]) {
+    $(`#${name}-toggle`).addEventListener("click", () => unfold(name, $(`#${name}-form`).hidden));
+  }
   $("#add-form").addEventListener("submit", addMemory);
   $("#search-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -448,6 +471,9 @@ function reset() {
     const initial = [...select.options].findIndex((option) => option.defaultSelected);
     select.selectedIndex = Math.max(0, initial);
   }
+  unfold("add", false);
+  unfold("filter", false);
+  countFilters();
   $("#memories-list").replaceChildren();
   $("#memories-summary").textContent = "";
   paging.show(null);

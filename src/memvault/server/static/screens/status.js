@@ -1,5 +1,5 @@
-// Status: the memory system as the agent sees it, and the external provider.
-import { $, api, el, guarded, registerScreen, usageBar, when } from "../core.js";
+// Status: the memory system as the agent sees it, and the provider that answers searches.
+import { $, api, el, guarded, registerScreen, state, usageBar, when } from "../core.js";
 
 async function loadStatus() {
   const box = $("#status");
@@ -10,22 +10,33 @@ async function loadStatus() {
     return;
   }
   const ext = data.external;
+  // Banks and the memory mode are Hindsight's: shown only to a setup that chose it.
+  const hindsight = ext.provider === "hindsight";
+  const provider = ext.provider === "memvault" ? "memvault, this server" : ext.provider;
   const pairs = [
     ["User", data.user_id],
-    ["Built-in memory", data.builtin_enabled ? "enabled" : "disabled"],
     ["Prompt injection", data.injection_enabled ? "enabled" : "disabled"],
-    ["Memory mode", data.memory_mode],
-    ["External provider", `${ext.provider} (${ext.connected ? "connected" : "not connected"})`],
-    ["Bank", ext.bank],
-    ["Work bank", ext.work_bank ?? "—"],
-    ["Entries in its banks", ext.entries ?? "—"],
-    ["Last recall hits", ext.last_recall_hits ?? "—"],
-    ["Prompt snapshot taken", data.snapshot_taken_at ? when(data.snapshot_taken_at) : "not yet"],
+    ["Search provider", `${provider} (${ext.connected ? "connected" : "not connected"})`],
   ];
+  if (hindsight) {
+    pairs.push(["Memory mode", data.memory_mode], ["Bank", ext.bank],
+      ["Work bank", ext.work_bank ?? "—"], ["Entries in its banks", ext.entries ?? "—"]);
+  } else {
+    pairs.push(["Memories it searches", ext.entries ?? "—"]);
+  }
+  pairs.push(["Last recall hits", ext.last_recall_hits ?? "—"]);
+  if (state.features.files) {
+    pairs.push(["Prompt files", data.builtin_enabled ? "enabled" : "disabled"],
+      ["Prompt snapshot taken", data.snapshot_taken_at ? when(data.snapshot_taken_at) : "not yet"]);
+  }
   if (ext.error) pairs.push(["External error", ext.error]);
   const list = el("dl", { class: "card pairs" });
   for (const [term, value] of pairs) {
     list.append(el("dt", { text: term }), el("dd", { text: String(value) }));
+  }
+  if (!state.features.files) {
+    box.replaceChildren(list);
+    return;
   }
   box.replaceChildren(list, el("div", { class: "card stack" },
     el("h3", { text: "USER.md" }), usageBar(data.char_usage.user, "USER.md"),
