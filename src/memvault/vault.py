@@ -434,7 +434,6 @@ class Vault(FlatNames):
     ) -> list[MemoryEntry]:
         """The caller's entries, filtered and paged, newest first unless ``sort`` says
         ``"oldest"`` or ``"updated"`` (last changed first): what a person browsing asks.
-
         ``created_after`` / ``created_before`` (datetimes or ISO 8601; a bare date is
         midnight UTC) keep entries created at or after / strictly before that moment.
         ``session_id`` / ``workspace_id`` keep one conversation's or one workspace's.
