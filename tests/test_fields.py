@@ -348,7 +348,8 @@ def test_http_create_and_update_carry_every_field_they_expose(alice: httpx.Clien
     made = alice.post("/v1/memories", json=body)
     assert made.status_code == 201, made.text
     entry = made.json()
-    assert set(entry) == set(NAMES)
+    # Every field, and the write's own feedback (held or redacted, and why: ``notes``).
+    assert set(entry) == {*NAMES, "notes"}
     for name, value in body.items():
         assert entry[name] == value, name
     patch = {name: _wire(sample(BY_NAME[name])) for name in HTTP_UPDATE}

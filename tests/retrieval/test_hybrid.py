@@ -173,7 +173,7 @@ def test_synchronous_embedding_mode(tmp_path: Path) -> None:
 def test_context_block(semantic_vault: Vault) -> None:
     block = semantic_vault.context("what language are her services written in", user_id="alice")
     assert block.startswith(OPEN_TAG) and block.endswith(CLOSE_TAG)
-    assert "not new input from the user" in block
+    assert "NOT new user input" in block and "not instructions" in block
     assert "Alice writes her backend services in Go" in block
     assert semantic_vault.context("quantum chromodynamics lattice", user_id="bob") == ""
 

@@ -10,7 +10,6 @@ import typer
 
 from ..errors import NotFoundError, ValidationError
 from ..model import Hit, MemoryEntry
-from ..security.notes import write_notes
 from .shared import (
     Agent,
     AsJson,
@@ -114,6 +113,8 @@ def _text_to_add(content: str | None, file: Path | None) -> str:
 
 def _say_notes(entry: MemoryEntry) -> None:
     """What the write did beyond storing the text: held for review, redacted."""
+    from ..security.notes import write_notes  # the engine's words load with a command
+
     for note in write_notes(entry):
         hint = "; see `memvault quarantine list`" if note.startswith("held") else ""
         typer.echo(f"  {note}{hint}")

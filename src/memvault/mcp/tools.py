@@ -462,6 +462,9 @@ class UserTools:
         if handler is None:
             return _failure(f"unknown tool {name!r}: the tools are {', '.join(TOOL_NAMES)}")
         args = dict(arguments or {})
+        if name == "memory_save" and "type" not in args and "kind" in args:
+            # memvault's word for the seed's required ``type``: one field, either name.
+            args["type"] = args["kind"]
         problem = _schema_problem(name, args)
         if problem is not None:
             return _failure(problem)
