@@ -184,21 +184,7 @@ class PostgresKeywordIndex(PostgresConnection):
         scored = list(idfs)
         where, params = view_sql(view)
         fsql, fparams = filter_sql(flt)
-        positions = ", ".join(f"array_position(m.fts_keys, %s) AS i{n}" for n in range(len(scored)))
-        freqs = ", ".join(
-            f"%s::float8 * m.fts_tf_head[i{n}] + %s::float8 * m.fts_tf_body[i{n}] "
-            f"+ %s::float8 * m.fts_tf_extra[i{n}] AS f{n}"
-            for n in range(len(scored))
-        )
-        parts = " + ".join(
-            f"coalesce(%s::float8 * f{n} * (%s::float8 + 1) "
-            f"/ (f{n} + %s::float8 * (1 - %s::float8 + %s::float8 * p.len / %s::float8)), 0)"
-            for n in range(len(scored))
-        )
-        part_args: list[Any] = []
-        for term in scored:
-            part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
-        freq_args = [weights.head, weights.body, weights.extra] * len(scored)
+        positions, freqs, parts, freq_args, part_args = _bm25_sql(scored, idfs, weights, avg)
         match = "@>" if every_term else "&&"
         rows = conn.execute(
             f"SELECT {SELECT}, s.pk, s.score FROM (SELECT q.pk, q.score FROM ("
@@ -364,22 +350,7 @@ class PostgresKeywordIndex(PostgresConnection):
         in one statement from the stored term frequencies (``fts_tf_*``)."""
         where, params = view_sql(view)
         fsql, fparams = filter_sql(flt)
-        positions = ", ".join(f"array_position(m.fts_keys, %s) AS i{n}" for n in range(len(terms)))
-        parts = " + ".join(
-            f"coalesce(%s::float8 * f{n} * (%s::float8 + 1) "
-            f"/ (f{n} + %s::float8 * (1 - %s::float8 + %s::float8 * p.len / %s::float8)), 0)"
-            for n in range(len(terms))
-        )
-        freqs = ", ".join(
-            f"%s::float8 * m.fts_tf_head[i{n}] + %s::float8 * m.fts_tf_body[i{n}] "
-            f"+ %s::float8 * m.fts_tf_extra[i{n}] "
-            f"AS f{n}"
-            for n in range(len(terms))
-        )
-        part_args: list[Any] = []
-        for term in terms:
-            part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
-        freq_args = [weights.head, weights.body, weights.extra] * len(terms)
+        positions, freqs, parts, freq_args, part_args = _bm25_sql(terms, idfs, weights, avg)
         match = "@>" if every_term else "&&"
         rows = conn.execute(
             f"SELECT pk FROM (SELECT p.pk, {parts} AS score FROM ("
@@ -417,3 +388,29 @@ class PostgresKeywordIndex(PostgresConnection):
             if view.sees(found):
                 out[int(row[-1])] = found
         return out
+
+
+def _bm25_sql(
+    terms: Sequence[str], idfs: dict[str, float], weights: KeywordWeights, avg: float
+) -> tuple[str, str, str, list[Any], list[Any]]:
+    """The SQL pieces that score ``terms`` by BM25 from the stored term frequencies:
+    each term's position in ``fts_keys`` (``i<n>``, one ``%s`` per term), its weighted
+    frequency (``f<n>``) and the sum of the terms' shares, added in ``bm25_part``'s order;
+    with the arguments of the frequencies and of the shares."""
+    n_terms = range(len(terms))
+    positions = ", ".join(f"array_position(m.fts_keys, %s) AS i{n}" for n in n_terms)
+    freqs = ", ".join(
+        f"%s::float8 * m.fts_tf_head[i{n}] + %s::float8 * m.fts_tf_body[i{n}] "
+        f"+ %s::float8 * m.fts_tf_extra[i{n}] AS f{n}"
+        for n in n_terms
+    )
+    parts = " + ".join(
+        f"coalesce(%s::float8 * f{n} * (%s::float8 + 1) "
+        f"/ (f{n} + %s::float8 * (1 - %s::float8 + %s::float8 * p.len / %s::float8)), 0)"
+        for n in n_terms
+    )
+    part_args: list[Any] = []
+    for term in terms:
+        part_args += [idfs[term], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+    freq_args: list[Any] = [weights.head, weights.body, weights.extra] * len(terms)
+    return positions, freqs, parts, freq_args, part_args
