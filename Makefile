@@ -23,8 +23,13 @@ HINDSIGHT_STAMP   := $(HINDSIGHT_VENV)/.installed-$(HINDSIGHT_VERSION)
 
 # The venv is brought up to date whenever pyproject.toml changes. The local embedders run
 # on onnxruntime and a C engine: nothing here installs torch.
+# A new venv comes with setuptools, which nothing here runs (pip builds memvault in an
+# isolated environment of its own): it goes at once, 9 MB less, and jieba then reads its
+# dictionary without importing setuptools' pkg_resources on every start.
+VENV_DROP := setuptools
 $(SERVE_STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || ($(PYTHON) -m venv $(VENV) && \
+		$(BIN)/pip uninstall --quiet --yes $(VENV_DROP))
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[$(SERVE_EXTRAS)]'
 	touch $@
 

@@ -30,8 +30,8 @@ MB = 1024 * 1024
 
 
 def make_extras(name: str) -> str:
-    """The extras a Makefile variable (``SERVE_EXTRAS``, ``TEST_EXTRAS``) names: the
-    Makefile is the one place that says what ``make serve`` and ``make test`` install."""
+    """The value of a Makefile variable (``SERVE_EXTRAS``, ``TEST_EXTRAS``, ``VENV_DROP``):
+    the Makefile is the one place that says what ``make serve`` and ``make test`` install."""
     for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines():
         key, sep, value = line.partition(":=")
         if sep and key.strip() == name:
@@ -89,6 +89,17 @@ def measure(
     venv = tmp / ("venv-" + (extras.replace(",", "-") or "base"))
     started = time.monotonic()
     subprocess.run([python, "-m", "venv", str(venv)], check=True)
+    # What the Makefile takes out of a new venv before installing (VENV_DROP).
+    subprocess.run(
+        [
+            str(venv / "bin" / "pip"),
+            "uninstall",
+            "--quiet",
+            "--yes",
+            *make_extras("VENV_DROP").split(),
+        ],
+        check=True,
+    )
     target = f"{wheel}[{extras}]" if extras else str(wheel)
     subprocess.run(
         [str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", target],

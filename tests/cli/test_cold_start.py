@@ -61,3 +61,51 @@ def test_read_only_commands_leave_the_heavy_parts_unloaded(tmp_path: Path) -> No
         assert not loaded & set(HEAVY), (args, sorted(loaded & set(HEAVY)))
     helped = _loaded(home, "--help")  # no vault, no settings: just the command table
     assert not helped & {"memvault.vault", "memvault.config", "pydantic"}, helped
+
+
+_BLAS = """
+import os, sys
+from memvault.cli.startup import one_blas_thread
+one_blas_thread(sys.argv[1:])
+print(os.environ.get("OPENBLAS_NUM_THREADS", "unset"))
+"""
+
+
+def _blas_threads(*argv: str, **env: str) -> str:
+    """What ``OPENBLAS_NUM_THREADS`` a fresh process has after ``one_blas_thread(argv)``."""
+    clean = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS, *argv],
+        capture_output=True,
+        text=True,
+        env={**clean, "PYTHONPATH": os.pathsep.join(sys.path), **env},
+        timeout=60,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_a_short_command_starts_one_blas_thread_and_a_serving_one_keeps_the_pool() -> None:
+    assert _blas_threads("list", "--user", "alice") == "1"
+    assert _blas_threads("--db", "x.db", "serve", "--port", "9") == "unset"
+    assert _blas_threads("mcp", "--user", "alice") == "unset"
+    # The user's own setting wins.
+    assert _blas_threads("list", OPENBLAS_NUM_THREADS="2") == "2"
+
+
+def test_imports_pause_the_collector_and_give_it_back() -> None:
+    import gc
+
+    from memvault.cli.startup import importing
+
+    assert gc.isenabled()
+    with importing():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with importing():
+            pass
+        assert not gc.isenabled()  # one that was off stays off
+    finally:
+        gc.enable()

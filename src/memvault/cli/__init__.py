@@ -12,6 +12,9 @@ module holds one group of commands: ``memories``, ``transfer``, ``privacy``, ``s
 
 from __future__ import annotations
 
-from .app import app, main, run
+from .startup import importing
+
+with importing():
+    from .app import app, main, run
 
 __all__ = ["app", "main", "run"]

@@ -13,6 +13,7 @@ import typer
 
 from ..errors import ValidationError
 from ..validation import parse_json
+from .startup import importing
 
 if TYPE_CHECKING:
     from ..config import VaultConfig
@@ -93,7 +94,8 @@ class _State:
         vectors to the back-fill (``memvault reindex``, a server). No back-fill thread
         runs in a CLI process either way. ``agent`` picks that agent's store.
         """
-        from ..vault import Vault  # the engine loads only for a command that opens it
+        with importing():
+            from ..vault import Vault  # the engine loads only for a command that opens it
 
         config = self.routed(agent)
         if model == "no":

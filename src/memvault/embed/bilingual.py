@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import unicodedata
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
@@ -157,6 +159,8 @@ class BilingualEmbedder:
         # An agent asks the same question again more often than one would think: a
         # repeated query costs neither model.
         self._queries: LRUCache[str, Vectors] = LRUCache(query_cache)
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
 
     @property
     def name(self) -> str:
@@ -209,14 +213,26 @@ class BilingualEmbedder:
                 self._queries.setdefault(texts[i], vector)
         return out
 
+    def _beside(self) -> ThreadPoolExecutor:
+        """The one thread that runs e5 beside MiniLM for a query, made on first use."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="memvault-e5-query")
+            return self._pool
+
     def _embed_queries(self, texts: Sequence[str]) -> Vectors:
         scale, offset = CALIBRATION
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         # A query MiniLM cannot read gets no MiniLM half (see the module docstring).
         english = [i for i, way in enumerate(self.routes(texts)) if way == "minilm"]
         if english:
+            # The two models run side by side (both release the GIL while they compute):
+            # a cold process loads them at once, a warm one waits for the slower only.
+            e5 = self._beside().submit(self.e5.embed_queries, list(texts))
             out[english, :_HALF] = self.minilm.embed([texts[i] for i in english])
-        out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
+            out[:, _HALF : DIM - 2] = scale * e5.result()
+        else:
+            out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
         out[:, DIM - 1] = offset
         out *= _ROOT2
         return out
