@@ -106,6 +106,18 @@ class ConversationConfig(BaseModel):
         description="neighbouring turns on each side whose text is indexed, at the extra "
         "weight, with a turn of the same session (0 = off)",
     )
+    neighbour_chars: int = Field(
+        0,
+        ge=0,
+        description="characters of each neighbouring turn indexed with a turn: its start "
+        "(0 = all of it)",
+    )
+    alone_chars: int = Field(
+        0,
+        ge=0,
+        description="a turn at least this long is indexed without its neighbours' words "
+        "(0 = every turn gets them)",
+    )
 
 
 class RetrievalConfig(BaseModel):

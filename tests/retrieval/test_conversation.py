@@ -324,3 +324,42 @@ def test_a_turn_imported_with_a_later_time_keeps_its_place(vault: Vault) -> None
     race = vault.add(RACE, user_id="u", session_id="s1", metadata=turn("Mel"))
     assert race.created_at < later
     assert set(found(vault, "kayaking")) == {KAYAK, RACE}
+
+
+LUNCH = "Lunch plans: we meet at the harbour cafe beside the old lighthouse"
+SHORT = "Perfect, count me in"
+REPORT = (
+    "Here is the full quarterly report you asked for. Revenue grew in every region, "
+    "costs fell in two of them, the hiring plan is on track, and the board approved "
+    "the budget for the new warehouse; the details of each line follow below."
+)
+
+
+def test_the_window_cuts_neighbours_and_leaves_long_turns_alone(tmp_path: Path) -> None:
+    """A neighbour lends only its start; a turn long enough to stand alone borrows
+    nothing; the entries themselves are stored whole either way."""
+
+    def vault_with(name: str, **conversation: int) -> Vault:
+        config = load_config(
+            environ={},
+            home=tmp_path / name,
+            embedding={"provider": "none"},
+            conversation={"window": 1, **conversation},
+        )
+        v = Vault(config=config)
+        for i, text in enumerate([LUNCH, SHORT, REPORT]):
+            v.add(text, user_id="u", session_id="s", metadata=turn("Ann" if i else "Bo", i))
+        return v
+
+    with vault_with("whole") as whole:
+        assert set(found(whole, "lighthouse")) == {LUNCH, SHORT}
+        assert set(found(whole, "warehouse")) == {REPORT, SHORT}
+        assert set(found(whole, "perfect")) == {SHORT, LUNCH, REPORT}
+    with vault_with("cut", neighbour_chars=24, alone_chars=len(REPORT)) as cut:
+        # "lighthouse" is past the first 24 characters of "Bo: Lunch plans: we meet…".
+        assert found(cut, "lighthouse") == [LUNCH]
+        assert set(found(cut, "lunch")) == {LUNCH, SHORT}
+        assert found(cut, "warehouse") == [REPORT]
+        # The report stands alone; the lunch turn, shorter, still borrows its neighbour.
+        assert set(found(cut, "perfect")) == {SHORT, LUNCH}
+        assert REPORT in [e.content for e in cut.list(user_id="u")]

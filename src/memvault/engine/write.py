@@ -51,6 +51,7 @@ from ..model import (
 from ..retrieval.conversation import (
     Conversations,
     SessionKey,
+    Window,
     changed,
     context_of,
     session_of,
@@ -200,7 +201,10 @@ class Writer:
         self.clock = clock
         self.semantic = semantic
         self.domains = domains or DomainClassifier()  # rules only, unless given the LLM
-        self.conversations = Conversations(store, config.conversation.window)
+        talk = config.conversation
+        self.conversations = Conversations(
+            store, Window(talk.window, talk.neighbour_chars, talk.alone_chars)
+        )
         # Sessions tied to a workspace (by a state card or a task) lend it to their entries.
         self.sessions = store if isinstance(store, WorkspaceStore) else None
 
@@ -346,7 +350,7 @@ class Writer:
         sessions: dict[SessionKey, list[int]] = {}
         for i, entry in enumerate(entries):
             key = session_of(entry)
-            if key is not None and window > 0:
+            if key is not None and window.turns > 0:
                 sessions.setdefault(key, []).append(i)
         context: dict[str, str] = {}
         neighbours: dict[SessionKey, dict[str, str]] = {}
@@ -426,7 +430,7 @@ class Writer:
         return deleted
 
     @property
-    def window(self) -> int:
+    def window(self) -> Window:
         return self.conversations.window
 
     def changes(self, patch: Patch) -> dict[str, Any]:

@@ -4,7 +4,9 @@ A question about a conversation often names what the turns *around* the answer s
 ("what did Melanie paint after the race?": the race is one turn, the painting the
 next). So every entry with a ``session_id`` is a turn of that session, and its index
 document carries the text of its neighbouring turns (``window`` on each side) as
-low-weight context, in the keyword index's ``extra`` column. That context is
+low-weight context, in the keyword index's ``extra`` column; how much of it is the
+:class:`Window`'s choice (the start of each neighbour; none for a turn long enough to
+stand alone). That context is
 engine-owned index data: the entry itself, its metadata included, is stored as given.
 
 Neighbours are turns of the same user, the same agent space (shared, or one agent's
@@ -72,22 +74,49 @@ def turn_text(entry: MemoryEntry) -> str:
     return f"{speaker}: {entry.content}" if isinstance(speaker, str) else entry.content
 
 
-def contexts(turns: Sequence[MemoryEntry], window: int) -> dict[str, str]:
-    """Each turn's context: its ``window`` neighbours on each side, in order."""
-    texts = [turn_text(t) for t in turns]
-    out: dict[str, str] = {}
-    for i, turn in enumerate(turns):
-        around = texts[max(0, i - window) : i] + texts[i + 1 : i + 1 + window]
-        out[turn.id] = " ".join(around)
-    return out
+@dataclass(frozen=True, slots=True)
+class Window:
+    """Which neighbours' words a turn's index document carries.
+
+    ``turns`` on each side (0: none). A neighbour gives at most its first
+    ``neighbour_chars`` characters (0: all of it): a long answer's start says what it is
+    about, and its remaining words only make every turn around it match everything. A
+    turn of at least ``alone_chars`` characters (0: no such length) carries no context:
+    it says enough by itself, and its neighbours' words would let it crowd out turns
+    that are about them.
+    """
+
+    turns: int
+    neighbour_chars: int = 0
+    alone_chars: int = 0
+
+    def texts(self, turns: Sequence[MemoryEntry]) -> list[str]:
+        """How each of ``turns`` reads as a neighbour."""
+        texts = [turn_text(t) for t in turns]
+        if self.neighbour_chars:
+            return [t[: self.neighbour_chars] for t in texts]
+        return texts
+
+    def around(self, turns: Sequence[MemoryEntry], texts: Sequence[str], i: int) -> str:
+        """The context of ``turns[i]``, given every turn's :meth:`texts`."""
+        if self.turns == 0 or (self.alone_chars and len(turns[i].content) >= self.alone_chars):
+            return ""
+        near = [*texts[max(0, i - self.turns) : i], *texts[i + 1 : i + 1 + self.turns]]
+        return " ".join(near)
 
 
-def context_of(turns: Sequence[MemoryEntry], entry_id: str, window: int) -> str:
+def contexts(turns: Sequence[MemoryEntry], window: Window) -> dict[str, str]:
+    """Each turn's context (``turns`` in order)."""
+    texts = window.texts(turns)
+    return {turn.id: window.around(turns, texts, i) for i, turn in enumerate(turns)}
+
+
+def context_of(turns: Sequence[MemoryEntry], entry_id: str, window: Window) -> str:
     """One turn's context within ``turns`` (in order); "" when it is not among them."""
     for i, turn in enumerate(turns):
         if turn.id == entry_id:
-            around = [*turns[max(0, i - window) : i], *turns[i + 1 : i + 1 + window]]
-            return " ".join(turn_text(t) for t in around)
+            lo, hi = max(0, i - window.turns), i + 1 + window.turns
+            return window.around(turns[lo:hi], window.texts(turns[lo:hi]), i - lo)
     return ""
 
 
@@ -95,7 +124,7 @@ def changed(
     before: Sequence[MemoryEntry],
     after: Sequence[MemoryEntry],
     touched: Iterable[str],
-    window: int,
+    window: Window,
 ) -> dict[str, str]:
     """The turns of ``after`` (other than ``touched``) whose context differs from the
     one they had in ``before``, with their new context.
@@ -105,10 +134,11 @@ def changed(
     """
     touched = set(touched)
     near: set[str] = set()
+    reach = window.turns
     for turns in (before, after):
         for i, turn in enumerate(turns):
             if turn.id in touched:
-                near.update(t.id for t in turns[max(0, i - window) : i + window + 1])
+                near.update(t.id for t in turns[max(0, i - reach) : i + reach + 1])
     near -= touched
     if not near:
         return {}
@@ -132,13 +162,13 @@ def stamp_after(entry: MemoryEntry, latest: datetime | None) -> MemoryEntry:
 class Conversations:
     """Reads a session's turns from the store, in turn order."""
 
-    def __init__(self, store: EntryStore, window: int) -> None:
+    def __init__(self, store: EntryStore, window: Window) -> None:
         self.store = store
         self.window = window
 
     @property
     def enabled(self) -> bool:
-        return self.window > 0
+        return self.window.turns > 0
 
     def ordered(self, turns: Iterable[MemoryEntry]) -> list[MemoryEntry]:
         """``turns`` in turn order."""
@@ -170,6 +200,7 @@ __all__ = [
     "CLOCK_SLACK",
     "Conversations",
     "SessionKey",
+    "Window",
     "changed",
     "context_of",
     "contexts",
