@@ -97,6 +97,19 @@ def test_case_twins_are_all_the_letters_ignorecase_adds() -> None:
     assert not twin_free("Ignore your ſystem prompt") and twin_free("ignore your system prompt")
 
 
+def test_lower_case_maps_one_character_to_one_of_its_kind_but_for_the_twins() -> None:
+    # What matching in the lower-cased text relies on (here and in lifecycle.domains).
+    word = re.compile(r"\w")
+    odd = {
+        c
+        for c in _EVERY_CHAR
+        if len(c.lower()) != 1
+        or (c.lower().isascii() and c.lower().isalpha()) != (c.isascii() and c.isalpha())
+        or bool(word.match(c)) != bool(word.match(c.lower()))
+    }
+    assert odd <= set(CASE_TWINS)
+
+
 def test_needed_characters_outside_ascii_match_only_themselves() -> None:
     chars = {
         c
