@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hypothesis import example, given
+from hypothesis import strategies as st
+
 from memvault import Vault, VaultConfig, load_config
 from memvault.graph import extract_rules
+from memvault.names import _CJK_RUN, _CLAUSE, _WORD, _tidy, candidate_keys
 
 DATA = Path(__file__).parents[2] / "bench" / "data"
 PINNED = Path(__file__).parent / "extraction_pinned.json"
@@ -152,6 +157,77 @@ def test_add_many_stores_the_graph_it_stored_before(tmp_path: Path) -> None:
     assert got["names"] == pinned["names"]
     assert got["links"] == pinned["links"]
     assert got["relations"] == pinned["relations"]
+
+
+def _candidate_keys_by_definition(text: str, max_words: int) -> list[str]:
+    """``candidate_keys`` as first written: every run's key computed whole."""
+    seen: dict[str, None] = {}
+    for clause in _CLAUSE.split(unicodedata.normalize("NFKC", text)):
+        words = [m.group(0).casefold() for m in _WORD.finditer(clause)]
+        for i in range(len(words)):
+            for j in range(i, min(len(words), i + max_words)):
+                key = _tidy(" ".join(words[i : j + 1]))
+                if key:
+                    seen.setdefault(key, None)
+        for run in _CJK_RUN.findall(clause):
+            for i in range(len(run)):
+                for n in range(2, min(6, len(run) - i) + 1):
+                    seen.setdefault(run[i : i + n].casefold(), None)
+        if len(seen) >= 4000:
+            break
+    return list(seen)[:4000]
+
+
+_PIECES = st.sampled_from(
+    [
+        "Bob",
+        "bob's",
+        "O'Brien’s",
+        "x's",
+        "a",
+        "C++",
+        "node.js",
+        "foo_",
+        "ß",
+        "ŉ",
+        "İstanbul",
+        "ǅemal",
+        "ΣΑΣ",
+        "ſ",
+        " ",
+        "  ",
+        ", ",
+        ". ",
+        "\n",
+        "-",
+        "_",
+        "'",
+        "’s",
+        "“",
+        "北京大学",
+        "ｆｕｌｌ",
+        "x" * 130,
+        "s'",
+        "&",
+        "#",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=16), st.integers(1, 4))
+@example(["a", " ", "x's"], 2)  # a possessive ends a short run
+@example(["Bob", " ", "foo_", " ", "O'Brien’s"], 3)
+@example(["x" * 130, " ", "bob's"], 2)  # a key cut at its length
+def test_candidate_keys_are_every_runs_key(pieces: list[str], max_words: int) -> None:
+    text = "".join(pieces)
+    assert candidate_keys(text, max_words=max_words) == _candidate_keys_by_definition(
+        text, max_words
+    )
+
+
+def test_candidate_keys_of_the_sample_are_every_runs_key() -> None:
+    for _, text in sample():
+        assert candidate_keys(text, max_words=3) == _candidate_keys_by_definition(text, 3)
 
 
 if __name__ == "__main__":
