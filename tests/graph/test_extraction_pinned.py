@@ -230,6 +230,17 @@ def test_candidate_keys_of_the_sample_are_every_runs_key() -> None:
         assert candidate_keys(text, max_words=3) == _candidate_keys_by_definition(text, 3)
 
 
+def _dumps(record: dict[str, Any]) -> str:
+    """The record with one line per extraction and per part of the graph."""
+
+    def one(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    extractions = ",\n".join(one(e) for e in record["extractions"])
+    graph = ",\n".join(f"{one(k)}: {one(v)}" for k, v in record["graph"].items())
+    return f'{{"extractions": [\n{extractions}\n],\n"graph": {{\n{graph}\n}}}}\n'
+
+
 if __name__ == "__main__":
     import tempfile
 
@@ -238,5 +249,5 @@ if __name__ == "__main__":
             "extractions": extractions(),
             "graph": stored_graph(Path(tmp), _config(Path(tmp))),
         }
-    PINNED.write_text(json.dumps(record, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    PINNED.write_text(_dumps(record), encoding="utf-8")
     print(f"{len(record['extractions'])} extractions, {len(record['graph']['entities'])} entities")
