@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Longest key kept, in characters (longer "names" are sentences, not names).
 MAX_KEY_CHARS = 120
@@ -37,12 +38,29 @@ def name_key(name: str) -> str:
 
 def _tidy(text: str) -> str:
     """``name_key`` of NFKC, case-folded text whose whitespace is single spaces."""
+    return _tidied(text)[:MAX_KEY_CHARS]
+
+
+def _tidied(text: str) -> str:
     text = text.strip().strip(_EDGE).strip()
     if len(text) > 3:
         if text.endswith(_POSSESSIVES):
             text = text[:-2]
         text = text.rstrip(_EDGE).strip()
-    return text[:MAX_KEY_CHARS]
+    return text
+
+
+@lru_cache(maxsize=16384)
+def _word_keys(word: str) -> tuple[str, str]:
+    """The key of ``word`` (a ``_WORD``, case-folded) alone, and how it ends the key of
+    a run of several words (words repeat, so both are remembered).
+
+    Such a run starts with a letter or digit and ``_tidy`` changes only its end, which
+    lies in its last word; the run is longer than three characters wherever a
+    possessive could be dropped. So the key of "w1 … wn" is "w1 … wn-1 " and the
+    second value, cut at the key's length: what ``_tidy`` leaves of ``word`` after
+    any two letters."""
+    return _tidy(word), _tidied("xx " + word)[3:]
 
 
 def display_name(name: str) -> str:
@@ -62,16 +80,16 @@ def candidate_keys(
         # name_key of each run, with the text normalised once rather than per run (a
         # long answer has thousands of runs): words hold no whitespace, and NFKC text
         # joined by spaces is still NFKC.
-        words = [m.group(0).casefold() for m in _WORD.finditer(clause)]
+        words = [w.casefold() for w in _WORD.findall(clause)]
+        keys = [_word_keys(w) for w in words]
         count = len(words)
         for i in range(count):
             run = words[i]
-            for j in range(i, min(count, i + max_words)):
-                if j > i:
-                    run = f"{run} {words[j]}"
-                key = _tidy(run)
-                if key:
-                    seen.setdefault(key, None)
+            if keys[i][0]:
+                seen.setdefault(keys[i][0], None)
+            for j in range(i + 1, min(count, i + max_words)):
+                seen.setdefault(f"{run} {keys[j][1]}"[:MAX_KEY_CHARS], None)
+                run = f"{run} {words[j]}"
         for run in _CJK_RUN.findall(clause):
             for i in range(len(run)):
                 for n in range(2, cjk_max + 1):

@@ -22,7 +22,6 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -101,11 +100,12 @@ def has_cjk(text: str) -> bool:
     return _CJK_RUN.search(text) is not None
 
 
-def _latin_tokens(chunk: str, skip: frozenset[str]) -> Iterable[str]:
-    for word in _WORD.findall(chunk.lower()):
-        if word in ENGLISH_STOPWORDS or word in skip:
-            continue
-        yield _stem(word)
+def _latin_tokens(chunk: str, skip: frozenset[str]) -> list[str]:
+    return [
+        _stem(word)
+        for word in _WORD.findall(chunk.lower())
+        if word not in ENGLISH_STOPWORDS and word not in skip
+    ]
 
 
 @lru_cache(maxsize=8192)

@@ -14,7 +14,15 @@ from hypothesis import strategies as st
 
 from memvault import DecisionStatus, Domain, Sensitivity, Vault, VaultConfig
 from memvault.errors import ValidationError
-from memvault.lifecycle.domains import LIFE_WORDS, LIFE_ZH, WORK_WORDS, WORK_ZH, classify
+from memvault.lifecycle.domains import (
+    LIFE_WORDS,
+    LIFE_ZH,
+    WORK_WORDS,
+    WORK_ZH,
+    _pattern,
+    classify,
+    marks,
+)
 from tests.cli_process import run_cli
 from tests.gateway_server import live_gateway
 
@@ -34,6 +42,26 @@ from tests.gateway_server import live_gateway
 )
 def test_the_rule_set(text: str, expected: Domain | None) -> None:
     assert classify(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The CLIENT Meeting; on-call ON-CALL, Sprint-Review",
+        "ΣMEETING Meeting΄ and a meetings",
+        "the ſprint deadline and the ſtandup",  # long s: a case twin of "s"
+        "one \u212aPI review",  # Kelvin sign: a case twin of "k"
+        "\u0130nterview İNTERVIEW interview",  # dotted capital I lowers to two characters
+        "Mom's Birthday, DAD and the dog_walk, Dog.",
+    ],
+)
+def test_words_are_found_as_a_case_insensitive_regex_finds_them(text: str) -> None:
+    # The words are matched in the lower-cased text (faster) except where lower()
+    # would not map one character to one: the same words either way.
+    found = marks(text)
+    for domain, words in ((Domain.WORK, WORK_WORDS), (Domain.LIFE, LIFE_WORDS)):
+        expected = {m.group(1).lower() for m in _pattern(tuple(words)).finditer(text)}
+        assert found[domain] == expected
 
 
 def test_a_write_without_a_domain_is_classified_and_an_explicit_one_kept(vault: Vault) -> None:

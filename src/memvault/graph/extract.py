@@ -326,6 +326,8 @@ def _capitalised(word: str) -> bool:
         return False
     # Caroline, ClickHouse, NASA, iPhone, PostgreSQL: an upper-case letter up front, or
     # inside a word that is not all lower case.
+    if word.isascii():  # the common case, at C speed: starting with a letter, a word
+        return not word.islower()  # that is not all lower case has an upper-case one
     return word[0].isupper() or any(c.isupper() for c in word[1:])
 
 
@@ -335,29 +337,31 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
     tokenised = []
     for sentence in sentences:
         tokens = _TOKEN.findall(sentence)
-        tokenised.append(tokens)
+        # Whether each token is capitalised, asked once; a token in lower case never is.
+        caps = [False if t.islower() else _capitalised(t) for t in tokens]
+        tokenised.append((tokens, caps))
         for i, t in enumerate(tokens):
-            if i > 0 and _capitalised(t):
+            if i > 0 and caps[i]:
                 capitalised_inside.add(t.lower())
-    for tokens in tokenised:
+    for tokens, caps in tokenised:
         i = 0
         while i < len(tokens):
             token = tokens[i]
-            if not _capitalised(token) or token.lower() in _CONNECTORS:
+            if not caps[i] or token.lower() in _CONNECTORS:
                 i += 1
                 continue
             opener = _everyday(token.lower()) or (i == 0 and token.lower() in _OPENERS)
-            if opener and i + 1 < len(tokens) and _capitalised(tokens[i + 1]):
+            if opener and i + 1 < len(tokens) and caps[i + 1]:
                 i += 1  # "Then Grace", "Thanks Priya": the name starts after the opener
                 continue
             j = i + 1
             while j < len(tokens) and not _possessive(tokens[j - 1]):
-                if _capitalised(tokens[j]) and tokens[j].lower() not in _COMMON_CAPITALISED:
+                if caps[j] and tokens[j].lower() not in _COMMON_CAPITALISED:
                     j += 1
                 elif (
                     tokens[j].lower() in _CONNECTORS
                     and j + 1 < len(tokens)
-                    and _capitalised(tokens[j + 1])
+                    and caps[j + 1]
                     and tokens[j + 1].lower() not in _COMMON_CAPITALISED
                 ):
                     j += 2

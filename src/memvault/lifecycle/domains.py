@@ -22,6 +22,7 @@ from functools import cache
 
 from ..llm.client import LLMFor
 from ..model import Domain
+from ..security.scan.literals import twin_free
 
 WORK_WORDS = (
     "meeting meetings deadline deadlines project projects client clients customer "
@@ -50,8 +51,17 @@ LIFE_ZH = (
 
 
 @cache
-def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"\b(" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
+def _pattern(words: tuple[str, ...], flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(re.escape(w.lower()) for w in words) + r")\b", flags)
+
+
+def _words_in(text: str, lowered: str, words: tuple[str, ...]) -> set[str]:
+    """The ``words`` found in ``text`` as whole words, in any case. Matched in the lower
+    case, where the regex runs several times faster: the same matches wherever the lower
+    case maps the text one character to one (no case twins)."""
+    if twin_free(text):
+        return {m.group(1) for m in _pattern(words, 0).finditer(lowered)}
+    return {m.group(1).lower() for m in _pattern(words).finditer(text)}
 
 
 def marks(text: str) -> dict[Domain, set[str]]:
@@ -62,7 +72,7 @@ def marks(text: str) -> dict[Domain, set[str]]:
         (Domain.WORK, WORK_WORDS, WORK_ZH),
         (Domain.LIFE, LIFE_WORDS, LIFE_ZH),
     ):
-        hits = {m.group(1).lower() for m in _pattern(tuple(words)).finditer(text)}
+        hits = _words_in(text, lowered, tuple(words))
         hits |= {w for w in chinese if w in lowered}
         found[domain] = hits
     return found

@@ -32,7 +32,9 @@ why each step is there:
    the command- and file-name rules) read the skeleton views; rules generated
    from per-language word lists (zh, ja, ko, es, ru, ar, fa, hi) read the native
    view. Each carries a verdict: most block, borderline shapes quarantine. A
-   substring pre-filter (``Pattern.triggers``) skips most regexes on most chat.
+   substring pre-filter (``Pattern.triggers``) skips most regexes on most chat;
+   one pass finds the triggers of a whole table (:mod:`.gate`), and a regex also
+   waits for the strings it cannot match without (:mod:`.literals`).
 4. **Hidden layers** (:mod:`.decode`). Base64 and URL-encoded runs and the
    rot13 reading of the text are decoded and scanned again (rot13 hits only
    quarantine); HTML and markdown comments that give an AI orders quarantine.

@@ -8,13 +8,13 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from .decode import comments, layers
+from .gate import Gate
 from .invisible import hidden_texts, invisible_threats
 from .model import Assessment, Threat, Verdict, rank
 from .normalize import deobfuscate, native, normalize
 from .quoting import is_quoted_report, unquoted
 
 if TYPE_CHECKING:
-    from .model import Pattern
     from .semantic import SemanticScreen
 
 # Decoded layers are scanned again, but a layer inside a layer inside the text is
@@ -36,35 +36,34 @@ _ADDRESSES_AI = re.compile(
 
 
 @cache
-def _rules() -> tuple[tuple[Pattern, ...], tuple[Pattern, ...]]:
+def _rules() -> tuple[Gate, Gate]:
     """The Latin-script and the native-script rules, compiled on the first scan: a
     command that only reads (``memvault list``) never pays for a thousand regexes."""
     from .patterns import LATIN_PATTERNS, NATIVE_PATTERNS
 
-    return LATIN_PATTERNS, NATIVE_PATTERNS
+    return Gate.of(LATIN_PATTERNS), Gate.of(NATIVE_PATTERNS)
 
 
 def _rule_threats(text: str, *, latin_only: bool = False) -> Iterator[Threat]:
+    # Each rule runs where one of its triggers occurs (Pattern.matches); the gate finds
+    # those rules for a whole table in one pass over the text.
     latin_rules, native_rules = _rules()
     skeleton = normalize(text)
-    lowered = skeleton.lower()
     hit: set[str] = set()
-    for pattern in latin_rules:
-        if pattern.matches(skeleton, lowered):
+    for pattern in latin_rules.candidates(skeleton):
+        if pattern.search(skeleton):
             hit.add(pattern.id)
             yield pattern.threat()
     if latin_only:
         return
     plain = deobfuscate(skeleton)
     if plain != skeleton:
-        lowered = plain.lower()
-        for pattern in latin_rules:
-            if pattern.id not in hit and pattern.matches(plain, lowered):
+        for pattern in latin_rules.candidates(plain):
+            if pattern.id not in hit and pattern.search(plain):
                 yield pattern.threat("written with spacing, separators or leetspeak")
     view = native(text)
-    lowered = view.lower()
-    for pattern in native_rules:
-        if pattern.matches(view, lowered):
+    for pattern in native_rules.candidates(view):
+        if pattern.search(view):
             yield pattern.threat()
 
 

@@ -110,7 +110,7 @@ def strip_invisible(text: str) -> str:
     """``text`` without the invisible characters :func:`invisible_threats` flags; their
     legitimate uses (emoji and script joiners, bidi marks in right-to-left text, a
     leading BOM) stay."""
-    if not any(ch in INVISIBLE for ch in text):
+    if INVISIBLE.isdisjoint(text):
         return text
     has_rtl = _RTL_LETTER.search(text) is not None
     return "".join(
@@ -121,7 +121,7 @@ def strip_invisible(text: str) -> str:
 def invisible_threats(text: str) -> list[Threat]:
     """Findings about hidden characters in the raw ``text`` (at most one per kind)."""
     found: list[Threat] = []
-    if any(ch in INVISIBLE for ch in text):
+    if not INVISIBLE.isdisjoint(text):  # one pass at C speed
         has_rtl = _RTL_LETTER.search(text) is not None
         for i, ch in enumerate(text):
             if ch in INVISIBLE and not _allowed(text, i, has_rtl):

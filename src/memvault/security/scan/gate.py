@@ -1,0 +1,135 @@
+"""Which rules of a table can fire on a text: triggers found in one pass, then needs.
+
+Each rule (:class:`~.model.Pattern`) runs its regex only where one of its trigger
+literals occurs in the lower-cased text. Asking that rule by rule meant one search of
+the whole text per rule, over a hundred per view of a chat line. Here one regex, a
+trie of every trigger of the table, finds at each position of the text the longest
+trigger starting there; the triggers starting there are exactly that one and those of
+its prefixes that are triggers too. So the set of triggers present, and with it the
+rules to run, is the same as the per-rule searches give, in one pass. Triggers with a
+character outside ASCII have a trie of their own, run only on texts that have such
+characters (a trie of hundreds of CJK words costs more to run than to skip).
+
+A rule that passes runs its regex only when the text also holds what the regex cannot
+match without (:mod:`.literals`), which skips most of the regex runs over long texts
+and cannot change a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .literals import required, twin_free
+
+if TYPE_CHECKING:
+    from .model import Pattern
+
+
+def _trie_regex(words: Sequence[str]) -> str:
+    """A regex matching, where any of ``words`` starts, the longest one starting there."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
+
+    def pattern(node: dict) -> str:  # type: ignore[type-arg]
+        ends = "" in node
+        branches = [re.escape(c) + pattern(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        # Children start with distinct characters, so at most one can go on; a greedy
+        # optional tail prefers it, which makes the match the longest word.
+        return f"(?:{body})?" if ends else body
+
+    return pattern(trie)
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The rules of one table (in order) and the pass that says which may fire."""
+
+    rules: tuple[Pattern, ...]
+    _ascii: re.Pattern[str]  # the triggers all in ASCII
+    _other: re.Pattern[str]  # the others
+    # For each trigger: the indexes of the rules it (or a trigger it starts with) opens.
+    _opens: dict[str, frozenset[int]]
+    _always: frozenset[int]
+    # For each rule: clauses of strings its matches hold one of each (``required``).
+    _needs: tuple[tuple[frozenset[str], ...], ...]
+
+    @classmethod
+    def of(cls, rules: Sequence[Pattern]) -> Gate:
+        by_trigger: dict[str, set[int]] = {}
+        always: set[int] = set()  # an empty trigger occurs in every text
+        for i, rule in enumerate(rules):
+            for trigger in rule.triggers:
+                if trigger:
+                    by_trigger.setdefault(trigger, set()).add(i)
+                else:
+                    always.add(i)
+        words = sorted(by_trigger)
+        opens = {
+            word: frozenset(
+                i for other in words if word.startswith(other) for i in by_trigger[other]
+            )
+            for word in words
+        }
+        ascii_words = [w for w in words if w.isascii()]
+        other_words = [w for w in words if not w.isascii()]
+        # A masked rule runs on a text with spans blanked out, which could make a
+        # string it needs (one with a space) appear: it keeps its triggers only.
+        needs = tuple(
+            () if rule.mask is not None else _ordered(required(rule.regex)) for rule in rules
+        )
+        return cls(
+            tuple(rules),
+            _finder(ascii_words),
+            _finder(other_words),
+            opens,
+            frozenset(always),
+            needs,
+        )
+
+    def candidates(self, text: str) -> list[Pattern]:
+        """The rules, in table order, that may match ``text`` (the view their regexes
+        run on): one of their triggers occurs in its lower case, and so does a string
+        of each clause their regex needs."""
+        lowered = text.lower()
+        found = set(self._ascii.findall(lowered))
+        if not lowered.isascii():
+            found.update(self._other.findall(lowered))
+        if not found and not self._always:
+            return []
+        opened: set[int] = set(self._always)
+        for word in found:
+            opened |= self._opens[word]
+        if not twin_free(text):
+            return [self.rules[i] for i in sorted(opened)]
+        return [
+            self.rules[i]
+            for i in sorted(opened)
+            if all(any(s in lowered for s in clause) for clause in self._needs[i])
+        ]
+
+
+def _finder(words: Sequence[str]) -> re.Pattern[str]:
+    """Finds, at every position where one of ``words`` starts, the longest one there (a
+    first look at the next character skips most positions cheaply)."""
+    if not words:
+        return re.compile(r"(?!)")
+    first = "".join(sorted({re.escape(w[0]) for w in words}))
+    return re.compile(f"(?=[{first}])(?=({_trie_regex(words)}))")
+
+
+def _ordered(clauses: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:
+    """The clauses most likely to fail first: those whose strings are longest and fewest."""
+    return tuple(sorted(clauses, key=lambda c: (-min(len(s) for s in c), len(c))))
+
+
+__all__ = ["Gate"]

@@ -1,0 +1,167 @@
+"""Literals a regex cannot match without: a cheap, exact test that a rule cannot fire.
+
+A rule's regex is costly to run over a long text, and most texts cannot match it
+because a word it needs is missing ("your" in "show me your system prompt"). Reading
+the regex's parsed form gives such needs as clauses: each clause is a set of
+lower-case strings one of which every match contains. When a text's lower-cased form
+misses every string of some clause, the regex cannot match it, so skipping the regex
+there never changes what the rule finds.
+
+The reading is conservative: anything it does not follow (classes of many
+characters, back references, negative lookarounds, optional parts) requires nothing.
+Only characters whose lower case is certain are used: ASCII ones and those without
+case (CJK, kana, hangul, digits, punctuation). A text holding one of the few other
+characters a case-insensitive regex equates with an ASCII letter (:data:`CASE_TWINS`)
+is not tested at all.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre  # type: ignore[import-not-found]
+import re._parser as sre_parse  # type: ignore[import-not-found]
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+#: Characters outside ASCII that ``re.IGNORECASE`` matches with an ASCII letter
+#: while their own ``lower()`` is not that letter's: long s, Kelvin sign, dotted and
+#: dotless i (a test checks the list against the ``re`` module).
+CASE_TWINS = "\u017f\u212a\u0130\u0131"
+_TWINS = re.compile(f"[{CASE_TWINS}]")
+
+# Bounds that keep the reading small: strings per exact set, and a string's length.
+_MAX_SET = 24
+
+
+@dataclass(frozen=True, slots=True)
+class _Info:
+    """What matches of one node are: ``exact`` (every match is one of these lower-case
+    strings) when known, and ``clauses`` every match satisfies."""
+
+    exact: frozenset[str] | None
+    clauses: tuple[frozenset[str], ...] = ()
+
+
+_NOTHING = _Info(None)
+_EMPTY = _Info(frozenset({""}))
+
+
+def _plain(code: int) -> bool:
+    char = chr(code)
+    return char.isascii() or (char.lower() == char and char.upper() == char)
+
+
+def _literal(code: int) -> _Info:
+    return _Info(frozenset({chr(code).lower()})) if _plain(code) else _NOTHING
+
+
+def _in(items: list[tuple[Any, Any]]) -> _Info:
+    chars: set[str] = set()
+    for op, arg in items:
+        if op is not sre.LITERAL or not _plain(arg):
+            return _NOTHING  # a range, a category, a negation: not followed
+        chars.add(chr(arg).lower())
+    return _Info(frozenset(chars)) if 0 < len(chars) <= _MAX_SET else _NOTHING
+
+
+def _clauses(info: _Info) -> tuple[frozenset[str], ...]:
+    """All ``info`` says as clauses (its exact set is one when it never matches "")."""
+    if info.exact is not None and "" not in info.exact:
+        return (info.exact, *info.clauses)
+    return info.clauses
+
+
+def _best(info: _Info) -> frozenset[str] | None:
+    """The one clause of ``info`` most worth testing: its shortest string longest."""
+    options = _clauses(info)
+    if not options:
+        return None
+    return max(options, key=lambda c: (min(len(s) for s in c), -len(c)))
+
+
+def _sequence(items: Iterable[tuple[Any, Any]]) -> _Info:
+    clauses: list[frozenset[str]] = []
+    run: frozenset[str] | None = frozenset({""})  # the exact strings of the run so far
+    whole = True  # every part exact and joined: the sequence is exact too
+
+    def close() -> None:
+        if run is not None and "" not in run:
+            clauses.append(run)
+
+    for item in items:
+        info = _node(item)
+        clauses.extend(info.clauses)
+        if info.exact is None:
+            close()
+            run, whole = frozenset({""}), False
+            continue
+        assert run is not None
+        if len(run) * len(info.exact) <= _MAX_SET:
+            run = frozenset(a + b for a in run for b in info.exact)
+        else:
+            close()
+            run, whole = info.exact, False
+    if whole:
+        return _Info(run, tuple(clauses))
+    close()
+    return _Info(None, tuple(clauses))
+
+
+def _branch(alternatives: list[Any]) -> _Info:
+    infos = [_sequence(a) for a in alternatives]
+    if all(i.exact is not None for i in infos):
+        union = frozenset(s for i in infos for s in i.exact or ())
+        if len(union) <= _MAX_SET:
+            return _Info(union)
+    picked = [_best(i) for i in infos]
+    if any(p is None for p in picked):
+        return _NOTHING  # one way to match needs nothing
+    return _Info(None, (frozenset(s for p in picked for s in p or ()),))
+
+
+def _node(item: tuple[Any, Any]) -> _Info:
+    op, arg = item
+    if op is sre.LITERAL:
+        return _literal(arg)
+    if op is sre.AT:
+        return _EMPTY  # \b, ^, $: match nothing but the empty string
+    if op is sre.IN:
+        return _in(arg)
+    if op is sre.SUBPATTERN:
+        return _sequence(arg[3])
+    if op is sre.ATOMIC_GROUP:
+        return _sequence(arg)
+    if op is sre.BRANCH:
+        return _branch(arg[1])
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        low, high, body = arg
+        if low == 0:
+            return _NOTHING
+        inner = _sequence(body)
+        if low == high == 1:
+            return inner
+        return _Info(None, _clauses(inner))
+    if op is sre.ASSERT:
+        _direction, body = arg  # ahead or behind, its match is in the text
+        return _Info(frozenset({""}), _clauses(_sequence(body)))
+    return _NOTHING  # any character, categories, negations, back references
+
+
+def required(regex: re.Pattern[str]) -> tuple[frozenset[str], ...]:
+    """Clauses of lower-case strings: every match of ``regex`` holds a string of each."""
+    parsed = sre_parse.parse(regex.pattern, regex.flags)
+    seen: dict[frozenset[str], None] = {}
+    for clause in _clauses(_sequence(parsed)):
+        if all(clause):  # an empty string is in every text: no test
+            seen.setdefault(clause, None)
+    return tuple(seen)
+
+
+def twin_free(text: str) -> bool:
+    """Whether clauses may be tested on the lower case of ``text``, the text a regex
+    runs on: it holds none of the :data:`CASE_TWINS`."""
+    return _TWINS.search(text) is None
+
+
+__all__ = ["CASE_TWINS", "required", "twin_free"]
