@@ -696,7 +696,12 @@ def worker_settings() -> dict[str, Any]:
 
 
 def force_offline_models() -> None:
-    """Tell the Hugging Face libraries never to reach the network (no run-time downloads)."""
+    """Tell the model libraries never to reach the network: the Hugging Face ones (no
+    run-time downloads) and onnxruntime, whose builds since 1.29 keep a device id and
+    a queue of usage events under ``~/.cache/Microsoft`` and send them to Microsoft
+    unless ``ORT_DISABLE_TELEMETRY`` is set before it starts (a user who wants them
+    sets it to 0). Called before any of them is imported."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -159,3 +161,17 @@ def test_a_vault_on_the_multilingual_model_finds_chinese_by_meaning(tmp_path: Pa
         hits = vault.search("早饭时喝什么饮料", user_id="u", limit=1)
     assert [h.entry.content for h in hits] == ["我每天早上喝一杯黑咖啡"]
     assert set(hits[0].sources) == {"vector"}  # by meaning alone: no word is shared
+
+
+def test_the_model_runtime_keeps_no_device_id_and_queues_no_usage_events(tmp_path: Path) -> None:
+    """onnxruntime (1.29 and later) writes a device id and a queue of usage events to
+    send to Microsoft under ``~/.cache``, unless told not to before it starts: loading
+    memvault's local model leaves nothing there."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    env.update(HOME=str(home), XDG_CACHE_HOME=str(home / ".cache"))
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    code = "from memvault.embed.local import LocalEmbedder; LocalEmbedder().embed(['hi'])"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=120)
+    assert [p for p in home.rglob("*") if p.is_file()] == []
