@@ -87,3 +87,21 @@ def test_every_module_of_the_contract_is_in_the_layout_table() -> None:
     }
     in_layers = {name for layer in contract_layers() for name in layer}
     assert in_layers <= documented
+
+
+def test_every_file_the_change_table_names_exists() -> None:
+    """Each path in "Where does a change go" (under ``src/memvault``, or from the
+    repository root) is in the tree; a placeholder such as ``<name>`` is not a path."""
+    rows = _rows("Where does a change go")
+    assert len(rows) == 4
+    named = {
+        span.split(" ")[0].split(":")[0]
+        for row in rows
+        for span in _CODE.findall(row[1])
+        if "<" not in span and ("/" in span or re.search(r"\.(py|toml|md)$", span))
+    }
+    assert "retrieval/base.py" in named and "stores/factory.py" in named
+    missing = [
+        path for path in sorted(named) if not ((PACKAGE / path).exists() or (ROOT / path).exists())
+    ]
+    assert missing == [], f"the change table names files that do not exist: {missing}"

@@ -12,6 +12,9 @@ Read by (``READERS``; ``tests/test_fields.py`` keeps the list true):
 * ``stores.memory`` and ``stores.mysql.entries``: which fields feed the embedder (a change
   drops the vector; SQLite's trigger names them itself);
 * ``validation``: ``check_field``, the one rule per field, and the length limits;
+* ``stores.values``: the filter fields named like an entry field, which select by an
+  equal value (``EQUAL_FIELDS``, compared in ``stores.sql.clauses`` too);
+* ``engine.views``: a filter word is checked by its field's rule (``check_filter``);
 * ``engine.write``: the draft's defaults, the patchable fields, the protected (redacted) fields;
 * ``engine.transfer``: the fields an import record may carry;
 * ``integrations.langgraph`` and ``integrations.anthropic_memory``: the title's length limit.
@@ -506,12 +509,14 @@ HTTP_UPDATE: Final[tuple[str, ...]] = tuple(f.name for f in FIELDS if f.http_upd
 #: The modules that read this table (kept true by ``tests/test_fields.py``).
 READERS: Final[tuple[str, ...]] = (
     "memvault.engine.transfer",
+    "memvault.engine.views",
     "memvault.engine.write",
     "memvault.integrations.anthropic_memory",
     "memvault.integrations.langgraph",
     "memvault.stores.memory.store",
     "memvault.stores.mysql.entries",
     "memvault.stores.rows",
+    "memvault.stores.values",
     "memvault.validation",
 )
 

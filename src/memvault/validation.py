@@ -14,6 +14,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -424,6 +425,18 @@ def check_field(
     if check is Check.SUBJECT:
         return check_subject(value, name)
     raise TypeError(f"field {name} has no rule for check {check!r}")
+
+
+def check_filter(spec: FieldSpec, value: object) -> Any:
+    """A filter on ``spec``'s field: None (any value), or one value checked by the
+    field's rule (``check_field``), in its stored form."""
+    if value is None:
+        return None
+    if spec.check in (Check.CONTENT, Check.JSON):
+        raise TypeError(f"field {spec.name} is not one a filter selects by")
+    return check_field(
+        replace(spec, optional=True), value, max_content_bytes=0, max_metadata_bytes=0
+    )
 
 
 def check_records(value: object, field: str) -> None:

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import get_args
+from typing import Any, get_args
 
 from ..errors import NotFoundError, ValidationError
-from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
-from ..results.filters import RecallScope
+from ..fields import BY_NAME
+from ..model import MemoryEntry
+from ..results.filters import Filters, RecallScope
 from ..retrieval.recall import Recall, Search
 from ..stores.protocols import EntryStore
-from ..stores.values import EntryFilter, View
-from ..validation import check_bool, check_datetime, check_entry_id, check_subject, make_scope
-from ..validation import check_optional_enum as _enum
+from ..stores.values import EQUAL_FIELDS, EntryFilter, View
+from ..validation import check_bool, check_datetime, check_entry_id, check_filter, make_scope
 from ..validation import check_optional_ident as _ident
 
 
@@ -50,6 +50,8 @@ def recall_view(user_id: object, agent_id: object = None) -> View:
 
 
 SCOPES: tuple[str, ...] = get_args(RecallScope)
+#: The words that say where: a listing filters on them, a recall's scope picks one.
+PLACE = ("session_id", "workspace_id")
 
 
 def recall_scope(
@@ -90,18 +92,11 @@ def entry_filter(words: Mapping[str, object], *, session: bool = True) -> EntryF
     quarantined = words.get("quarantined")
     if quarantined is not None and not isinstance(quarantined, bool):
         raise ValidationError("quarantined must be true, false or omitted", field="quarantined")
-    return EntryFilter(
-        quarantined=quarantined,
-        kind=_enum(Kind, words.get("kind"), "kind"),
-        mem_class=_enum(MemClass, words.get("mem_class"), "mem_class"),
-        domain=_enum(Domain, words.get("domain"), "domain"),
-        tier=_enum(Tier, words.get("tier"), "tier"),
-        session_id=_ident(words.get("session_id"), "session_id") if session else None,
-        workspace_id=_ident(words.get("workspace_id"), "workspace_id") if session else None,
-        sensitivity=_enum(Sensitivity, words.get("sensitivity"), "sensitivity"),
-        status=_enum(DecisionStatus, words.get("status"), "status"),
-        source_subject=check_subject(words.get("source_subject")),
-    )
+    # Each word named like an entry field is checked by that field's rule (``fields``):
+    # the classification words of ``Filters`` and, for a listing, the place.
+    named = [n for n in EQUAL_FIELDS if n in Filters.__optional_keys__ or (session and n in PLACE)]
+    checked: dict[str, Any] = {n: check_filter(BY_NAME[n], words.get(n)) for n in named}
+    return EntryFilter(quarantined=quarantined, **checked)
 
 
 def recall_search(

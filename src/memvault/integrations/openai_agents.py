@@ -40,8 +40,9 @@ import threading
 from typing import Any
 
 from ..errors import SecurityError, ValidationError
-from ..model import Kind, MemClass, MemoryEntry, Source
-from ..validation import SUBJECT_ASSISTANT, SUBJECT_USER, make_scope, thread_session
+from ..lifecycle.turns import TURN_IMPORTANCE, archived_turn
+from ..model import MemoryEntry
+from ..validation import make_scope, thread_session
 from ..vault import Vault
 
 logger = logging.getLogger(__name__)
@@ -191,17 +192,14 @@ class VaultSession:
             user_id=self.user_id,
             agent_id=self.agent_id,
             session_id=self.memvault_session,
-            kind=Kind.USER,
-            mem_class=MemClass.SOURCE_ARCHIVE,
-            source=Source.TURN,
-            importance=0.3 if searchable else 0.1,
             metadata={
                 "turn_index": position,
                 "thread_id": self.session_id,
                 METADATA_KEY: {"session": self.session_id, "position": position, "item": item},
             },
-            source_subject=SUBJECT_USER if role == "user" else SUBJECT_ASSISTANT,
             id=self.entry_id(position),
+            # A turn with no text to find (a tool call, an image) weighs less still.
+            **archived_turn(role, importance=TURN_IMPORTANCE if searchable else 0.1),
         )
 
 

@@ -19,13 +19,12 @@ from typing import Any
 
 from ..config import VaultConfig
 from ..errors import SecurityError, ValidationError
-from ..model import Kind, MemClass, MemoryEntry, Source
+from ..lifecycle.turns import archived_turn
+from ..model import MemoryEntry
 from ..results.profile import Remembered
 from ..stores.protocols import EntryStore
 from ..stores.values import EntryFilter, View
 from ..validation import (
-    SUBJECT_ASSISTANT,
-    SUBJECT_USER,
     TURN_INDEX_KEY,
     check_bool,
     check_ident,
@@ -108,12 +107,8 @@ def archive(
                 user_id=user_id,
                 agent_id=agent_id,
                 session_id=session_id,
-                kind=Kind.USER,
-                mem_class=MemClass.SOURCE_ARCHIVE,
-                source=Source.TURN,
-                importance=0.3,
                 metadata=metadata,
-                source_subject=SUBJECT_USER if message.role == "user" else SUBJECT_ASSISTANT,
+                **archived_turn(message.role),
             )
         except SecurityError as exc:
             log.warning("a message of session %s was not archived: %s", session_id, exc)

@@ -19,6 +19,7 @@ from ..model import Source
 from ..validation import check_ident
 from .errors import AuthError, ForbiddenError
 from .keys import LOCAL_ADMIN, Principal
+from .schemas import AGENT_DOC, USER_DOC
 from .state import Gateway
 
 bearer = HTTPBearer(
@@ -91,11 +92,8 @@ Who = Annotated[Principal, Depends(principal)]
 SurfaceDep = Annotated[Source, Depends(surface)]
 Admin = Annotated[Principal, Depends(require_admin)]
 GatewayDep = Annotated[Gateway, Depends(gateway)]
-UserQuery = Annotated[
-    str | None,
-    Query(description="the user to act for: required with an admin key, else your own or unset"),
-]
-AgentQuery = Annotated[str | None, Query(description="an agent id (that agent's private view)")]
+UserQuery = Annotated[str | None, Query(description=USER_DOC)]
+AgentQuery = Annotated[str | None, Query(description=AGENT_DOC)]
 
 
 __all__ = [

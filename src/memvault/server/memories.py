@@ -29,11 +29,11 @@ from ..security.notes import write_notes
 from .auth import AgentQuery, GatewayDep, SurfaceDep, UserQuery, Who, act_as
 from .errors import COMMON_ERRORS, CONFLICT, NOT_FOUND
 from .schemas import (
-    MAX_PAGE,
     AddRequest,
     Entry,
     EraseResponse,
     ImportResponse,
+    ListQuery,
     ListResponse,
     RememberRequest,
     RememberResponse,
@@ -50,24 +50,14 @@ MAX_BULK_DELETE = 1000  # ids in one POST /v1/memories/delete
 
 @router.post("/v1/memories", status_code=201, response_model=Entry)
 def add_memory(body: AddRequest, who: Who, gw: GatewayDep, source: SurfaceDep) -> dict[str, Any]:
+    words = body.words()
+    words["mem_class"] = body.mem_class or MemClass.SEMANTIC
     entry = gw.vault_for(body.agent_id).add(
         body.content,
         user_id=act_as(who, body.user_id),
         agent_id=body.agent_id,
-        kind=body.kind,
-        name=body.name,
-        description=body.description,
-        metadata=body.metadata,
-        session_id=body.session_id,
-        workspace_id=body.workspace_id,
-        mem_class=body.mem_class or MemClass.SEMANTIC,
-        domain=body.domain,
-        category=body.category,
-        importance=body.importance,
-        status=body.status,
         source=source,
-        source_subject=body.source_subject,
-        supersedes=body.supersedes,
+        **words,
     )
     return _written(entry)
 
@@ -110,56 +100,19 @@ def search_memories(body: SearchRequest, who: Who, gw: GatewayDep) -> dict[str, 
 
 
 @router.get("/v1/memories", response_model=ListResponse, responses=NOT_FOUND)
-def list_memories(
-    who: Who,
-    gw: GatewayDep,
-    user_id: UserQuery = None,
-    agent_id: AgentQuery = None,
-    kind: Kind | None = None,
-    mem_class: MemClass | None = None,
-    domain: Domain | None = None,
-    tier: Tier | None = None,
-    session_id: str | None = None,
-    workspace_id: str | None = None,
-    sensitivity: Sensitivity | None = None,
-    status: DecisionStatus | None = None,
-    source_subject: Annotated[str | None, Query(max_length=200)] = None,
-    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
-    as_of: Annotated[str | None, Query(description="ISO 8601: list what was current then")] = None,
-    include_superseded: bool = False,
-    sort: EntryOrder = EntryOrder.NEWEST,
-    created_after: Annotated[
-        str | None, Query(max_length=40, description="ISO 8601 (a date is midnight UTC): from")
-    ] = None,
-    created_before: Annotated[
-        str | None, Query(max_length=40, description="ISO 8601: created strictly before it")
-    ] = None,
-) -> dict[str, Any]:
-    filters: dict[str, Any] = {
-        "user_id": act_as(who, user_id),
-        "agent_id": agent_id,
-        "kind": kind,
-        "mem_class": mem_class,
-        "domain": domain,
-        "tier": tier,
-        "session_id": session_id,
-        "workspace_id": workspace_id,
-        "sensitivity": sensitivity,
-        "status": status,
-        "source_subject": source_subject,
-        "as_of": as_of,
-        "include_superseded": include_superseded,
-        "created_after": created_after,
-        "created_before": created_before,
+def list_memories(who: Who, gw: GatewayDep, query: Annotated[ListQuery, Query()]) -> dict[str, Any]:
+    filters = {
+        "user_id": act_as(who, query.user_id),
+        "agent_id": query.agent_id,
+        **query.filters(),
     }
-    vault = gw.vault_for(agent_id)
-    items = vault.list(**filters, sort=sort, limit=limit, offset=offset)
+    vault = gw.vault_for(query.agent_id)
+    items = vault.list(**filters, sort=query.sort, limit=query.limit, offset=query.offset)
     return {
         "items": [e.to_dict() for e in items],
         "total": vault.count(**filters),
-        "limit": limit,
-        "offset": offset,
+        "limit": query.limit,
+        "offset": query.offset,
     }
 
 
@@ -368,20 +321,7 @@ def get_memory(
 @router.patch("/v1/memories/{entry_id}", response_model=Entry, responses=NOT_FOUND)
 def update_memory(entry_id: str, body: UpdateRequest, who: Who, gw: GatewayDep) -> dict[str, Any]:
     entry = gw.vault_for(body.agent_id).update(
-        entry_id,
-        user_id=act_as(who, body.user_id),
-        agent_id=body.agent_id,
-        content=body.content,
-        name=body.name,
-        description=body.description,
-        kind=body.kind,
-        metadata=body.metadata,
-        mem_class=body.mem_class,
-        domain=body.domain,
-        category=body.category,
-        importance=body.importance,
-        tier=body.tier,
-        source_subject=body.source_subject,
+        entry_id, user_id=act_as(who, body.user_id), agent_id=body.agent_id, **body.changes()
     )
     return _written(entry)
 

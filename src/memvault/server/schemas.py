@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..model import DecisionStatus, Domain, Kind, MemClass, Sensitivity, Source, Tier
+from ..model import DecisionStatus, Domain, EntryOrder, Kind, MemClass, Sensitivity, Source, Tier
 
 MAX_PAGE = 100
 MAX_SEARCH = 50
@@ -32,6 +32,11 @@ Subject = Annotated[
         description='who it is about or from: "user", "assistant" or a third party\'s name',
     ),
 ]
+
+
+#: What ``user_id`` and ``agent_id`` in a query say (``auth.UserQuery``, ``AgentQuery``).
+USER_DOC = "the user to act for: required with an admin key, else your own or unset"
+AGENT_DOC = "an agent id (that agent's private view)"
 
 
 class _Body(BaseModel):
@@ -73,6 +78,10 @@ class AddRequest(_Body):
     supersedes: str | None = Field(
         None, description="the id of the memory this one replaces (it stops being current)"
     )
+
+    def words(self) -> dict[str, Any]:
+        """The new memory as ``Vault.add`` keywords, besides its content and who writes."""
+        return self.model_dump(exclude={"content", "user_id", "agent_id"})
 
 
 class RememberRequest(_Body):
@@ -138,6 +147,38 @@ class RecallFilters(_Body):
         return self.model_dump(include=set(RecallFilters.model_fields) - {"query", "user_id"})
 
 
+class ListQuery(BaseModel):
+    """The query of ``GET /v1/memories``: who asks, the filters of a listing
+    (``results.filters.Listed``), the order and the page. Unknown parameters are ignored."""
+
+    user_id: str | None = Field(None, description=USER_DOC)
+    agent_id: str | None = Field(None, description=AGENT_DOC)
+    kind: Kind | None = None
+    mem_class: MemClass | None = None
+    domain: Domain | None = None
+    tier: Tier | None = None
+    session_id: str | None = None
+    workspace_id: str | None = None
+    sensitivity: Sensitivity | None = None
+    status: DecisionStatus | None = None
+    source_subject: Subject = None
+    limit: int = Field(50, ge=1, le=MAX_PAGE)
+    offset: int = Field(0, ge=0, le=10_000_000)
+    as_of: str | None = Field(None, description="ISO 8601: list what was current then")
+    include_superseded: bool = False
+    sort: EntryOrder = EntryOrder.NEWEST
+    created_after: str | None = Field(
+        None, max_length=40, description="ISO 8601 (a date is midnight UTC): from"
+    )
+    created_before: str | None = Field(
+        None, max_length=40, description="ISO 8601: created strictly before it"
+    )
+
+    def filters(self) -> dict[str, Any]:
+        """The filters as ``Vault.list`` / ``count`` keywords (not who asks, nor the page)."""
+        return self.model_dump(exclude={"user_id", "agent_id", "limit", "offset", "sort"})
+
+
 class SearchRequest(RecallFilters):
     limit: int = Field(5, ge=1, le=MAX_SEARCH, strict=True)
 
@@ -158,6 +199,10 @@ class UpdateRequest(_Body):
     category: str | None = None
     importance: Importance | None = None
     tier: Tier | None = None
+
+    def changes(self) -> dict[str, Any]:
+        """The changes as ``Vault.update`` keywords (None: keep), besides who changes."""
+        return self.model_dump(exclude={"user_id", "agent_id"})
 
 
 class Entry(BaseModel):

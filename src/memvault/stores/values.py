@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ConflictError, ValidationError
+from ..fields import BY_NAME
 from ..model import DecisionStatus, Domain, Kind, MemClass, MemoryEntry, Sensitivity, Tier
 from ..results.stats import UserMemories
 
@@ -72,19 +73,16 @@ class EntryFilter:
         keyword planner counts, and what tells the vector channel to look deeper."""
         return dataclasses.replace(self, valid_at=None, current_at=None, existed_at=None)
 
+    def equal_to(self) -> list[tuple[str, object]]:
+        """The entry fields it selects by an equal value (``EQUAL_FIELDS``) that are set,
+        with their values, in ``EQUAL_FIELDS`` order."""
+        pairs = ((name, getattr(self, name)) for name in EQUAL_FIELDS)
+        return [(name, value) for name, value in pairs if value is not None]
+
     def matches(self, entry: MemoryEntry) -> bool:
         return (
-            (self.kind is None or entry.kind == self.kind)
-            and (self.mem_class is None or entry.mem_class == self.mem_class)
-            and (self.domain is None or entry.domain == self.domain)
-            and (self.tier is None or entry.tier == self.tier)
-            and (self.agent_id is None or entry.agent_id == self.agent_id)
-            and (self.session_id is None or entry.session_id == self.session_id)
-            and (self.workspace_id is None or entry.workspace_id == self.workspace_id)
+            all(getattr(entry, name) == value for name, value in self.equal_to())
             and (self.quarantined is None or (entry.quarantine is not None) == self.quarantined)
-            and (self.sensitivity is None or entry.sensitivity == self.sensitivity)
-            and (self.status is None or entry.status == self.status)
-            and (self.source_subject is None or entry.source_subject == self.source_subject)
             and (
                 self.valid_at is None
                 or entry.expires_at is None
@@ -108,6 +106,11 @@ class EntryFilter:
 
 
 NO_FILTER = EntryFilter()
+#: The filter's fields named like an entry field: each selects the entries whose field
+#: has that value (the SQL backends compare the column of the same name).
+EQUAL_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(EntryFilter) if f.name in BY_NAME
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,8 @@ import logging
 from typing import Any
 
 from ...errors import MemvaultError
-from ...model import MemClass, Source
-from ...validation import SUBJECT_ASSISTANT, SUBJECT_USER, thread_session
+from ...lifecycle.turns import archived_turn
+from ...validation import thread_session
 from ...vault import Vault
 from ..provider import MemoryProvider, SessionContext
 from ..stores import AgentVaults, memory_off
@@ -181,14 +181,10 @@ class VaultProvider(MemoryProvider):
                 user_id=session.user_id,
                 agent_id=session.agent_id,
                 session_id=thread_session(thread),
-                kind="user",
-                mem_class=MemClass.SOURCE_ARCHIVE,
-                source=Source.TURN,
-                importance=0.3,
                 metadata=metadata,
                 # The pair is the user's turn with its answer: about the user, unless the
                 # assistant spoke alone.
-                source_subject=SUBJECT_ASSISTANT if not user_content.strip() else SUBJECT_USER,
+                **archived_turn("user" if user_content.strip() else "assistant"),
             )
         except MemvaultError as exc:  # a turn that cannot be archived must not break the agent
             log.warning("vault: turn not archived: %s", exc)

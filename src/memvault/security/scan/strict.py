@@ -20,17 +20,17 @@ from .rules_en import _ARG, _READ_CMD
 
 STRICT_PATTERNS: tuple[Pattern, ...] = (
     Pattern(
-        "read_env_file",
-        "secret_file",
-        "shell command printing a .env file (seed 000 §12.1)",
-        re.compile(
+        id="read_env_file",
+        category="secret_file",
+        description="shell command printing a .env file (seed 000 §12.1)",
+        regex=re.compile(
             _READ_CMD + rf"\s+(?:{_ARG}\s+){{0,4}}?[\"']?[\w~$%{{}}:./\\-]*?(?<![\w-])\.env"
             r"(?:\.(?:local|prod|production|dev|development|staging|test))?(?![\w-]|\.\w)",
             re.IGNORECASE,
         ),
-        (".env",),
-        Verdict.BLOCK,
-        "*",
+        triggers=(".env",),
+        verdict=Verdict.BLOCK,
+        lang="*",
     ),
 )
 

@@ -121,7 +121,15 @@ class MemoryWorkspace:
             if stored != revision:
                 raise stale_card(stored, revision)
             card = StoredCard(user_id, session_id, document, revision + 1, actor, at)
-            step = CardRevision(user_id, session_id, revision + 1, document, diff, actor, at)
+            step = CardRevision(
+                user_id=user_id,
+                session_id=session_id,
+                revision=revision + 1,
+                document=document,
+                diff=diff,
+                actor=actor,
+                changed_at=at,
+            )
             self._w_cards[key] = card
             self._w_revisions[key] = (*self._w_revisions.get(key, ()), step)
             return card

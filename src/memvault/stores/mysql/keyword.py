@@ -104,12 +104,12 @@ class MySQLKeywordIndex(MySQLConnection):
                     view,
                     flt,
                     group,
-                    joiner == " AND ",
-                    limit,
-                    weights,
-                    (entries, avg),
-                    dfs,
-                    (phrases, exact),
+                    every_term=joiner == " AND ",
+                    limit=limit,
+                    weights=weights,
+                    stats=(entries, avg),
+                    dfs=dfs,
+                    phrase_counts=(phrases, exact),
                 )
                 if found or n == len(groups) - 1:
                     break
@@ -149,7 +149,15 @@ class MySQLKeywordIndex(MySQLConnection):
             if entries == 0:
                 return []
             cur.execute(sql + " ORDER BY m.pk", args)
-            ranked = _rank(cur.fetchall(), terms, entries, tokens, limit, weights, planner)
+            ranked = _rank(
+                cur.fetchall(),
+                terms,
+                entries=entries,
+                tokens=tokens,
+                limit=limit,
+                weights=weights,
+                planner=planner,
+            )
             if not ranked:
                 return []
             marks = ", ".join("%s" for _ in ranked)
@@ -220,6 +228,7 @@ def _rank_rows(
     view: View,
     flt: EntryFilter,
     group: Sequence[str],
+    *,
     every_term: bool,
     limit: int,
     weights: KeywordWeights,
@@ -310,6 +319,7 @@ def _rank_rows(
 def _rank(
     rows: Sequence[Any],
     terms: list[str],
+    *,
     entries: int,
     tokens: int,
     limit: int,

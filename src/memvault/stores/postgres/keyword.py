@@ -111,7 +111,16 @@ class PostgresKeywordIndex(PostgresConnection):
                     if capped:  # a common term is ranked on: its exact count is needed
                         dfs.update(self._view_counts(conn, view, capped, 0)[2])
                     found = self._rank_rows(
-                        conn, view, flt, group, every, limit, weights, entries, avg, dfs
+                        conn,
+                        view,
+                        flt,
+                        group,
+                        every_term=every,
+                        limit=limit,
+                        weights=weights,
+                        entries=entries,
+                        avg=avg,
+                        dfs=dfs,
                     )
                 else:
                     ranked = self._rank(
@@ -119,12 +128,12 @@ class PostgresKeywordIndex(PostgresConnection):
                         view,
                         flt,
                         group,
-                        every,
-                        limit,
-                        weights,
-                        entries,
-                        avg,
-                        self.term_frequencies,
+                        every_term=every,
+                        limit=limit,
+                        weights=weights,
+                        entries=entries,
+                        avg=avg,
+                        in_server=self.term_frequencies,
                     )
                     by_pk = self._entries_by_pk(conn, view, [pk for pk, _ in ranked])
                     found = [(by_pk[pk], score) for pk, score in ranked if pk in by_pk]
@@ -166,6 +175,7 @@ class PostgresKeywordIndex(PostgresConnection):
         view: View,
         flt: EntryFilter,
         group: Sequence[str],
+        *,
         every_term: bool,
         limit: int,
         weights: KeywordWeights,
@@ -230,6 +240,7 @@ class PostgresKeywordIndex(PostgresConnection):
         view: View,
         flt: EntryFilter,
         group: Sequence[str],
+        *,
         every_term: bool,
         limit: int,
         weights: KeywordWeights,
@@ -293,7 +304,15 @@ class PostgresKeywordIndex(PostgresConnection):
             # as SQLite does (so both give the same numbers). The margin keeps entries
             # whose scores differ in the last bit from falling off the end.
             top = PostgresKeywordIndex._rank_in_server(
-                conn, view, flt, scored, idfs, every_term, 2 * limit + 20, weights, avg
+                conn,
+                view,
+                flt,
+                scored,
+                idfs=idfs,
+                every_term=every_term,
+                limit=2 * limit + 20,
+                weights=weights,
+                avg=avg,
             )
             if not top:
                 return []
@@ -340,6 +359,7 @@ class PostgresKeywordIndex(PostgresConnection):
         view: View,
         flt: EntryFilter,
         terms: Sequence[str],
+        *,
         idfs: dict[str, float],
         every_term: bool,
         limit: int,

@@ -46,21 +46,9 @@ def filter_clause(flt: EntryFilter, mark: str) -> tuple[str, list[Any]]:
     """``flt`` as `` AND …`` conditions (empty for no filter) and their parameters."""
     clauses: list[str] = []
     params: list[Any] = []
-    for column, value in (
-        ("kind", flt.kind),
-        ("mem_class", flt.mem_class),
-        ("domain", flt.domain),
-        ("tier", flt.tier),
-        ("agent_id", flt.agent_id),
-        ("session_id", flt.session_id),
-        ("workspace_id", flt.workspace_id),
-        ("sensitivity", flt.sensitivity),
-        ("status", flt.status),
-        ("source_subject", flt.source_subject),
-    ):
-        if value is not None:
-            clauses.append(f"m.{column} = {mark}")
-            params.append(value.value if hasattr(value, "value") else value)
+    for column, value in flt.equal_to():
+        clauses.append(f"m.{column} = {mark}")
+        params.append(value.value if hasattr(value, "value") else value)
     if flt.quarantined is not None:
         clauses.append(f"m.quarantine IS {'NOT ' if flt.quarantined else ''}NULL")
     if flt.valid_at is not None:  # fixed-width UTC text: text order is time order

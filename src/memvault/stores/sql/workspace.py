@@ -67,7 +67,15 @@ def _card(row: Sequence[Any]) -> StoredCard:
 
 
 def _revision(row: Sequence[Any]) -> CardRevision:
-    return CardRevision(row[0], row[1], int(row[2]), row[3], row[4], row[5], _time(row[6]))
+    return CardRevision(
+        user_id=row[0],
+        session_id=row[1],
+        revision=int(row[2]),
+        document=row[3],
+        diff=row[4],
+        actor=row[5],
+        changed_at=_time(row[6]),
+    )
 
 
 def _task(row: Sequence[Any]) -> StoredTask:

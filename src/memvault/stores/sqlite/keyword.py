@@ -91,7 +91,15 @@ class SQLiteKeywordIndex(SQLiteConnection):
             avg = tokens / entries if tokens else 1.0
             for n, (joiner, group) in enumerate(groups):
                 ranked = self._rank(
-                    conn, view, flt, group, joiner == " AND ", limit, weights, entries, avg
+                    conn,
+                    view,
+                    flt,
+                    group,
+                    every_term=joiner == " AND ",
+                    limit=limit,
+                    weights=weights,
+                    entries=entries,
+                    avg=avg,
                 )
                 if ranked or n == len(groups) - 1:
                     break
@@ -115,6 +123,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
         view: View,
         flt: EntryFilter,
         group: Sequence[str],
+        *,
         every_term: bool,
         limit: int,
         weights: KeywordWeights,
@@ -160,7 +169,17 @@ class SQLiteKeywordIndex(SQLiteConnection):
         ).fetchone()[0]
         if occurrences * _INSTANCE_SHARE > view_docs * avg:
             return SQLiteKeywordIndex._rank_from_tokens(
-                conn, view, flt, group, every_term, limit, weights, scored, idf[1::2], avg, phrases
+                conn,
+                view,
+                flt,
+                group,
+                every_term=every_term,
+                limit=limit,
+                weights=weights,
+                scored=scored,
+                idfs=idf[1::2],
+                avg=avg,
+                phrases=phrases,
             )
         agents, aparams = agents_sql(view, "k")
         fsql, fparams = filter_sql(flt)
@@ -231,6 +250,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
         view: View,
         flt: EntryFilter,
         group: Sequence[str],
+        *,
         every_term: bool,
         limit: int,
         weights: KeywordWeights,
