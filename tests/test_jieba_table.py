@@ -276,3 +276,39 @@ def test_a_table_that_cannot_be_written_leaves_memvault_on_the_whole_dictionary(
     blocked.write_text("a file where the cache directory should be", encoding="utf-8")
     report = _memvault_tokens(["数据仓库用的是什么"], str(blocked / "cache"))
     assert report["freq"] == "dict"
+
+
+_BUILD = """
+import sys
+from pathlib import Path
+import jieba
+from memvault.jieba_table import install
+tokenizer = jieba.Tokenizer()
+install(tokenizer, Path(sys.argv[1]))
+print("|".join(tokenizer.lcut_for_search(sys.argv[2])))
+"""
+
+
+def test_processes_building_the_table_at_once_each_get_a_whole_one(
+    tmp_path: Path, whole: jieba.Tokenizer
+) -> None:
+    text = "他在北京大学读计算机，数据仓库用的是 ClickHouse"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    builders = [
+        subprocess.Popen(
+            [sys.executable, "-c", _BUILD, str(tmp_path), text],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(3)
+    ]
+    for builder in builders:
+        out, err = builder.communicate(timeout=300)
+        assert builder.returncode == 0, err
+        assert out.strip().split("|") == whole.lcut_for_search(text)
+    (table,) = tmp_path.iterdir()  # one table, no temporary file left
+    built = table.stat().st_ino
+    install(jieba.Tokenizer(), tmp_path)  # whole: opened, not built again
+    assert table.stat().st_ino == built
