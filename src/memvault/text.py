@@ -93,7 +93,11 @@ def _segmenter() -> Any:
                 import jieba
 
                 jieba.setLogLevel(logging.WARNING)
-                if _word_table is None or not _install_word_table(jieba, _word_table):
+                if (
+                    _word_table is None
+                    or jieba.dt.initialized  # loaded whole already, by a caller of jieba's own
+                    or not _install_word_table(jieba, _word_table)
+                ):
                     jieba.initialize()
                 _jieba = jieba
     return _jieba
