@@ -98,6 +98,7 @@ def main() -> None:
             "memvault context": [*cli, "context", "--user", "alice", "what is done for coffee"],
             "memvault get": [*cli, "get", first, "--user", "alice"],
             "memvault add": [*cli, "add", "--user", "alice", "Alice prefers short answers"],
+            "memvault add (Chinese)": [*cli, "add", "--user", "alice", "爱丽丝喜欢简短的回答"],
             "memvault export": [*cli, "export", "--user", "alice"],
         }
         print(f"memvault cold start, a fresh process per call, {args.runs} runs each; ", end="")

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -720,6 +721,22 @@ def passive_openmp_threads() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+def user_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where memvault keeps what it derives from installed packages and can always derive
+    again (jieba's word table): ``memvault`` in the platform's per-user cache directory
+    (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS,
+    ``%LOCALAPPDATA%`` on Windows). Deleting it costs time, never data."""
+    env = os.environ if environ is None else environ
+    if sys.platform == "win32":
+        base = env.get("LOCALAPPDATA") or str(Path("~/AppData/Local").expanduser())
+        return Path(base) / "memvault" / "Cache"
+    if sys.platform == "darwin":
+        return Path("~/Library/Caches/memvault").expanduser()
+    xdg = env.get("XDG_CACHE_HOME", "")
+    base = xdg if os.path.isabs(xdg) else str(Path("~/.cache").expanduser())
+    return Path(base) / "memvault"
+
+
 _ENV_REFERENCE = re.compile(
     r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*)|(\$)|(\{))"
 )
@@ -776,5 +793,6 @@ __all__ = [
     "force_offline_models",
     "load_config",
     "passive_openmp_threads",
+    "user_cache_dir",
     "worker_settings",
 ]

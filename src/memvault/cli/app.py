@@ -33,7 +33,7 @@ from . import (
     workspace,
 )
 from .shared import _State
-from .startup import one_blas_thread
+from .startup import jieba_word_table, one_blas_thread
 
 app = typer.Typer(
     name="memvault",
@@ -265,4 +265,5 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> None:
     """Console-script entry point (a process of its own: see ``startup``)."""
     one_blas_thread(sys.argv[1:])
+    jieba_word_table(sys.argv[1:])
     sys.exit(main())

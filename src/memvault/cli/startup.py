@@ -10,6 +10,12 @@ numpy's OpenBLAS starts a thread per core when it loads, with a buffer each: 60 
 cold command on this machine, for products of a query with a few hundred vectors that
 one thread does in microseconds. A command that serves (``serve``, ``mcp``) keeps the
 pool; any other runs with one BLAS thread unless ``OPENBLAS_NUM_THREADS`` says otherwise.
+
+jieba loads its whole dictionary (most of a second) the first time a process cuts
+Chinese, for the few hundred lookups a query or a write needs. A short command reads
+it from a table on disk a word at a time instead (``memvault.jieba_table``, the same
+words); a command that serves or indexes many entries loads it whole, as the library
+does, since a lookup in memory is cheaper.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import gc
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
 
 @contextmanager
@@ -44,4 +51,26 @@ def one_blas_thread(argv: Sequence[str]) -> None:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-__all__ = ["SERVING", "importing", "one_blas_thread"]
+#: Commands that cut much Chinese (they serve, or index many entries): they load jieba's
+#: whole dictionary.
+MANY_WORDS = SERVING | {"import", "import-from", "reindex", "migrate-store", "migrate-v1"}
+
+
+def jieba_word_table(argv: Sequence[str]) -> None:
+    """jieba's dictionary from the word table for a short command (see above); any word
+    of ``argv`` that names a command of :data:`MANY_WORDS` keeps the whole dictionary."""
+    if not MANY_WORDS.intersection(argv):
+        from ..text import use_word_table
+
+        use_word_table(_cache_dir)
+
+
+def _cache_dir() -> Path:
+    """The user's cache directory, read only when Chinese appears (the settings module
+    is not loaded by ``--help``)."""
+    from ..config import user_cache_dir
+
+    return user_cache_dir()
+
+
+__all__ = ["MANY_WORDS", "SERVING", "importing", "jieba_word_table", "one_blas_thread"]
