@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .atomic import fsync_directory
+
 log = logging.getLogger(__name__)
 
 #: The layout of the file; a file of another layout is built again.
@@ -83,21 +85,7 @@ def build(path: Path, dictionary: bytes) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    _sync_directory(path.parent)
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make the rename itself durable (where a directory can be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    fsync_directory(path.parent)
 
 
 def open_table(path: Path, dictionary: bytes) -> tuple[sqlite3.Connection, int]:
