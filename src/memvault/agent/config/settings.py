@@ -23,7 +23,9 @@ from pydantic import (
     TypeAdapter,
     field_validator,
 )
+from pydantic.fields import FieldInfo
 
+from ...config import ExtractionConfig
 from ...workspace.presets import PRESET_ALIASES
 
 USER_WRITABLE_FIELDS: tuple[str, ...] = (
@@ -236,6 +238,14 @@ class InjectionSection(_Section):
     )
 
 
+def _engine(name: str, note: str = "") -> Any:
+    """The engine's ``extraction.<name>`` field (its default and bounds), described as
+    the seed key that stands for it: one definition, so the two cannot drift apart."""
+    return FieldInfo.merge_field_infos(
+        ExtractionConfig.model_fields[name], description=f"the engine's extraction.{name}{note}"
+    )
+
+
 class BackgroundExtractionSection(_Section):
     """Learning from finished conversations in the agent integrations (seed 000 §9.1).
 
@@ -243,7 +253,7 @@ class BackgroundExtractionSection(_Section):
     engine's ``extraction.*`` settings (one setting for every surface): ``memvault serve
     --config`` hands the ones config.yaml sets to the engine
     (:func:`memvault.agent.config.seed_keys.engine_extraction`); their defaults here are
-    the seed's, which are also the engine's.
+    the engine's own (the seed's are the same).
     """
 
     enabled: bool = Field(
@@ -252,24 +262,12 @@ class BackgroundExtractionSection(_Section):
         "and, with an LLM configured, extracts facts after a quiet period (how: the engine's "
         "extraction settings)",
     )
-    debounce_seconds: float = Field(
-        30.0, ge=0, le=86400, description="the engine's extraction.debounce_seconds"
-    )
-    model_name: str | None = Field(
-        None, min_length=1, description="the engine's extraction.model_name (None: llm.model)"
-    )
-    fact_confidence_threshold: float = Field(
-        0.7, ge=0, le=1, description="the engine's extraction.fact_confidence_threshold"
-    )
-    max_facts_per_extraction: int = Field(
-        10, ge=1, le=100, description="the engine's extraction.max_facts_per_extraction"
-    )
-    correction_detection: bool = Field(
-        True, description="the engine's extraction.correction_detection"
-    )
-    reinforcement_detection: bool = Field(
-        True, description="the engine's extraction.reinforcement_detection"
-    )
+    debounce_seconds: float = _engine("debounce_seconds")
+    model_name: str | None = _engine("model_name", " (None: llm.model)")
+    fact_confidence_threshold: float = _engine("fact_confidence_threshold")
+    max_facts_per_extraction: int = _engine("max_facts_per_extraction")
+    correction_detection: bool = _engine("correction_detection")
+    reinforcement_detection: bool = _engine("reinforcement_detection")
 
 
 class SecuritySection(_Section):
