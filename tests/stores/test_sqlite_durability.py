@@ -275,3 +275,26 @@ def test_threads_that_end_do_not_leave_read_connections_open(tmp_path: Path) -> 
     assert open_files_on(path) <= baseline + 2
     store.close()
     assert open_files_on(path) == 0
+
+
+def test_a_process_stopped_in_its_first_open_leaves_a_database_the_next_opens(
+    tmp_path: Path, config: VaultConfig
+) -> None:
+    """The file appears with its header: a start killed right after the file was made
+    (Ctrl-C during a first `memvault serve`) leaves no empty file that the next open
+    would have to refuse as a database whose memories were lost."""
+    db = tmp_path / "memvault.db"
+    code = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from memvault.stores.sqlite import create_private\n"
+        "assert create_private(Path(sys.argv[1]))\n"
+        "os._exit(0)  # killed before anything else of the open ran\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, "-c", code, str(db)], env=env, check=True, timeout=120)
+    assert db.stat().st_size > 0 and db.stat().st_mode & 0o077 == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["memvault.db"]  # no spare left
+    with Vault(db, config=config) as vault:
+        vault.add("still works", user_id="u")
+        assert [e.content for e in vault.list(user_id="u")] == ["still works"]

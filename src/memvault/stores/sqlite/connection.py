@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,20 @@ from .schema import LATEST_VERSION, apply_migrations, current_version
 
 
 def create_private(path: Path) -> bool:
-    """Create ``path`` empty with mode 0600 unless it exists; True if this call made it.
+    """Create ``path`` as a new database with mode 0600 unless it exists; True if this
+    call made it.
 
     SQLite gives the ``-wal`` and ``-shm`` files it creates the mode of the database
-    file, so these stay private too, whatever the process umask.
+    file, so these stay private too, whatever the process umask. The file appears with
+    its SQLite header already written (made beside it, then linked into place): a
+    process stopped during its first open leaves no empty file behind, which the next
+    open would have to refuse as a database whose memories were lost.
     """
-    try:
+    if _link_new_database(path):
+        return True
+    if path.exists():
+        return False
+    try:  # a file system without hard links: the file first, its header at the open
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return False
@@ -43,6 +52,30 @@ def create_private(path: Path) -> bool:
         return False  # let sqlite3 report the problem with its own message
     os.close(fd)
     return True
+
+
+def _link_new_database(path: Path) -> bool:
+    """Make an empty database (header only) in a private file beside ``path`` and link
+    it to ``path``; False when ``path`` exists or the file system cannot do this."""
+    try:
+        fd, spare = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    except OSError:
+        return False
+    os.close(fd)  # mkstemp made it with mode 0600
+    try:
+        conn = sqlite3.connect(spare)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")  # writes the header
+        finally:
+            conn.close()
+        os.link(spare, path)
+        return True
+    except (OSError, sqlite3.Error):
+        return False
+    finally:
+        for leftover in (spare, f"{spare}-wal", f"{spare}-shm"):
+            with suppress(FileNotFoundError):
+                os.unlink(leftover)
 
 
 # Database files this process is creating: zero-length until the open writes the header.
