@@ -136,8 +136,9 @@ class KeyStore:
             ) from None
 
     def list(self) -> list[KeyRecord]:
-        """Every key, oldest first."""
-        return sorted(self._load().values(), key=lambda r: (r.created_at, r.id))
+        """Every key, oldest first; keys made in the same second in the order they were
+        made (the file keeps that order)."""
+        return sorted(self._load().values(), key=lambda r: r.created_at)
 
     def is_empty(self) -> bool:
         return not self._load()
@@ -232,7 +233,7 @@ class KeyStore:
             raise ConfigError(f"{self.path} is locked by another writer; retry") from None
 
     def _write(self, records: dict[str, KeyRecord]) -> None:
-        document = {"keys": [asdict(r) for r in sorted(records.values(), key=lambda r: r.id)]}
+        document = {"keys": [asdict(r) for r in records.values()]}  # in the order made
         text = json.dumps(document, indent=2) + "\n"
         replace_file(self.path, text, mode=0o600)
         with self._cache_lock:
