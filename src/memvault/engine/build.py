@@ -246,7 +246,7 @@ def _parts(
         learner=learner,
         rememberer=Rememberer(store, learner, add, cfg),
         workspace=Workspace(store, clock, screen),
-        entities=Entities(store),
+        entities=Entities(store, screen),
         reveal=Reveal(reveals),
         review=ReviewService(store, clock, writer),
         decision_space=Decisions(decisions),

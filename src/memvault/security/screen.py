@@ -37,6 +37,12 @@ class Door(StrEnum):
     # USER.md / MEMORY.md: the memory tool and the builtin provider redact and scan each
     # edit themselves (agent.providers.builtin), with the same rules.
     BUILTIN_FILE = "memory file entry"
+    # An alias given to an entity (vault.entities.add_alias, the HTTP and CLI calls over
+    # it); the names extraction finds come from entries that passed the entry door.
+    ENTITY_NAME = "entity name"
+    # The hindsight_retain tool: the model's own write to the Hindsight banks. What the
+    # server gives back is screened again on the way out (agent.providers.hindsight).
+    EXTERNAL = "Hindsight memory"
 
 
 #: Every door, in the order the doors test walks them.

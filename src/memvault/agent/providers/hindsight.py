@@ -38,6 +38,9 @@ from ...errors import ConfigError, MemvaultError, UpstreamError
 from ...fences import CONTEXT_NOTE, escape_data, strip_fences
 from ...render import count_tokens
 from ...results.external import ExternalHit
+from ...security.pii import redact
+from ...security.scan import Verdict, assess
+from ...security.screen import Door, TextScreen
 from ...validation import check_optional_ident
 from ..banks import Bank, BankNaming, Banks
 from ..config.settings import HindsightSection, MemoryConfig
@@ -47,6 +50,7 @@ from .hindsight_conn import HindsightConnection, client_installed, describe
 log = logging.getLogger(__name__)
 
 DEFAULT_AGENT = "default"
+_TOOL_SCREEN = TextScreen()
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 RETAIN_TOOL = "hindsight_retain"
 RECALL_TOOL = "hindsight_recall"
@@ -97,10 +101,31 @@ def document_id(target: str, text: str) -> str:
     return f"builtin-{target}-{digest}"
 
 
+def screened_text(text: str) -> str | None:
+    """Text the Hindsight server gave back, as it may reach a model: ``None`` when the
+    threat scan would not let it into the vault (refused or held), else redacted.
+
+    The server rewrites what it was sent (it extracts facts with its own model) and
+    other writers may share its banks, so what comes back is screened again, whatever
+    was screened on the way in.
+    """
+    if not isinstance(text, str):
+        return None
+    if assess(text).verdict is not Verdict.ALLOW:
+        return None
+    return redact(text).text
+
+
 def hits_from(answer: Any, bank: str) -> list[ExternalHit]:
-    """A client ``RecallResponse`` as ``ExternalHit``s of ``bank``."""
+    """A client ``RecallResponse`` as ``ExternalHit``s of ``bank``, screened: a result the
+    threat scan flags is left out (and counted in the log), the others are redacted."""
     hits = []
+    dropped = 0
     for result in answer.results or []:
+        text = screened_text(result.text)
+        if text is None:
+            dropped += 1
+            continue
         scores = result.scores
         final = float(scores.final) if scores is not None else None
         sources = {}
@@ -125,7 +150,11 @@ def hits_from(answer: Any, bank: str) -> list[ExternalHit]:
             }.items()
             if value
         }
-        hits.append(ExternalHit(result.id, result.text, final, bank, metadata, sources))
+        hits.append(ExternalHit(result.id, text, final, bank, metadata, sources))
+    if dropped:
+        log.warning(
+            "hindsight: %d recalled memories of bank %s left out by the scan", dropped, bank
+        )
     return hits
 
 
@@ -683,7 +712,9 @@ class HindsightProvider(MemoryProvider):
         return value.strip()
 
     def _tool_retain(self, args: dict[str, Any]) -> str:
-        content = self._text(args, "content")
+        # The model's own write: screened like any door into memory (refused when the
+        # scan flags it, personal data redacted), since it is recalled on later turns.
+        content = _TOOL_SCREEN(self._text(args, "content"), Door.EXTERNAL)
         target = args.get("target", "work")
         if target not in ("user", "work"):
             raise MemvaultError("'target' must be 'user' or 'work'")
@@ -737,12 +768,13 @@ def reflect_banks(
             if getattr(answer, "status", None) != 404:
                 errors.append(f"{bank.id}: {describe(answer)}")
             continue
-        text = (answer.text or "").strip()
+        text = screened_text((answer.text or "").strip()) or ""
         if text and text not in texts:
             texts.append(text)
         based = answer.based_on.memories if answer.based_on is not None else None
         for fact in based or []:
-            memories.append(ExternalHit(fact.id or "", fact.text, None, bank.id))
+            if (fact_text := screened_text(fact.text)) is not None:
+                memories.append(ExternalHit(fact.id or "", fact_text, None, bank.id))
     if errors and not texts:
         raise UpstreamError(
             f"Hindsight at {conn.api_url} failed the reflect ({'; '.join(errors)})",

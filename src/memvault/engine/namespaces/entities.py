@@ -12,6 +12,7 @@ from typing import Any
 from ...graph.view import entity_graph
 from ...model import MemoryEntry
 from ...results.graph import Entity, EntityDetail, EntityGraphView
+from ...security.screen import Door, TextScreen
 from ...stores.protocols import Store
 from ..entities import EntityService
 from ..views import owner_view
@@ -21,9 +22,10 @@ from .deprecated import warn
 class Entities:
     """The entity graph of one store (``UnsupportedOperationError`` on a store without one)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, screen: TextScreen | None = None) -> None:
         self._store = store
         self._service = EntityService(store)
+        self._screen = screen or TextScreen()
 
     def __call__(self, **kwargs: Any) -> list[Entity]:
         """``vault.entities(...)``, the flat call before this namespace: ``list``."""
@@ -38,7 +40,12 @@ class Entities:
         return self._service.entity(name, user_id, agent_id, limit=limit)
 
     def add_alias(self, name: str, alias: str, *, user_id: str) -> Entity:
-        """Let ``alias`` name the entity ``name`` names too (recall and extraction meet it)."""
+        """Let ``alias`` name the entity ``name`` names too (recall and extraction meet it).
+
+        An alias is shown wherever the entity is (the MCP entities resource, the graph),
+        so it passes the one screen first: refused when the scan flags it, redacted."""
+        if isinstance(alias, str):
+            alias = self._screen(alias, Door.ENTITY_NAME)
         with self._store.atomic():
             return self._service.add_alias(name, alias, user_id)
 
