@@ -11,7 +11,8 @@ async function loadKeys() {
   }
   body.replaceChildren(...data.keys.map((info) => el("tr", { dataset: { key: info.id } },
     el("td", {}, el("code", { text: info.id })),
-    el("td", { text: info.admin ? "(admin)" : info.user_id }),
+    el("td", { text: info.admin ? "(admin)" : info.review ? `${info.user_id} (reviewer)`
+      : info.user_id }),
     el("td", { text: info.label }),
     el("td", { text: when(info.created_at) }),
     el("td", { text: info.revoked ? "revoked" : "active" }),
@@ -24,12 +25,16 @@ async function loadKeys() {
 }
 
 // A key either acts for one user or is an admin key: the form makes the choice explicit.
+// An admin key may always approve, so the reviewer box only means something for a user key.
 function adminChosen() {
   const admin = $("#key-admin").checked;
   const user = $("#key-user");
   user.disabled = admin;
   user.required = !admin;
   if (admin) user.value = "";
+  const review = $("#key-review");
+  review.disabled = admin;
+  if (admin) review.checked = false;
 }
 
 async function createKey(event) {
@@ -42,14 +47,17 @@ async function createKey(event) {
     $("#key-user").focus();
     return;
   }
-  const body = { user_id: admin ? null : user, label: $("#key-label").value.trim() };
+  const body = { user_id: admin ? null : user, label: $("#key-label").value.trim(),
+    review: !admin && $("#key-review").checked };
   const data = await guarded(() => api("POST", "/v1/keys", { body, userIn: "none",
-    fields: { user_id: "For user", label: "Label", admin: "Admin key" } }));
+    fields: { user_id: "For user", label: "Label", admin: "Admin key",
+      review: "May approve held memories" } }));
   if (!data) return;
   $("#key-secret").textContent = data.key;
   $("#key-for").textContent = data.info.admin
     ? "An admin key: it manages keys and acts for any user it names."
-    : `For ${data.info.user_id}: it reaches only that user's memories.`;
+    : `For ${data.info.user_id}: it reaches only that user's memories`
+      + (data.info.review ? " and may approve the ones the threat scan held." : ".");
   const copy = $("#key-copy");
   copy.textContent = "Copy";
   copy.classList.remove("done");
