@@ -62,7 +62,7 @@ test: $(STAMP) $(HINDSIGHT_STAMP)
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	fc-list :lang=zh | grep -q . || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk)
 	command -v mariadbd >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server)
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 -q --durations=25
 
 # The documentation site, offline: docs/*.md and mkdocs.yml into site/. --strict turns
 # every warning (a broken link, a page missing from the nav) into a failure.
