@@ -372,3 +372,21 @@ def test_imported_entries_get_their_vectors_when_the_worker_runs_before_the_comm
         assert sorted(vault.store.load_vectors("b", vault.embedder.name).ids) == ["n0", "n1", "n2"]
     finally:
         vault.close()
+
+
+def test_keyword_keys_with_quotes_backslashes_and_braces_are_stored_as_they_are(
+    store: PostgresStore,
+) -> None:
+    # A batch is copied in with its keyword arrays written as array literals: whatever
+    # a token holds comes back the same and is found.
+    odd = ['a"b', "c\\d", "{x,y}", "NULL", "e,f", "plain"]
+    e = entry("odd", "odd tokens")
+    store.insert([(e, SearchDoc(head="", body=" ".join(odd)))])
+    with store._read() as conn:
+        keys, tf = conn.execute(
+            "SELECT fts_keys, fts_tf_body FROM memories WHERE user_id = %s AND id = %s",
+            (e.user_id, e.id),
+        ).fetchone()
+    assert keys[1:] == odd and tf == [0, 1, 1, 1, 1, 1, 1]
+    for token in odd:
+        assert [x.id for x, _ in store.keyword_search(OWNER, [token])] == ["odd"], token
