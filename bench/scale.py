@@ -24,7 +24,13 @@ with ``innodb_flush_log_at_trx_commit=2`` and a 64 MB buffer pool), or use the e
 database ``--url`` names. On PostgreSQL the load is followed by ``VACUUM (ANALYZE)``,
 what autovacuum does by itself shortly after it, before the queries run.
 
+``--ingest-only`` measures the write path alone: ``add_many`` with the embedder off (no
+vectors, no queries), and reports entries/s of wall time and the CPU seconds spent per
+1,000 entries by this process and, for a throw-away server, by the server's processes,
+so a run on a loaded machine still says what a write costs on each side.
+
     .venv/bin/python bench/scale.py --store sqlite|postgres|mysql [--n 10000] [--url URL]
+    .venv/bin/python bench/scale.py --store mysql --n 5000 --ingest-only
 """
 
 from __future__ import annotations
@@ -145,6 +151,9 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=200, help="users besides the hot one")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--embed-upto", type=int, default=10_000)
+    parser.add_argument(
+        "--ingest-only", action="store_true", help="add_many alone, embedder off, no queries"
+    )
     args = parser.parse_args()
     hot = args.n // 10 if args.hot is None else args.hot
     if not 0 < hot <= args.n or args.users < 1 or args.queries < 1:
@@ -166,6 +175,9 @@ def main() -> None:
         else:
             target, stop = _server_url(args.store)
         try:
+            if args.ingest_only:
+                _ingest_only(args, hot, target, Path(tmp), rng, vocab, load_before)
+                return
             rows = _run(args, hot, target, Path(tmp), rng, nprng, vocab, embedder)
             size = _size_on_disk(args.store, target)
         finally:
@@ -191,6 +203,85 @@ def main() -> None:
         f"| {_spread(times)} | {_spread(plain_times)} | {_spread(keyword_times)} "
         f"| {peak_rss_mb():.0f} | {size / 2**20:.1f} |"
     )
+
+
+def _ingest_only(
+    args: argparse.Namespace,
+    hot: int,
+    target: str,
+    home: Path,
+    rng: random.Random,
+    vocab: list[str],
+    load_before: float,
+) -> None:
+    """``add_many`` of the same texts as a full run, embedder off; prints one table row."""
+    writer = Vault(target, config=load_config(environ={}, home=home), embedder=None)
+    wall = cpu = 0.0
+    server = None if args.url else _server_pid(args.store)
+    server_cpu = -_tree_cpu(server)
+    try:
+        for user, size in _plan(args.n, hot, args.users):
+            texts = [sentence(rng, vocab) for _ in range(size)]
+            t0, c0 = time.perf_counter(), time.process_time()
+            writer.add_many([{"content": t} for t in texts], user_id=user)
+            wall += time.perf_counter() - t0
+            cpu += time.process_time() - c0
+        server_cpu += _tree_cpu(server)
+    finally:
+        writer.close()
+    print(f"{args.store}: {args.n:,} entries, hot user {hot:,}, {args.users} other users")
+    print(
+        "| store | entries | load (start → end) | ingest (entries/s) "
+        "| CPU s / 1k entries: this process | the server |"
+    )
+    print("|---|---:|---|---:|---:|---:|")
+    print(
+        f"| {args.store} | {args.n:,} | {load_before:.1f} → {os.getloadavg()[0]:.1f} "
+        f"| {args.n / wall:,.0f} | {1000 * cpu / args.n:.2f} "
+        f"| {'-' if server is None else f'{1000 * server_cpu / args.n:.2f}'} |"
+    )
+
+
+def _server_pid(kind: str) -> int | None:
+    """The process id of the throw-away server (PostgreSQL's postmaster), if any."""
+    if kind == "postgres":
+        from tests.servers import postgres
+
+        running = postgres.running_server()
+        pidfile = None if running is None else running.data / "postmaster.pid"
+        return None if pidfile is None else int(pidfile.read_text().split()[0])
+    if kind == "mysql":
+        from tests.servers import mariadb
+
+        process = mariadb.local_server().process
+        return None if process is None else process.pid
+    return None
+
+
+def _tree_cpu(root: int | None) -> float:
+    """CPU seconds of ``root``, its live descendants and its reaped children (Linux /proc)."""
+    if root is None:
+        return 0.0
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    reaped = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        pid = int(stat.parent.name)
+        parent[pid] = int(fields[1])
+        ticks[pid] = int(fields[11]) + int(fields[12])
+        if pid == root:
+            reaped = int(fields[13]) + int(fields[14])
+    tree = {root}
+    grew = True
+    while grew:
+        more = {pid for pid, ppid in parent.items() if ppid in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return (sum(ticks.get(pid, 0) for pid in tree) + reaped) / os.sysconf("SC_CLK_TCK")
 
 
 def _spread(times: list[float]) -> str:

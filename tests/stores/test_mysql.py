@@ -1,5 +1,5 @@
-"""What only the MySQL / MariaDB store has: a server that can go away, logins, the
-server settings keyword search needs, and a ``Vault`` on top of it.
+"""What only the MySQL / MariaDB store has: a server that can go away, logins, its
+keyword terms across upgrades, and a ``Vault`` on top of it.
 
 The store contract itself is checked on MariaDB by ``tests/stores/conformance``. The
 tests here run their own throw-away server, since they stop and restart it.
@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from memvault import ConfigError, MemoryEntry, StoreError, Vault, VaultConfig
+from memvault import MemoryEntry, MigrationError, Store, StoreError, Vault, VaultConfig
 from memvault.stores import open_store
 from memvault.stores.mysql import MySQLStore
 from memvault.stores.mysql.schema import LATEST_VERSION
-from memvault.stores.values import SearchDoc
+from memvault.stores.sqlite import SQLiteStore
+from memvault.stores.values import Mutation, SearchDoc, View
 from memvault.text import index_text
 from tests.servers import mariadb
 from tests.stores.conformance.support import OWNER, doc, entry, hit_ids, put
@@ -65,15 +68,25 @@ def test_a_stopped_server_gives_store_errors_and_the_store_recovers(
         store.close()
 
 
-def test_a_server_that_drops_short_words_is_refused_with_the_settings_to_use(
+def test_a_server_with_the_default_full_text_settings_finds_short_words(
     own_server: mariadb.MariaDB,
 ) -> None:
+    # Keyword search reads keyword_terms, not a FULLTEXT index (migration 10), so the
+    # server's innodb_ft_* settings no longer matter: MariaDB's defaults drop words of
+    # under three characters and stop words from FULLTEXT, none of them from the terms.
     url = mariadb.fresh_database(own_server.url())
     own_server.stop()
-    own_server.start("--innodb-ft-min-token-size=3")  # MariaDB's default
+    own_server.start("--innodb-ft-min-token-size=3", "--innodb-ft-enable-stopword=ON")
     try:
-        with pytest.raises(ConfigError, match="innodb_ft_min_token_size=1"):
-            open_store(url)
+        store = open_store(url)
+        try:
+            put(store, entry("go", "we use go and ai at work"), entry("zh", "周杰伦 的 歌"))
+            put(store, entry("other", "something about the weather"))
+            assert hit_ids(store, OWNER, "go") == ["go"]
+            assert hit_ids(store, OWNER, "ai") == ["go"]
+            assert hit_ids(store, OWNER, "杰伦") == ["zh"]
+        finally:
+            store.close()
     finally:
         own_server.stop()
         own_server.start()
@@ -182,11 +195,22 @@ def test_a_connection_idle_across_a_restart_is_replaced_without_an_error(
         store.close()
 
 
-def test_upgrading_fills_the_keyword_terms_and_scores_stay_the_same(
-    own_server: mariadb.MariaDB,
+def _same_scores(
+    ours: Store, theirs: Store, queries: Sequence[str], views: Sequence[View] = (OWNER,)
+) -> None:
+    for view, query in ((v, q) for v in views for q in queries):
+        terms = index_text(query).split()
+        a = [(e.id, s) for e, s in ours.keyword_search(view, terms)]
+        b = [(e.id, s) for e, s in theirs.keyword_search(view, terms)]
+        assert [i for i, _ in a] == [i for i, _ in b] and a, query
+        assert [s for _, s in a] == pytest.approx([s for _, s in b], rel=1e-12)
+
+
+def test_upgrading_fills_the_keyword_terms_and_scores_are_sqlites(
+    own_server: mariadb.MariaDB, tmp_path: Path
 ) -> None:
     # Migration 9 builds keyword_terms from the rows already stored: after the upgrade
-    # the server ranks in SQL, with the scores the FULLTEXT path gave before it.
+    # the server ranks in SQL with SQLite's scores, and finds tokens of any length.
     url = mariadb.fresh_database(own_server.url())
     old = MySQLStore(url, migrate_to=8)
     data = [
@@ -198,25 +222,65 @@ def test_upgrading_fills_the_keyword_terms_and_scores_stay_the_same(
         *(entry(f"f{i}", f"filler words number {i}") for i in range(6)),
     ]
     put(old, *data)
-    queries = ("apple", "zebra apple", "lisbon", "x" * 300)
-
-    def results(store: MySQLStore) -> list[list[tuple[str, float]]]:
-        return [
-            [(e.id, s) for e, s in store.keyword_search(OWNER, index_text(q).split())]
-            for q in queries
-        ]
-
-    before = results(old)
+    with pytest.raises(MigrationError, match="without migrate_to"):
+        old.keyword_search(OWNER, ["apple"])  # an old schema has nothing to search
     old.close()
     new = open_store(url)
+    sqlite = SQLiteStore(tmp_path / "v.db")
     try:
         assert isinstance(new, MySQLStore) and new.term_table
-        after = results(new)
-        assert [[i for i, _ in r] for r in after] == [["a", "b"], ["a", "b", "c"], ["c"], ["e"]]
-        # FULLTEXT never indexed a word over 84 characters; keyword_terms holds any.
-        assert before[3] == []
-        assert [[i for i, _ in r] for r in after[:3]] == [[i for i, _ in r] for r in before[:3]]
-        for ours, theirs in zip(after[:3], before[:3], strict=True):
-            assert [s for _, s in ours] == pytest.approx([s for _, s in theirs], rel=1e-12)
+        put(sqlite, *data)
+        assert hit_ids(new, OWNER, "x" * 300) == ["e"]
+        _same_scores(new, sqlite, ("apple", "zebra apple", "lisbon", "x" * 300))
     finally:
         new.close()
+        sqlite.close()
+
+
+def _rewrite(content: str) -> Mutation:
+    def mutate(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+        new = replace(current, content=content)
+        return new, doc(new)
+
+    return mutate
+
+
+def test_what_an_old_process_wrote_after_the_upgrade_is_found_and_fulltext_is_gone(
+    own_server: mariadb.MariaDB, tmp_path: Path
+) -> None:
+    # A process opened before migration 9 goes on writing without keyword terms while
+    # another one upgrades: migration 10 indexes what it added or changed, then drops
+    # the FULLTEXT index that only made every write slower.
+    url = mariadb.fresh_database(own_server.url())
+    old = MySQLStore(url, migrate_to=8)
+    put(old, entry("a", "walrus tusks"), entry("b", "plain text here"), entry("z", "zebra"))
+    upgraded = MySQLStore(url, migrate_to=9)  # back-fills a, b and z
+    put(old, entry("c", "walrus again", agent_id="a1"))  # no terms
+    old.update(OWNER, "b", _rewrite("a walrus story"))  # b's terms still say "plain text"
+    assert hit_ids(upgraded, OWNER, "walrus") == ["a"]
+    upgraded.close()
+    old.close()
+    new = open_store(url)
+    sqlite = SQLiteStore(tmp_path / "v.db")
+    try:
+        assert isinstance(new, MySQLStore) and new.schema_version() == LATEST_VERSION
+        assert sorted(hit_ids(new, OWNER, "walrus")) == ["a", "b", "c"]
+        assert hit_ids(new, OWNER, "plain") == []
+        put(
+            sqlite,
+            entry("a", "walrus tusks"),
+            entry("b", "a walrus story"),
+            entry("z", "zebra"),
+            entry("c", "walrus again", agent_id="a1"),
+        )
+        views = (OWNER, View("alice", "a1"), View("alice", "a2"))
+        _same_scores(new, sqlite, ("walrus", "zebra", "walrus story"), views)
+        with new._read() as cur:
+            cur.execute(
+                "SELECT count(*) FROM information_schema.statistics "
+                "WHERE table_schema = DATABASE() AND index_type = 'FULLTEXT'"
+            )
+            assert cur.fetchone()[0] == 0
+    finally:
+        new.close()
+        sqlite.close()

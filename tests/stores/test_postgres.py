@@ -336,3 +336,57 @@ def test_a_delete_racing_a_vector_batch_loses_only_that_vector(
         writer.join(60)
     assert "error" not in outcome, outcome.get("error")
     assert sorted(outcome["stored"]) == ["race-0", "race-2"]
+
+
+def test_imported_entries_get_their_vectors_when_the_worker_runs_before_the_commit(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An import writes its entries inside one transaction. The embedding worker reads
+    # them on a connection of its own: told before the commit, it found none of them,
+    # stored no vector, and the imported memories were found by keyword only (the
+    # sharding test's "moved" user, now and then). Here the worker is made to finish
+    # while the import's transaction is still open, every time.
+    from memvault import Vault, load_config
+    from memvault.embed import HashingEmbedder
+
+    config = load_config(environ={}, home=tmp_path, embedding={"provider": "none"})
+    vault = Vault(url, config=config, embedder=HashingEmbedder())
+    try:
+        vault.add_many(
+            [{"content": f"alpaca note {i}", "id": f"n{i}"} for i in range(3)], user_id="a"
+        )
+        assert vault.flush(timeout=60)
+        records = list(vault.export(user_id="a"))
+        writer = vault._e.transfer.writer
+        insert = writer.insert
+
+        def insert_then_let_the_worker_run(built: Any) -> Any:
+            stored = insert(built)
+            assert vault.flush(timeout=60)  # the import's transaction is still open
+            return stored
+
+        monkeypatch.setattr(writer, "insert", insert_then_let_the_worker_run)
+        vault.import_(records, user_id="b")
+        monkeypatch.undo()
+        assert vault.flush(timeout=60)
+        assert sorted(vault.store.load_vectors("b", vault.embedder.name).ids) == ["n0", "n1", "n2"]
+    finally:
+        vault.close()
+
+
+def test_keyword_keys_with_quotes_backslashes_and_braces_are_stored_as_they_are(
+    store: PostgresStore,
+) -> None:
+    # A batch is copied in with its keyword arrays written as array literals: whatever
+    # a token holds comes back the same and is found.
+    odd = ['a"b', "c\\d", "{x,y}", "NULL", "e,f", "plain"]
+    e = entry("odd", "odd tokens")
+    store.insert([(e, SearchDoc(head="", body=" ".join(odd)))])
+    with store._read() as conn:
+        keys, tf = conn.execute(
+            "SELECT fts_keys, fts_tf_body FROM memories WHERE user_id = %s AND id = %s",
+            (e.user_id, e.id),
+        ).fetchone()
+    assert keys[1:] == odd and tf == [0, 1, 1, 1, 1, 1, 1]
+    for token in odd:
+        assert [x.id for x, _ in store.keyword_search(OWNER, [token])] == ["odd"], token

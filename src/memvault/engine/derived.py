@@ -9,7 +9,9 @@ what the embedder sees of an entry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 
 from ..config import EmbeddingConfig
@@ -50,6 +52,40 @@ class Derived:
         self.worker = worker
         self.background = background
         self.search_wait = search_wait
+        # Per thread: what writes told while a ``holding`` block is open (None: none is).
+        self._held = threading.local()
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Hold what writes tell the derived state until the block ends without an
+        exception, then tell it; drop it on an exception (the writes were undone).
+
+        Wrap a ``store.atomic()`` block that holds several writes: a write inside it
+        tells the derived state when its own part is done, before the outer block
+        commits, and the embedding worker, on a connection of its own, would then read
+        none of the new entries and store no vector for them (found by keyword only
+        until the next back-fill). Nested holds deliver at the outermost."""
+        outer = getattr(self._held, "calls", None) is None
+        if outer:
+            self._held.calls = []
+        try:
+            yield
+        except BaseException:
+            if outer:
+                self._held.calls = None
+            raise
+        if outer:
+            calls, self._held.calls = self._held.calls, None
+            for call in calls:
+                call()
+
+    def _now_or_held(self, call: Callable[[], None]) -> bool:
+        """Queue ``call`` if this thread holds (True), else leave it to the caller."""
+        calls: list[Callable[[], None]] | None = getattr(self._held, "calls", None)
+        if calls is None:
+            return False
+        calls.append(call)
+        return True
 
     @classmethod
     def start(
@@ -96,6 +132,8 @@ class Derived:
             self.worker.close(drain=True)
 
     def inserted(self, entries: list[MemoryEntry]) -> None:
+        if self._now_or_held(partial(self.inserted, entries)):
+            return
         self.people.note(entries)
         if self.worker is None or not entries:
             return
@@ -105,6 +143,8 @@ class Derived:
             self.worker.embed_now(entries)
 
     def rewritten(self, entry: MemoryEntry, text_changed: bool) -> None:
+        if self._now_or_held(partial(self.rewritten, entry, text_changed)):
+            return
         self.people.forget(entry.user_id)
         if self.index is not None and text_changed:
             # The store dropped the old vector with the text change; embed the new text.
@@ -112,6 +152,8 @@ class Derived:
             self.inserted([entry])
 
     def removed(self, user_id: str, entry_ids: Sequence[str]) -> None:
+        if self._now_or_held(partial(self.removed, user_id, entry_ids)):
+            return
         self.people.forget(user_id)
         if self.index is not None:
             self.index.remove(user_id, entry_ids)

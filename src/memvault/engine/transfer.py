@@ -146,9 +146,10 @@ class Transfer:
                     f"(first: {clash[0]!r}) and nothing was imported",
                     remedy="import.skip_existing",
                 )
-        with self.store.atomic():
-            # The other records first: the memories' insert also tells the derived state
-            # (vectors, caches), which must not hear of a write that is then undone.
+        # The derived state (vectors, caches) hears of the insert once it is committed:
+        # not of a write that is then undone, and not before the embedding worker, on a
+        # connection of its own, can read the new entries.
+        with self.derived.holding(), self.store.atomic():
             if others is not None:
                 others.write(scope.user_id, on_conflict)
             return self.writer.insert(built)

@@ -1,9 +1,7 @@
 """Erasing a user on MySQL / MariaDB: the vector log told, and the audit log opened for
 this session only; the rest of sensitive data is the shared SQL (``stores.sql.audit``).
-
-InnoDB keeps a deleted row's words in the FULLTEXT index's own tables (where no query
-can match them) until ``OPTIMIZE TABLE memories`` runs with
-innodb_optimize_fulltext_only=ON: see README, Running on MySQL / MariaDB.
+An entry's keyword terms are rows of ``keyword_terms`` that go with it (cascade); there
+is no FULLTEXT index keeping deleted words in tables of its own (migration 10).
 """
 
 from __future__ import annotations

@@ -177,7 +177,6 @@ class MySQLConnection:
         conn = self._connect()
         try:
             with conn.cursor() as cur:
-                self._check_fulltext(cur)
                 # A migration may rebuild a big table: no statement limit meanwhile.
                 limit = "max_statement_time" if self.flavor == "mariadb" else "max_execution_time"
                 cur.execute(f"SET @memvault_limit = @@SESSION.{limit}")
@@ -186,7 +185,7 @@ class MySQLConnection:
                     cur, self.flavor, self.address.database, migrate_to
                 )
                 # Keyword search ranks in SQL from keyword_terms (migration 9); a schema
-                # opened at an older version (tests of old data) ranks FULLTEXT candidates.
+                # opened at an older version (tests of old data) cannot search.
                 self.term_table = current_version(cur) >= TERMS_VERSION
                 cur.execute(f"SET SESSION {limit} = @memvault_limit")
         except pymysql.err.Error as exc:
@@ -255,22 +254,6 @@ class MySQLConnection:
             conn.close()
             raise store_error(exc, "setting up the MySQL connection") from None
         return conn
-
-    def _check_fulltext(self, cur: Any) -> None:
-        """Refuse a server whose FULLTEXT index would drop the engine's short tokens."""
-        cur.execute("SELECT @@innodb_ft_min_token_size")
-        size = int(cur.fetchone()[0])
-        if size > 1:
-            raise ConfigError(
-                f"the MySQL server indexes only words of {size} or more characters "
-                "(innodb_ft_min_token_size), so keyword search would miss short words and "
-                "Chinese two-character words: start the server with "
-                "innodb_ft_min_token_size=1 and innodb_ft_enable_stopword=OFF (see README, "
-                "Running on MySQL / MariaDB)"
-            )
-        # Stop words are fixed when the index is created: switched off for this session,
-        # the migration that creates it builds an index without any.
-        cur.execute("SET SESSION innodb_ft_enable_stopword = OFF")
 
     def _adopt(self, conn: Any) -> None:
         """Make ``conn`` this thread's connection, closing those of ended threads."""
@@ -422,11 +405,6 @@ class MySQLConnection:
                 with suppress(pymysql.err.Error):
                     cur.execute("COMMIT")
 
-    def in_transaction(self) -> bool:
-        """Whether this thread is inside a write transaction (FULLTEXT cannot see its
-        uncommitted rows: keyword search then reads them directly)."""
-        return self._local.depth > 0
-
     # -- admin ----------------------------------------------------------------------
 
     def schema_version(self) -> int:
@@ -438,8 +416,6 @@ class MySQLConnection:
             cur.execute("SELECT count(*) FROM memories")
             entries = int(cur.fetchone()[0])
             version = current_version(cur)
-            cur.execute("SELECT @@innodb_ft_min_token_size")
-            min_token = int(cur.fetchone()[0])
         return {
             "backend": self.flavor,
             "server_version": self.server_version,
@@ -448,7 +424,6 @@ class MySQLConnection:
             "schema_version": version,
             "latest_schema_version": LATEST_VERSION,
             "entries": entries,
-            "fulltext_min_token_size": min_token,
             "vector_search": "in the application (vectors stored as BLOBs)",
         }
 

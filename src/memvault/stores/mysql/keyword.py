@@ -12,29 +12,23 @@ the entries holding all its tokens are read and its occurrences counted here
 (``bm25.phrase_counter``), and the counts join the same statement as JSON. So a
 match means what it means on SQLite, and no score depends on another user's data.
 
-A schema opened at an older version (tests of old data) ranks the old way: InnoDB's
-FULLTEXT index proposes candidates, whose stored tokens are counted and scored here.
-FULLTEXT needs the server to index one-character words and keep no stop words
-(``innodb_ft_min_token_size=1``, ``innodb_ft_enable_stopword=OFF``; the store checks
-the first when it opens), and sees only committed rows, so a search inside this
-thread's own write transaction reads the view's rows directly instead.
+There is no FULLTEXT index (migration 10 dropped the one schemas before it had), so
+the server's full-text settings do not matter, and a search inside this thread's own
+write transaction sees its uncommitted rows like any other read.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from ...errors import MigrationError
 from ...model import MemoryEntry
 from ..bm25 import (
     BM25_B,
     BM25_K1,
     bm25_idf,
-    bm25_part,
-    index_form,
     is_phrase,
     phrase_counter,
     phrase_weight,
@@ -46,15 +40,6 @@ from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, Vi
 from .connection import MySQLConnection
 from .schema import exact_collation
 from .sql import SELECT, agents_sql, filter_sql, term_key, view_sql
-
-_WORD = re.compile(r"\w")
-_MATCH = " AND MATCH (m.fts_head, m.fts_body, m.fts_extra) AGAINST (%s IN BOOLEAN MODE)"
-
-
-def against(terms: Sequence[str]) -> str:
-    """A boolean-mode FULLTEXT expression matching any of ``terms`` (each a quoted
-    word or phrase; the parser splits on the same non-word characters it indexed by)."""
-    return " ".join('"' + t.replace('"', " ") + '"' for t in terms)
 
 
 class MySQLKeywordIndex(MySQLConnection):
@@ -74,7 +59,10 @@ class MySQLKeywordIndex(MySQLConnection):
         if not terms:
             return []
         if not self.term_table:
-            return self._search_candidates(view, terms, flt, limit, weights, planner)
+            raise MigrationError(
+                "this MySQL store was opened at a schema version before keyword_terms (9), "
+                "which keyword search reads: open it without migrate_to to search"
+            )
         singles = [t for t in terms if not is_phrase(t)]
         exact = exact_collation(self.flavor)
         with self._snapshot("keyword search") as cur:
@@ -114,59 +102,6 @@ class MySQLKeywordIndex(MySQLConnection):
                 if found or n == len(groups) - 1:
                     break
         return found
-
-    def _search_candidates(
-        self,
-        view: View,
-        terms: list[str],
-        flt: EntryFilter,
-        limit: int,
-        weights: KeywordWeights,
-        planner: TermPlanner | None,
-    ) -> list[tuple[MemoryEntry, float]]:
-        """A schema opened before ``keyword_terms`` (tests of old data): FULLTEXT
-        proposes the candidates, whose stored tokens are counted and scored here."""
-        where, params = view_sql(view)
-        # Each candidate says whether it passes the filter (it is ranked) and the filter
-        # without expiry (it counts for the planner, as on the other backends); document
-        # frequencies count every candidate, so a filter never changes a score.
-        fsql, fparams = filter_sql(flt)
-        psql, pparams = filter_sql(flt.timeless())
-        sql = (
-            "SELECT m.pk, m.kw_len, m.fts_head, m.fts_body, m.fts_extra, "
-            f"(TRUE{fsql}) AS wanted, (TRUE{psql}) AS planned FROM memories m WHERE {where}"
-        )
-        args: list[Any] = [*fparams, *pparams, *params]
-        if not (self.in_transaction() or any(not _WORD.search(t) for t in terms)):
-            sql += _MATCH
-            args.append(against(terms))
-        with self._snapshot("keyword search") as cur:
-            cur.execute(
-                f"SELECT count(*), coalesce(sum(m.kw_len), 0) FROM memories m WHERE {where}",
-                params,
-            )
-            entries, tokens = (int(v) for v in cur.fetchone())
-            if entries == 0:
-                return []
-            cur.execute(sql + " ORDER BY m.pk", args)
-            ranked = _rank(
-                cur.fetchall(),
-                terms,
-                entries=entries,
-                tokens=tokens,
-                limit=limit,
-                weights=weights,
-                planner=planner,
-            )
-            if not ranked:
-                return []
-            marks = ", ".join("%s" for _ in ranked)
-            cur.execute(
-                f"SELECT {SELECT}, m.pk FROM memories m WHERE {where} AND m.pk IN ({marks})",
-                (*params, *(pk for pk, _ in ranked)),
-            )
-            found = {int(row[-1]): row_to_entry(row) for row in cur.fetchall()}
-        return [(found[pk], score) for pk, score in ranked if pk in found]
 
 
 def _phrase_counts(cur: Any, view: View, phrase: str, weights: KeywordWeights) -> dict[str, float]:
@@ -314,68 +249,3 @@ def _rank_rows(
         if view.sees(found):
             out.append((found, float(row[-1])))
     return out
-
-
-def _rank(
-    rows: Sequence[Any],
-    terms: list[str],
-    *,
-    entries: int,
-    tokens: int,
-    limit: int,
-    weights: KeywordWeights,
-    planner: TermPlanner | None,
-) -> list[tuple[int, float]]:
-    """(pk, score) of the best ``limit`` candidates; ``rows`` are (pk, length, head,
-    body, extra, wanted, planned) in stored order, ``entries`` and ``tokens`` the
-    view's. The same arithmetic, in the same order, as ``MemoryStore``."""
-    wanted_terms = set(terms)
-    phrases = [(t, phrase_counter(t)) for t in terms if is_phrase(t)]
-    found: list[tuple[int, int, list[Counter[str]], bool, bool]] = []
-    for pk, length, *texts, wanted, planned in rows:
-        columns: list[Counter[str]] = []
-        for text in texts:
-            counter = Counter(f for f in map(index_form, text.split()) if f in wanted_terms)
-            for term, count in phrases:
-                n = count(text)
-                if n:
-                    counter[term] = n
-            columns.append(counter)
-        if any(columns):  # FULLTEXT proposes; only the engine's own tokens count
-            found.append((int(pk), int(length), columns, bool(wanted), bool(planned)))
-    avg = tokens / entries if tokens else 1.0
-    col_weights = (weights.head, weights.body, weights.extra)
-
-    def has(i: int, term: str) -> bool:
-        return any(col.get(term) for col in found[i][2])
-
-    cutoff = planner.cutoff_for(entries) if planner is not None else 0
-
-    def is_common(term: str) -> bool:
-        return cutoff > 0 and sum(1 for i, f in enumerate(found) if f[4] and has(i, term)) > cutoff
-
-    groups = planner.plan(terms, is_common) if planner is not None else [(" OR ", terms)]
-    ranked: list[tuple[int, float]] = []
-    for g, (joiner, group) in enumerate(groups):
-        idfs = {t: bm25_idf(entries, sum(1 for i in range(len(found)) if has(i, t))) for t in group}
-        for t in filter(is_phrase, group):
-            idfs[t] *= phrase_weight(t, weights)
-        scored: list[tuple[int, float]] = []
-        for i, (_, length, columns, wanted, _) in enumerate(found):
-            if not wanted:
-                continue
-            present = [t for t in group if has(i, t)]
-            if not present or (joiner == " AND " and len(present) < len(group)):
-                continue
-            score = 0.0
-            for term in present:  # in query order, as the other backends add them up
-                freq = sum(
-                    w * col.get(term, 0) for w, col in zip(col_weights, columns, strict=True)
-                )
-                score += bm25_part(idfs[term], freq, length, avg)
-            if score > 0:
-                scored.append((i, score))
-        ranked = sorted(scored, key=lambda p: (-p[1], p[0]))  # ties: stored first
-        if ranked or g == len(groups) - 1:
-            break
-    return [(found[i][0], score) for i, score in ranked[:limit]]

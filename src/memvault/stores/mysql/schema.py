@@ -11,9 +11,10 @@ are written so that running them again after a crash finishes the job
 Character sets: utf8mb4 everywhere. Ids and other exact values use a binary
 collation without trailing-space padding (``utf8mb4_nopad_bin`` on MariaDB,
 ``utf8mb4_0900_bin`` on MySQL 8), so "a" and "a " or "A" are three different ids.
-The three full-text columns use an accent- and case-insensitive collation: the
-FULLTEXT index only proposes candidates, which keyword search then checks token by
-token against the engine's own index forms (``stores.bm25.index_form``).
+The three full-text columns keep the accent- and case-insensitive collation of the
+FULLTEXT index that schemas before version 10 had over them; keyword search reads
+``keyword_terms`` (version 9), which holds the engine's own index forms
+(``stores.bm25.index_form``) in the exact collation.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from typing import Any
 from ...errors import MigrationError
 from ..sql.migrations import VERSION_SQL, Registry, failed, record_params, record_sql
 from ..values import SearchDoc
-from .sql import INSERT_TERMS, TERM_CHARS, term_rows
+from .sql import INSERT_TERMS, TERM_CHARS, TERM_COLUMNS, term_rows
 
-# A full-text collation both servers have; it only widens the candidates (see above).
+# A full-text collation both servers have (of the columns the old FULLTEXT index read).
 FTS_COLLATION = "utf8mb4_unicode_520_ci"
 
 
@@ -441,6 +442,53 @@ def _keyword_terms(cur: Any, exact: str) -> None:
             terms += term_rows(user_id, entry_id, agent_id, SearchDoc(head, body, extra))
         if terms:
             cur.executemany(INSERT_TERMS.replace("INSERT", "INSERT IGNORE", 1), terms)
+
+
+@migration(10, "no FULLTEXT index: keyword search reads keyword_terms alone")
+def _drop_fulltext(cur: Any, exact: str) -> None:
+    # Keyword search has ranked from keyword_terms since migration 9; the FULLTEXT index
+    # only cost every write its tokenizing. Before it goes, every entry's terms are made
+    # whole: a process opened before migration 9 (still running while another one
+    # upgraded) wrote entries without terms, or changed their text without them. Each
+    # page of entries is compared with the rows their text gives, and an entry whose
+    # rows differ is indexed again. Re-runnable: an entry's rows are deleted and written
+    # again, and the index is dropped only if it is still there.
+    last = 0
+    while True:
+        cur.execute(
+            "SELECT pk, user_id, id, agent_id, fts_head, fts_body, fts_extra "
+            "FROM memories WHERE pk > %s ORDER BY pk LIMIT 500",
+            (last,),
+        )
+        rows = cur.fetchall()
+        if not rows:
+            break
+        first, last = int(rows[0][0]), int(rows[-1][0])
+        cur.execute(
+            f"SELECT {', '.join(f't.{c}' for c in TERM_COLUMNS)} FROM memories m "
+            "JOIN keyword_terms t ON t.user_id = m.user_id AND t.entry_id = m.id "
+            "WHERE m.pk BETWEEN %s AND %s",
+            (first, last),
+        )
+        held: dict[tuple[str, str], set[tuple[Any, ...]]] = {}
+        for row in cur.fetchall():
+            held.setdefault((row[0], row[2]), set()).add(tuple(row))
+        for _, user_id, entry_id, agent_id, head, body, extra in rows:
+            terms = term_rows(user_id, entry_id, agent_id, SearchDoc(head, body, extra))
+            if set(terms) == held.get((user_id, entry_id), set()):
+                continue
+            cur.execute(
+                "DELETE FROM keyword_terms WHERE user_id = %s AND entry_id = %s",
+                (user_id, entry_id),
+            )
+            if terms:
+                cur.executemany(INSERT_TERMS, terms)
+    cur.execute(
+        "SELECT count(*) FROM information_schema.statistics WHERE table_schema = DATABASE() "
+        "AND table_name = 'memories' AND index_name = 'memories_fts'"
+    )
+    if int(cur.fetchone()[0]):
+        cur.execute("ALTER TABLE memories DROP INDEX memories_fts")
 
 
 LATEST_VERSION = _registry.latest

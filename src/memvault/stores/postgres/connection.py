@@ -238,8 +238,8 @@ class PostgresConnection:
         try:
             conn.execute("BEGIN")
             yield conn
-            conn.execute(f"NOTIFY {CHANNEL}")
-            conn.execute("COMMIT")
+            # One round trip: with no parameters the two go as one simple query.
+            conn.execute(f"NOTIFY {CHANNEL}; COMMIT")
         except BaseException as exc:
             if not conn.closed and conn.info.transaction_status != _IDLE:
                 with suppress(psycopg.Error):
