@@ -176,3 +176,21 @@ def test_adjacent_benign_memories_all_reach_the_block(sqlite_vault: Vault) -> No
     block = sqlite_vault.context("refunds", user_id="u")
     assert "Request refund" in block
     assert "five working days" in block
+
+
+def test_the_corpus_runbooks_and_support_scripts_side_by_side_all_stay(
+    sqlite_vault: Vault,
+) -> None:
+    """Every runbook and support script of the tuning corpus in one vault: whatever a
+    recall brings together, none is withheld as half of an instruction."""
+    texts = _corpus("benign", {"runbook", "support_script"})
+    assert len(texts) >= 15
+    stored = sqlite_vault.add_many([{"content": t} for t in texts], user_id="u")
+    shown = [e for e in stored if e.quarantine is None]
+    together = 0
+    for entry in shown:
+        query = " ".join(entry.content.split()[:5])
+        traces = sqlite_vault.explain(query, user_id="u", limit=10).candidates
+        assert [t.withheld for t in traces if t.context == "withheld"] == [], query
+        together = max(together, sum(t.context == "injected" for t in traces))
+    assert together >= 3  # the blocks did bring several of them together
