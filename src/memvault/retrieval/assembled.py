@@ -12,7 +12,10 @@ When a pair reads as one instruction, the memories that form it are left out of 
 block, except any a person approved: an approval vouches for that text in any company.
 Each one left out carries its reason, which ``Vault.explain`` shows.
 
-Only the rules and the structure of the pair are read here. The model screen is not
+Each memory's ends are read once and each pair costs a few regex tests (the rules run
+on the joined text only when the first part stops mid-sentence and the second opens
+with an order): about 1 ms of CPU for a block of ten benign memories (2 ms at the 99th
+percentile). Only the rules and the structure of the pair are read here. The model screen is not
 run on joined pairs: a pair has no stored vector, and embedding one costs about 55 ms
 on an idle two-core machine (a block of ten memories has 45 pairs), for little gain
 (it flagged 1 of 18 joined split pairs of the tuning set).
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 
 from ..model import Hit
 from ..security.quarantine import injectable
-from ..security.scan.split import check_pair
+from ..security.scan.split import Part, check_parts
 
 # Blocks are short (``context.limit``); a longer list is read only this far.
 _MAX_READ = 40
@@ -43,12 +46,12 @@ def split_instructions(hits: Sequence[Hit]) -> list[Withheld]:
     """The memories of ``hits`` (in rendering order) that, read with another of them,
     form an instruction; approved memories are never among them."""
     shown = [h.entry for h in hits[:_MAX_READ] if injectable(h.entry)]
+    parts = {e.id: Part.of(e.content) for e in shown}
     out: dict[str, str] = {}
     for i, first in enumerate(shown):
         for second in shown[i + 1 :]:
-            cut = check_pair(first.content, second.content) or check_pair(
-                second.content, first.content
-            )
+            a, b = parts[first.id], parts[second.id]
+            cut = check_parts(a, b) or check_parts(b, a)
             if cut is None:
                 continue
             for entry, other in ((first, second), (second, first)):

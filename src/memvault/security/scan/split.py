@@ -184,11 +184,32 @@ def cut_end(text: str) -> bool:
 _PER_TEXT = frozenset({"invisible_unicode", "tag_characters", "variation_selectors"})
 
 
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One memory's text and how it ends and opens, read once for all its pairs."""
+
+    text: str
+    trigger: bool  # ends in a dangling conditional trigger (``dangling_trigger``)
+    cut: bool  # stops mid-sentence (``cut_end``)
+    order: bool  # opens with what to do (``order_head``)
+
+    @classmethod
+    def of(cls, text: str) -> Part:
+        if not text.strip():
+            return cls(text, trigger=False, cut=False, order=False)
+        return cls(text, dangling_trigger(text), cut_end(text), order_head(text))
+
+
 def check_pair(first: str, second: str) -> Cut | None:
     """The instruction ``first`` and ``second`` give together that neither gives alone."""
-    if not first.strip() or not second.strip():
+    return check_parts(Part.of(first), Part.of(second))
+
+
+def check_parts(first: Part, second: Part) -> Cut | None:
+    """``check_pair`` of two parts already read."""
+    if not second.order:
         return None
-    if dangling_trigger(first) and order_head(second):
+    if first.trigger:
         return Cut(
             _threat("a conditional trigger cut off at its end, completed by an order in the next"),
             by_rules=False,
@@ -196,12 +217,14 @@ def check_pair(first: str, second: str) -> Cut | None:
     # Two whole memories side by side are two thoughts: rules that reach across a
     # sentence (a command in one, a file name in the other) would join what was never
     # one. Only a sentence the first part leaves open is read on into the second.
-    if not (cut_end(first) and order_head(second)):
+    if not first.cut:
         return None
-    alone = {t.pattern_id for part in (first, second) for t in assess(part).threats}
-    found = assess(joined(first, second))
+    found = assess(joined(first.text, second.text))
+    if found.verdict is Verdict.ALLOW:
+        return None
+    alone = {t.pattern_id for part in (first, second) for t in assess(part.text).threats}
     new = [t.pattern_id for t in found.threats if t.pattern_id not in alone | _PER_TEXT]
-    if found.verdict is Verdict.ALLOW or not new:
+    if not new:
         return None
     ids = ",".join(dict.fromkeys(new))
     return Cut(_threat(f"read together, the pair matches {ids}"), by_rules=True)
@@ -219,7 +242,9 @@ def _threat(why: str) -> Threat:
 __all__ = [
     "SPLIT_PATTERN_ID",
     "Cut",
+    "Part",
     "check_pair",
+    "check_parts",
     "cut_end",
     "dangling_trigger",
     "joined",
