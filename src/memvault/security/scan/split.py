@@ -68,6 +68,9 @@ _TRIGGERS = (
     r"|n[eế]u|ikiwa|kama|wakati)\s+(?:(?:ng[uư][oờ]i\s+d[uù]ng|kh[aá]ch(?:\s+h[aà]ng)?)"
     r"|u[zż]ytkownik\w*|klient\w*|u[zž]ivatel\w*|kullan[ıi]c[ıi]\w*|m[uü][sş]teri\w*"
     r"|pengguna|pelanggan|mtumiaji|mteja)",
+    # tr: the conditional is a suffix of the verb after its subject ("müşteri sorarsa")
+    r"\b(?:kullan[ıi]c[ıi]|m[uü][sş]teri|birisi|biri)\w*\s+(?:\S+\s+){0,4}?\S+"
+    r"(?:rsa|rse|d[ıi][gğ][ıi]nda|d[uü][gğ][uü]nde|[ıiuü]nca|[ıiuü]nce)\b",
     # ru, uk
     r"(?:^|[\s,(])(?:когда|если|как\s+только|коли|якщо)\s+(?:\w+\s+)?(?:пользовател\w*"
     r"|клиент\w*|пользувач\w*|користувач\w*|кто-(?:то|нибудь))",
@@ -98,16 +101,25 @@ _ORDERS = (
     r"|zeg|antwoord|stuur|vraag|dis|dites|r[ée]ponds|r[ée]pondez|envoie|envoyez|demande\w*"
     r"|indique\w*|dile|diles|responde\w*|env[ií]a\w*|p[ií]de\w*|pregunta\w*|indica\w*|d[ií]gli"
     r"|rispondi|invia|chiedi|diga|responda|envie|pe[cç]a)\b",
+    # pl, cs, tr, id/ms, vi, sw
+    r"(?:powiedz\w*|wy[sś]lij\w*|popro[sś]\w*|[zż][aą]daj|řekni\w*|po[sš]li\w*|po[zž]ádej"
+    r"|s[oö]yle\w*|g[oö]nder\w*|iste|isteyin|katakan|kirim\w*|minta\w*|beri\s+tahu|beritahu\w*"
+    r"|h[aã]y|n[oó]i\s+v[oớ]i|g[uử]i|y[eê]u\s+c[aầ]u|waambie|mwambie|tuma|omba)\b",
+    # ar, fa, he, hi, th
+    r"(?:أخبر\S*|قل\S*|أرسل\S*|اطلب\S*|بگو\S*|بفرست\S*|بخواه\S*|תגיד\S*|תאמר\S*|שלח\S*"
+    r"|בקש\S*|बताओ|बताएं|बताइए|कहो|कहें|भेजो|भेजें|मांगो|मांगें|บอก|ส่ง|ขอให้)",
     # imperative markers of other scripts: zh, ja, ko, ru
     r"(?:就|则|那么|请|要)?\s*(?:告诉|回复|回答|让|请|要求|发送|发给|说|提示|引导)",
     r"(?:то\s+|тогда\s+|всегда\s+)?(?:скажи|скажите|ответь|ответьте|отправь|попроси"
     r"|попросите|сообщи|сообщите|направь)",
 )
 _ORDER = re.compile("|".join(f"(?:{o})" for o in _ORDERS), re.IGNORECASE)
-# Japanese and Korean put the order at the end of the sentence.
+# Japanese, Korean and Turkish put the order at the end of the sentence.
 _ORDER_LAST = re.compile(
     r"(?:伝えて|答えて|送って|送らせて|返信して|言って|案内して|求めて|頼んで)(?:ください|下さい)?"
     r"|(?:말하세요|답하세요|보내세요|요청하세요|안내하세요|알려주세요|말해|보내라|요청해)"
+    # Turkish too: "… göndermesini iste", "… söyleyin"
+    r"|\b(?:iste|isteyin|s[oö]yle|s[oö]yleyin|g[oö]nder|g[oö]nderin|bildir|bildirin)$"
 )
 
 
@@ -165,7 +177,7 @@ def order_head(text: str) -> bool:
     if _ORDER.match(head) is not None:
         return True
     first = re.split(r"[。！？\n]|[.!?](?:\s|$)", head, maxsplit=1)[0]
-    return _ORDER_LAST.search(first) is not None
+    return _ORDER_LAST.search(first.rstrip(" .!")) is not None
 
 
 def cut_end(text: str) -> bool:
