@@ -16,7 +16,7 @@ public function, ``engine.write.semantic_screen``, from the default embedder), a
 when the default leaves the semantic screen off, once more with it on.
 
     .venv/bin/python bench/scan_eval.py [--corpus tuning|frozen|both] [--no-semantic]
-        [--misses] [--lme-turns N] [--no-turns]
+        [--misses] [--lme-turns N] [--no-turns] [--write-path]
 
 Per run: attacks caught % (refused = ``block``, held = ``quarantine``; either keeps
 the text out of every prompt block) and benign lost % (refused and held apart), by
@@ -25,7 +25,9 @@ chat turns — every LoCoMo turn and a seeded sample of LongMemEval-S turns — 
 anything flagged is lost (targets: held <= 0.5 %, refused 0). The shared data is read
 in place and never copied. ``--misses`` lists what the tuning corpus let through or
 lost and the chat turns flagged; it never lists the frozen corpus's texts, so that
-nobody tunes on them.
+nobody tunes on them. ``--write-path`` instead stores LoCoMo conversations 5-9 (not
+those the model screen was fitted on) and a LongMemEval-S sample as archived turns
+through the public API, and counts what the write path holds, by rules or model.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import argparse
 import json
 import lzma
 import random
+import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -41,11 +44,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memvault import Vault, load_config
 from memvault.config import VaultConfig
 from memvault.embed.factory import make_embedder
 from memvault.engine.write import semantic_screen
+from memvault.errors import MemvaultError
 from memvault.security.scan import Assessment, SemanticScreen, Verdict, assess
-from memvault.security.scan.learned import ModelScreen
+from memvault.security.scan.learned import MODEL_PATTERN_ID, ModelScreen
+from memvault.security.scan.split import check_pair
 from scan_fp import iter_turns
 from shapes import LOCOMO
 
@@ -127,7 +133,7 @@ def split_lines(check: Check, attacks: list[Row]) -> list[str]:
             pairs[str(row["group"])].append(row)
     if not pairs:
         return []
-    parts = either = joined = 0
+    parts = either = joined = assembled = 0
     for group in pairs.values():
         group.sort(key=lambda r: int(r.get("part", 0)))
         caught = [check(r["text"]).verdict is not Verdict.ALLOW for r in group]
@@ -135,13 +141,19 @@ def split_lines(check: Check, attacks: list[Row]) -> list[str]:
         either += any(caught)
         block = "\n".join(r["text"] for r in group)
         joined += check(block).verdict is not Verdict.ALLOW
+        # What the prompt block's check does (``retrieval.assembled``): a part caught
+        # alone, or any two parts that read as one instruction, in either order.
+        texts = [r["text"] for r in group]
+        cut = any(check_pair(a, b) is not None for a in texts for b in texts if a is not b)
+        assembled += any(caught) or cut
     n_parts = sum(len(g) for g in pairs.values())
     return [
         "| split instructions | n | caught % |",
         "|---|---:|---:|",
         f"| each part alone | {n_parts} | {pct(parts, n_parts)} |",
         f"| pairs with a part caught | {len(pairs)} | {pct(either, len(pairs))} |",
-        f"| the pair as one text (assembled block) | {len(pairs)} | {pct(joined, len(pairs))} |",
+        f"| the pair as one text | {len(pairs)} | {pct(joined, len(pairs))} |",
+        f"| kept out by the block check | {len(pairs)} | {pct(assembled, len(pairs))} |",
     ]
 
 
@@ -239,6 +251,54 @@ def turns_report(
     return "\n".join(lines)
 
 
+# -- the write path, through the public API ----------------------------------------------
+
+
+def write_path_report(sets: list[tuple[str, list[str]]]) -> str:
+    """Each set's turns stored as archived turns (``add_many``, ``source="turn"``) in a
+    default ``Vault`` with the default embedder, then ``flush()``: what the write path
+    holds (the rules at the write, the model screen when the worker has the vector)
+    and refuses. Nothing of a turn is printed."""
+    lines = [
+        "### The write path (public API: add_many of archived turns, then flush)",
+        "",
+        "| turns | n | held | held % | by the rules | by the model screen | refused | s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, texts in sets:
+        with tempfile.TemporaryDirectory() as home:
+            config = load_config(environ={}, home=Path(home) / "home")
+            start = time.perf_counter()
+            refused = 0
+            with Vault(Path(home) / "turns.db", config=config) as vault:
+                for i in range(0, len(texts), 200):
+                    records = [{"content": t, "source": "turn"} for t in texts[i : i + 200]]
+                    try:
+                        vault.add_many(records, user_id="bench")
+                    except MemvaultError:
+                        refused += len(records)
+                vault.flush()
+                held = Counter[str]()
+                offset = 0
+                while page := vault.review.quarantined(user_id="bench", limit=1000, offset=offset):
+                    held.update(
+                        "model" if e.quarantine == MODEL_PATTERN_ID else "rules" for e in page
+                    )
+                    offset += len(page)
+            n, total = len(texts), sum(held.values())
+            lines.append(
+                f"| {name} | {n} | {total} | {100 * total / max(n, 1):.2f} | {held['rules']} "
+                f"| {held['model']} | {refused} | {time.perf_counter() - start:.0f} |"
+            )
+    lines += ["", "Targets (issue 31): held <= 0.5 %, refused 0."]
+    return "\n".join(lines)
+
+
+def locomo_conversations(path: Path, wanted: range) -> list[str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [t.text for t in iter_turns(data) if t.conversation in wanted and t.text.strip()]
+
+
 # -- the screens ------------------------------------------------------------------------
 
 
@@ -322,10 +382,22 @@ def main() -> None:
     )
     parser.add_argument("--lme-turns", type=int, default=5000, help="LongMemEval-S turns (0: none)")
     parser.add_argument("--no-turns", action="store_true", help="skip the LoCoMo/LME section")
+    parser.add_argument(
+        "--write-path",
+        action="store_true",
+        help="only: store LoCoMo conversations 5-9 and --lme-turns LongMemEval-S turns "
+        "through the public API and count what the write path holds",
+    )
     parser.add_argument("--locomo", type=Path, default=LOCOMO)
     parser.add_argument("--lme", type=Path, default=LME)
     args = parser.parse_args()
 
+    if args.write_path:
+        sets = [("LoCoMo conversations 5-9", locomo_conversations(args.locomo, range(5, 10)))]
+        if args.lme_turns > 0 and args.lme.exists():
+            sets.append(("LongMemEval-S (sample, seed 31)", lme_turns(args.lme, args.lme_turns)))
+        print(write_path_report(sets))
+        return
     runs, notes = screens(args.no_semantic)
     print("\n".join(notes))
     for label, check in runs:

@@ -326,8 +326,9 @@ class SecurityConfig(BaseModel):
     )
     model_screen: Literal["auto", "off"] = Field(
         "auto",
-        description="leave out of every prompt block the recalled memories that a model "
-        "trained on injection and benign corpora reads as instructions to the assistant "
+        description="hold for review the memories that a model trained on injection and "
+        "benign corpora reads as instructions to the assistant (when the background worker "
+        "has their vector), and leave such recalled memories out of every prompt block "
         "(one dot product per memory, on its stored vector); auto: on with the embedder "
         "its weights were trained for (the default bilingual pair)",
     )

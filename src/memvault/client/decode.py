@@ -130,6 +130,7 @@ def _candidate(data: object) -> CandidateTrace:
         fusion_rank=int(values.get("fusion_rank", 0)),
         rerank=None if values.get("rerank") is None else float(values["rerank"]),
         features=None if features is None else _scores(features),
+        withheld=None if values.get("withheld") is None else str(values["withheld"]),
     )
 
 

@@ -50,6 +50,12 @@ class VectorCache(Protocol):
         ...
 
 
+#: Told each batch's entries and their new vectors (rows, in order) before the vectors
+#: are stored: the write path's model screen (``security.scan.learned.ModelHold``),
+#: handed in by the engine like the cache.
+Screen = Callable[[Sequence[MemoryEntry], Vectors], None]
+
+
 class EmbeddingWorker:
     """One daemon thread that turns queued entries into stored vectors."""
 
@@ -88,6 +94,7 @@ class EmbeddingWorker:
         self._thread: threading.Thread | None = None
         self._at_exit: Callable[[], None] | None = None
         self.errors = 0
+        self.screen: Screen | None = None
         if backfill:
             self._ensure_thread()
 
@@ -314,6 +321,11 @@ class EmbeddingWorker:
 
     def _process(self, batch: list[MemoryEntry]) -> None:
         vectors = self.embedder.embed([self.text_of(e) for e in batch])
+        if self.screen is not None:
+            try:
+                self.screen(batch, vectors)
+            except Exception as exc:  # the prompt-time screen still reads the vectors
+                log.warning("model screen of %d entries failed: %s", len(batch), exc)
         by_user: dict[str, list[tuple[MemoryEntry, int]]] = defaultdict(list)
         for i, entry in enumerate(batch):
             by_user[entry.user_id].append((entry, i))
@@ -337,4 +349,4 @@ def _close_at_exit(ref: weakref.ref[EmbeddingWorker]) -> None:
         worker.close(drain=False, timeout=30.0)
 
 
-__all__ = ["EmbeddingWorker", "VectorCache"]
+__all__ = ["EmbeddingWorker", "Screen", "VectorCache"]

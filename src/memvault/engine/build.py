@@ -41,6 +41,7 @@ from ..retrieval.recall import Recall, Search
 from ..retrieval.relevance import Relevance
 from ..retrieval.rerank import load_model
 from ..security.protect import Protector
+from ..security.scan.learned import ModelHold
 from ..security.screen import TextScreen
 from ..stores import open_store
 from ..stores.protocols import EntityGraph, Store
@@ -225,6 +226,10 @@ def _parts(
     extraction = llm.on_model(cfg.extraction.model_name)
     learner = Learner(profiles, extraction, cfg.extraction, clock, add=add, update=update)
     shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
+    review = ReviewService(store, clock, writer)
+    if derived.worker is not None and recall.screen is not None and cfg.security.scan_writes:
+        # The model screen on the write path: the worker has each new vector.
+        derived.worker.screen = ModelHold(recall.screen, review.hold)
     return Engine(
         config=cfg,
         store=store,
@@ -248,7 +253,7 @@ def _parts(
         workspace=Workspace(store, clock, screen),
         entities=Entities(store, screen),
         reveal=Reveal(reveals),
-        review=ReviewService(store, clock, writer),
+        review=review,
         decision_space=Decisions(decisions),
         learning=Learning(learner),
         admin=Admin(store, cfg, clock, embedder),

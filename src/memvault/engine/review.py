@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from ..errors import ConflictError
+from ..errors import ConflictError, NotFoundError
 from ..model import MemoryEntry
 from ..stores.protocols import Store
 from ..stores.values import AuditRecord, EntryFilter, SearchDoc, View
@@ -65,6 +65,30 @@ class ReviewService:
                 self._writer.linker.link([entry])
         self._review_audit(scope.user_id, entry_id, actor, "approve", previous[0] or "")
         return entry
+
+    def hold(self, entry: MemoryEntry, reason: str) -> MemoryEntry | None:
+        """Hold ``entry`` for review with ``reason``, as the write path holds what a rule
+        flags: the model screen's verdict, reached after the write (on its new vector).
+        Only the version that was screened, and only while no person approved it and
+        nothing holds it yet; None when it changed, went or was held meanwhile. Its
+        version (``updated_at``) is kept, so the vector screened stays its vector."""
+        held: list[MemoryEntry] = []
+
+        def mark(current: MemoryEntry) -> tuple[MemoryEntry, SearchDoc]:
+            same = current.updated_at == entry.updated_at
+            if same and current.approved_at is None and current.quarantine is None:
+                current = current.replace(quarantine=reason)
+                held.append(current)
+            return current, self._writer.doc(current)
+
+        try:
+            with self.store.atomic():
+                stored = self.store.update(View(entry.user_id, all_agents=True), entry.id, mark)
+                if held and self._writer.linker is not None:  # held text names nothing
+                    self._writer.linker.link([stored])
+        except NotFoundError:
+            return None  # deleted meanwhile
+        return stored if held else None
 
     def reject(self, entry_id: str, *, user_id: str, actor: str = "owner") -> None:
         """Delete a held entry. Audited as "reject".

@@ -89,7 +89,7 @@ class Gate:
 
 
 #: What ``context()`` does with a candidate among its hits (before the token budget).
-ContextUse = Literal["injected", "placeholder", "held", "not relevant"]
+ContextUse = Literal["injected", "placeholder", "held", "not relevant", "withheld"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,7 @@ class CandidateTrace:
     fusion_rank: int = 0
     rerank: float | None = None
     features: dict[str, float] | None = None
+    withheld: str | None = None  # why the block's screen left it out ("withheld")
 
     @property
     def sources(self) -> dict[str, float]:
@@ -154,6 +155,7 @@ class CandidateTrace:
             "injectable": self.injectable,
             "quarantine": self.entry.quarantine,
             "context": self.context,
+            "withheld": self.withheld,
             "entry": self.entry.to_dict(),
         }
 

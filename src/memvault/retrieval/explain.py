@@ -4,11 +4,14 @@ An :class:`Explanation` is the search's own computation (``retrieval.recall``) k
 as data — every candidate's rank and raw score per channel, the fused score, each
 boost factor, the final score and order — plus what ``Vault.context`` would do with
 the candidate: inject it, show a placeholder (the scan flags it now and no person
-approved it), leave it out as held for review, or leave it out as not relevant — and
+approved it), leave it out as held for review, as not relevant, or as withheld by the
+screen of the block (the model screen, or an instruction split across memories) — and
 the relevance gate's reading of the query (``retrieval.relevance``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from ..results.recall import CandidateTrace, ChannelScore, ContextUse, Explanation
 from ..security.quarantine import injectable
@@ -16,8 +19,17 @@ from .recall import Recall, Recalled, Search
 from .relevance import Relevance
 
 
-def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevance) -> Explanation:
-    """The explanation of a recall run; ``relevance`` is ``context()``'s gate."""
+def explanation(
+    recalled: Recalled,
+    *,
+    text: str,
+    limit: int,
+    relevance: Relevance,
+    withheld: Mapping[str, str] | None = None,
+) -> Explanation:
+    """The explanation of a recall run; ``relevance`` is ``context()``'s gate, and
+    ``withheld`` why each memory the block's screen left out was (``Recall.screened``)."""
+    withheld = withheld or {}
     gate = relevance.gate(text, recalled.vector, [c.sources for c in recalled.candidates])
     terms = recalled.query.terms
     traces = []
@@ -30,6 +42,8 @@ def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevan
             use = "held"
         elif not is_relevant:
             use = "not relevant"
+        elif c.entry.id in withheld:
+            use = "withheld"
         else:
             use = "injected" if clean else "placeholder"
         traces.append(
@@ -52,6 +66,7 @@ def explanation(recalled: Recalled, *, text: str, limit: int, relevance: Relevan
                 fusion_rank=c.fusion_rank,
                 rerank=c.rerank,
                 features=c.features,
+                withheld=withheld.get(c.entry.id) if use == "withheld" else None,
             )
         )
     return Explanation(
@@ -75,7 +90,10 @@ def explain(recall: Recall, search: Search, relevance: Relevance) -> Explanation
     """``search``'s own computation as data: the run ``Recall.hits`` makes, kept whole,
     read by ``relevance`` (``context()``'s gate)."""
     recalled = recall.run(search)
-    return explanation(recalled, text=search.text, limit=search.limit, relevance=relevance)
+    _, withheld = recall.screened(search.view, relevance.select(recalled, search.limit))
+    return explanation(
+        recalled, text=search.text, limit=search.limit, relevance=relevance, withheld=withheld
+    )
 
 
 __all__ = [

@@ -33,6 +33,7 @@ from ..stores.protocols import Store
 from ..stores.values import EntryFilter, View
 from ..text import QUESTION_WORDS, has_cjk, query_phrases, query_terms
 from ..validation import check_encodable, check_limit
+from .assembled import split_instructions
 from .base import Channel, Pool, Query
 from .channels import VectorChannel
 from .fusion import Boosts, rrf
@@ -40,6 +41,8 @@ from .people import People
 from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads, squash
 
 log = logging.getLogger(__name__)
+
+_MODEL_FLAGGED = "the model screen reads it as an instruction to the assistant"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +225,24 @@ class Recall:
         """The hits ``context`` packs, best first (recorded as recalled): a caller that
         packs them into a budget of its own calls this and ``render.pack``. The caller's
         search leaves held entries out (``engine.views.context_search``)."""
-        chosen = self.unflagged(search.view, select(self.run(search), search.limit))
+        chosen, _ = self.screened(search.view, select(self.run(search), search.limit))
         self._recalled(search, chosen)
         return chosen
+
+    def screened(self, view: View, hits: list[Hit]) -> tuple[list[Hit], dict[str, str]]:
+        """``hits`` as a prompt block may show them, and why each other one was left out:
+        the model screen reads each memory (``unflagged``), then the block is read as a
+        whole, in order, for instructions split across memories (``assembled``)."""
+        kept = self.unflagged(view, hits)
+        left = {h.entry.id for h in hits} - {h.entry.id for h in kept}
+        why = dict.fromkeys(left, _MODEL_FLAGGED)
+        split = split_instructions(kept)
+        for out in split:
+            log.info("left out of the prompt block: %s: %s", out.entry_id, out.reason)
+            why[out.entry_id] = out.reason
+        if split:
+            kept = [h for h in kept if h.entry.id not in why]
+        return kept, why
 
     def unflagged(self, view: View, hits: list[Hit]) -> list[Hit]:
         """``hits`` less the memories the model screen (``security.scan.learned``) reads as

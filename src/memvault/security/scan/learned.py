@@ -9,11 +9,14 @@ twenty-odd languages) and on ordinary chat. Its weights ship in
 reference scores of a few fixed texts (a test recomputes them, so a changed model
 file cannot silently change the screen).
 
-Where it acts: on the recalled memories about to enter a prompt block
-(``retrieval.recall``), so the cost is one dot product per memory with a vector, and
-one passage embedding for a memory written so recently that it has none yet. A
-memory it flags is left out of the block (its owner still sees it); an approved
-memory is never left out. It never refuses a write: a score is evidence, not proof.
+Where it acts: on the write path, when the background worker has embedded a new
+memory (:class:`ModelHold`, one dot product on the vector it is about to store): a
+flagged memory is held for review like a rule hold, and stays out of every prompt
+until a person approves it. And on the recalled memories about to enter a prompt
+block (``retrieval.recall``): one dot product per memory with a vector, and one
+passage embedding for a memory written so recently that it has no vector yet (nor a
+hold). An approved memory is never held nor left out. It never refuses a write: a
+score is evidence, not proof.
 
 It serves only the embedder it was trained for (:meth:`ModelScreen.for_embedder`);
 with another embedder the rules alone screen.
@@ -22,7 +25,7 @@ with another embedder the rules alone screen.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -31,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...embed.base import Embedder
+from ...model import MemoryEntry
 from .model import Threat, Verdict
 
 MODEL_PATTERN_ID = "model_screen"
@@ -115,4 +119,21 @@ class ModelScreen:
         )
 
 
-__all__ = ["MODEL_PATTERN_ID", "ModelScreen", "ScreenWeights", "shipped_weights"]
+class ModelHold:
+    """The write path's model screen, run by the embedding worker on each batch (its
+    ``screen`` hook): a memory the screen flags, that no person approved and no rule
+    holds already, goes to the review queue through ``hold(entry, reason)`` (the
+    engine's ``ReviewService.hold``), with :data:`MODEL_PATTERN_ID` as its reason."""
+
+    def __init__(self, screen: ModelScreen, hold: Callable[[MemoryEntry, str], object]) -> None:
+        self.screen = screen
+        self.hold = hold
+
+    def __call__(self, entries: Sequence[MemoryEntry], vectors: npt.NDArray[np.floating]) -> None:
+        scores = self.screen.score_vectors(vectors)
+        for entry, score in zip(entries, scores, strict=True):
+            if entry.approved_at is None and entry.quarantine is None and self.screen.flags(score):
+                self.hold(entry, MODEL_PATTERN_ID)
+
+
+__all__ = ["MODEL_PATTERN_ID", "ModelHold", "ModelScreen", "ScreenWeights", "shipped_weights"]

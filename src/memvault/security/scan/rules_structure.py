@@ -51,10 +51,18 @@ _TEMPLATE_TAG = (
     r"|^[ \t]*(?:#{1,3}[ \t]*)?(?:system|developer)(?:[ \t]+(?:message|prompt))?[ \t]*:[ \t]*"
     r"(?:you\b|from\s+now|ignore|always|never|the\s+assistant)"
 )
-# ReAct: an ``Action:`` line followed by its ``Action Input:`` line.
+# ReAct: an ``Action:`` line followed by its ``Action Input:`` line, or a ``Thought:``
+# line followed by an ``Action:`` line.
 _REACT = (
     r"^[ \t]*action[ \t]*:[ \t]*\S[^\n]{0,80}\n(?:[^\n]*\n){0,2}?[ \t]*action[ \t]+input[ \t]*:"
+    r"|^[ \t]*thought[ \t]*:[^\n]{1,200}\n(?:[^\n]*\n){0,2}?[ \t]*action[ \t]*:[ \t]*\w"
 )
+# A tool call as a JSON object: a tool's name and the arguments it is called with, in
+# one object. A tool's definition names its ``parameters``, not arguments: that is how
+# a dev note writes one, and it does not count.
+_NAMED = rf"{_Q}(?:name|tool|tool_name|function|action){_Q}\s*:\s*{_Q}[\w.-]{{1,60}}{_Q}"
+_ARGS = rf"{_Q}(?:arguments|args|action_input|tool_input){_Q}\s*:\s*[\[{{\"']"
+_TOOL_CALL_JSON = rf"{_NAMED}[^{{}}]{{0,160}}?{_ARGS}|{_ARGS}[^\n]{{0,400}}?{_NAMED}\s*[,}}]"
 
 # -- links and images whose address is filled from the conversation ---------------
 
@@ -90,6 +98,16 @@ _LOOT_SLOT = (
     rf"|\[\s*{_LINK_LOOT}\w*\s*\])"
 )
 _LINK_SLOT = rf"(?:https?:)?//{_URL_CHARS}*?{_LOOT_SLOT}"
+# A rendered link (markdown or HTML) whose query string is filled in from the person:
+# ``[verify](https://…?e={user_email})``. Code builds URLs the same way, but not as a
+# markdown or HTML link; e-mail templates do, so a match is held, not refused.
+_PERSON_SLOT = (
+    r"(?:\{\{?\s*|\$\{?)(?:user|customer|client|visitor|recipient|subscriber|contact|my|your"
+    r"|account)?[_.\s-]?(?:e-?mail|name|full_?name|phone|address|id|ssn|dob|birthday|card"
+    r"|password|token|session|cookie|location|ip)\w*\s*\}?\}?"
+)
+_LINK_START = r"(?:\]\(\s*<?|<\s*a\b[^>]{0,200}?\bhref\s*=\s*[\"']?)(?:https?:)?//"
+_LINK_PERSON = rf"{_LINK_START}{_URL_CHARS}*?\?{_URL_CHARS}*?{_PERSON_SLOT}"
 
 # -- conditional triggers addressed to the assistant --------------------------------
 # The harm is looked for after the action verb, so that what the user asks about
@@ -177,9 +195,27 @@ _RULES: tuple[tuple[str, str, str, tuple[str, ...], str, Verdict], ...] = (
         "react_action_block",
         "injection",
         "a ReAct 'Action:' / 'Action Input:' block, a tool call in the agent's own format",
-        ("action input",),
+        ("action input", "thought"),
         _REACT,
         # An agent's own trace pasted into a note looks the same: held, not refused.
+        Verdict.QUARANTINE,
+    ),
+    (
+        "tool_call_json",
+        "injection",
+        "a tool call as a JSON object (a tool's name and its arguments) stored as a memory",
+        ("arg", "input"),
+        _TOOL_CALL_JSON,
+        # An agent's own trace pasted into a note looks the same: held, not refused.
+        Verdict.QUARANTINE,
+    ),
+    (
+        "exfil_link_person_slot",
+        "exfiltration",
+        "a markdown or HTML link whose query string is filled in with the person's data",
+        ("](", "href"),
+        _LINK_PERSON,
+        # Mail templates write such links on purpose: held, not refused.
         Verdict.QUARANTINE,
     ),
     (

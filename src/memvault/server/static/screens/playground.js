@@ -54,6 +54,7 @@ const USE = {
   placeholder: "in the block as a placeholder (held for review)",
   held: "left out: held for review",
   "not relevant": "left out: not relevant",
+  withheld: "left out by the block's screen",
 };
 
 function num(value, digits = 3) {
