@@ -5,13 +5,15 @@ another agent's entry, a deleted one, or another user's."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from memvault import Store
 from memvault.retrieval.graph import GraphChannel, LinkCounts
 from memvault.stores.graph_values import Mention
 from memvault.stores.protocols import EntityGraph
-from memvault.stores.values import View
+from memvault.stores.values import EntryFilter, View
 from tests.stores.conformance.support import entry, put
 
 SERVER_BACKENDS = True  # the SQL is written once for three backends: run it on each
@@ -81,3 +83,35 @@ def test_counts_with_few_and_many_entries_outside_the_view(
     for i in range(private):
         store.link_entities("alice", f"p{i}", [zeus, Mention("hera", "Hera", "person", False)])
     check(store, sorted(set(store.find_entities("alice", ["zeus", "hera"]).values())))
+
+
+@pytest.mark.parametrize("limit", [3, 10])
+def test_linked_entries_skip_the_best_ones_outside_the_view_or_filter(
+    store: Store, limit: int
+) -> None:
+    """The links are ranked before the view and the filter are tested: entries that rank
+    first but are another agent's or expired (more than a page of them) never take a
+    place, and those that pass keep their order (weight, then newest id)."""
+    assert isinstance(store, EntityGraph)
+    now = datetime(2026, 2, 1, tzinfo=UTC)
+    kept = [entry(f"k{i:03d}", "zeus", seconds=i) for i in range(20)]
+    # Ids after the kept ones' ("z…" > "k…"): first among equals, all left out.
+    hidden = [entry(f"z{i:03d}", "zeus", seconds=i, agent_id="a1") for i in range(150)]
+    hidden += [
+        entry(f"x{i:03d}", "zeus", seconds=i, expires_at=now - timedelta(days=1))
+        for i in range(150)
+    ]
+    put(store, *kept, *hidden)
+    zeus, hera = Mention("zeus", "Zeus", "unknown", False), Mention("hera", "Hera", "person", False)
+    for e in [*kept, *hidden]:
+        store.link_entities("alice", e.id, [zeus, hera] if e.id.endswith("7") else [zeus])
+    found = store.find_entities("alice", ["zeus", "hera"])
+    weights = {found["zeus"]: 1.0, found["hera"]: 0.5}
+    ranked = store.linked_entries(
+        View("alice"), weights, flt=EntryFilter(valid_at=now), limit=limit
+    )
+    by_weight = sorted(((1.5 if e.id.endswith("7") else 1.0, e.id) for e in kept), reverse=True)
+    assert [(e.id, s) for e, s in ranked] == [(i, s) for s, i in by_weight][:limit]
+    # With the other agent's view, its entries come first (newest id among equals).
+    mine = store.linked_entries(View("alice", "a1"), weights, limit=limit)
+    assert [e.id for e, _ in mine][:2] == ["z147", "z137"]
