@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from ..names import candidate_keys, named_here, written_as_name
 from ..stores.graph_values import UNKNOWN
@@ -29,6 +31,15 @@ from .base import Pool, Query
 _ALWAYS_COUNTS = 20
 #: The one-hop neighbours that count, at most (the strongest, most related first).
 _MAX_HOPS = 32
+
+
+@runtime_checkable
+class LinkCounts(Protocol):
+    """A graph that counts an entity's entries in a view cheaply (``stores.sql.graph``)."""
+
+    def entity_counts(self, view: View, ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """Type and entries in ``view`` of each of ``ids`` linked to one at least."""
+        ...
 
 
 class GraphChannel:
@@ -55,16 +66,16 @@ class GraphChannel:
         # or has more than one word: "research" in a question is not the "Research" a
         # sentence once began with.
         written = {i for k, i in found.items() if written_as_name(k, text)}
-        seen = [
-            e
-            for e in self.graph.entities(view, ids=ids, limit=len(ids))
-            if e.id in written or e.type != UNKNOWN
-        ]
+        seen = {
+            i: entries
+            for i, (kind, entries) in self._counts(view, ids).items()
+            if i in written or kind != UNKNOWN
+        }
         if not seen:
             return {}, {}
         total = max(1, self.store.count(view))
         cap = max(_ALWAYS_COUNTS, self.max_share * total)
-        named = {e.id: math.log(1.0 + total / e.entries) for e in seen if e.entries <= cap}
+        named = {i: math.log(1.0 + total / n) for i, n in sorted(seen.items()) if n <= cap}
         hops: dict[str, float] = {}
         if self.hop_weight > 0 and named:
             ties: dict[str, int] = {}
@@ -79,10 +90,16 @@ class GraphChannel:
                 kept = heapq.nlargest(_MAX_HOPS, hops, key=lambda i: (hops[i], ties[i], i))
                 hops = {i: hops[i] for i in kept}
             if hops:
-                linked = self.graph.entities(view, ids=sorted(hops), limit=len(hops))
-                counts = {e.id: e.entries for e in linked}
+                counts = {i: n for i, (_, n) in self._counts(view, sorted(hops)).items()}
                 hops = {i: w for i, w in hops.items() if counts.get(i, cap + 1) <= cap}
         return named, hops
+
+    def _counts(self, view: View, ids: list[str]) -> dict[str, tuple[str, int]]:
+        """The type and the number of entries in ``view`` of each of ``ids`` that has one."""
+        if isinstance(self.graph, LinkCounts):
+            return self.graph.entity_counts(view, ids)
+        linked = self.graph.entities(view, ids=ids, limit=len(ids))
+        return {e.id: (e.type, e.entries) for e in linked}
 
     def prepare(self, view: View, query: Query, pool: Pool) -> None:
         """The entities' weights: read while the query is being embedded."""

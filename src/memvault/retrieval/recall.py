@@ -38,7 +38,16 @@ from .base import Channel, Pool, Query
 from .channels import VectorChannel
 from .fusion import Boosts, rrf
 from .people import People
-from .rerank import FEATURES, Candidate, Model, calibration_for, features, reads, squash
+from .rerank import (
+    FEATURES,
+    Candidate,
+    Model,
+    OwnWords,
+    calibration_for,
+    features,
+    reads,
+    squash,
+)
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +162,7 @@ class Recall:
         self.on_recall: Callable[[str, list[str]], None] | None = None
         self.vector = next((c for c in self.channels if isinstance(c, VectorChannel)), None)
         self.reranker, self.stage_note = self._check_reranker(reranker)
+        self.own_words = OwnWords()  # the second stage's coverage, kept between searches
         # The model screen reads the vectors this vault stores: only with its own model.
         self.screen = (
             ModelScreen.for_embedder(self.vector.queries.embedder)
@@ -358,7 +368,11 @@ class Recall:
             )
         calibration = None if self.vector is None else calibration_for(self.vector.index.model)
         matrix = features(
-            rows, query.terms, cjk=has_cjk(query.text), calibration=calibration or (1.0, 0.0)
+            rows,
+            query.terms,
+            cjk=has_cjk(query.text),
+            calibration=calibration or (1.0, 0.0),
+            kept=self.own_words,
         )
         logits = model.logits(matrix)
         # The lifecycle weighs the model's score as it weighs the fused one: importance,

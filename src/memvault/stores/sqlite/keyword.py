@@ -9,6 +9,7 @@ document frequencies of the caller's view only (``keyword_docs`` and
 
 from __future__ import annotations
 
+import heapq
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -36,6 +37,10 @@ from .sql import PAGE, SELECT, agents_sql, filter_sql, quote, scope_match, snaps
 # reading the view's matching entries' tokens is cheaper; one occurrence there costs
 # about as much as this many tokens read in Python (measured on LoCoMo and store_bench).
 _INSTANCE_SHARE = 6
+# From this many scored terms on, the instance rows are summed in Python: the SQL
+# evaluates one CASE per term for every row, so its cost grows with rows x terms (a
+# 50-term Chinese query took 100 ms there, 15 ms here); with fewer, the SQL is cheaper.
+_PYTHON_TERMS = 6
 
 
 class SQLiteKeywordIndex(SQLiteConnection):
@@ -181,6 +186,20 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 avg=avg,
                 phrases=phrases,
             )
+        if len(scored) >= _PYTHON_TERMS:
+            return SQLiteKeywordIndex._rank_instances(
+                conn,
+                view,
+                flt,
+                group,
+                every_term=every_term,
+                limit=limit,
+                weights=weights,
+                scored=scored,
+                idfs=idf[1::2],
+                avg=avg,
+                phrases=phrases,
+            )
         agents, aparams = agents_sql(view, "k")
         fsql, fparams = filter_sql(flt)
         filtered = ""
@@ -243,6 +262,88 @@ class SQLiteKeywordIndex(SQLiteConnection):
             limit,
         )
         return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
+
+    @staticmethod
+    def _rank_instances(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        *,
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        scored: Sequence[str],
+        idfs: Sequence[float],
+        avg: float,
+        phrases: Sequence[tuple[int, str, str, int]] = (),
+    ) -> list[tuple[int, float]]:
+        """``_rank``'s SQL, its sums done here: the same instance rows (the view's, as
+        its join keeps them) and phrase counts, each term's count added in the same
+        order (a column's weights, then the phrases') and the terms' shares summed in
+        query order, so the scores are identical to the last bit."""
+        agents, aparams = agents_sql(view, "k")
+        fsql, fparams = filter_sql(flt)
+        filtered = ""
+        if fsql:  # as in ``_rank``: what the instance table cannot see, on the entry
+            where, wparams = view_sql(view)
+            filtered = f" CROSS JOIN memories m ON m.pk = k.pk AND {where}{fsql}"
+            fparams = [*wparams, *fparams]
+        marks = ", ".join("?" for _ in scored)
+        rows = conn.execute(
+            "SELECT i.doc, i.term, i.col, k.len FROM memories_inst i "
+            f"CROSS JOIN keyword_docs k ON k.pk = i.doc{filtered} "
+            f"WHERE i.term IN ({marks}) AND i.col IN ('head', 'body', 'extra') AND {agents}",
+            (*fparams, *scored, *aparams),
+        ).fetchall()
+        slot = {t: i for i, t in enumerate(scored)}
+        weight_of = {"head": weights.head, "body": weights.body, "extra": weights.extra}
+        n = len(scored)
+        # Per entry, each term's count (None: the term is not in it) and its length.
+        counts: dict[int, list[float | None]] = {}
+        lengths: dict[int, int] = {}
+        for doc, term, col, length in rows:
+            found = counts.get(doc)
+            if found is None:
+                found = counts[doc] = [None] * n
+                lengths[doc] = length
+            i = slot[term]
+            count = found[i]
+            found[i] = weight_of[col] if count is None else count + weight_of[col]
+        if phrases:
+            alone = sorted({pk for pk, *_ in phrases} - lengths.keys())
+            for start in range(0, len(alone), PAGE):  # the entries only a phrase found
+                chunk = alone[start : start + PAGE]
+                pks = ", ".join("?" for _ in chunk)
+                lengths.update(
+                    conn.execute(
+                        f"SELECT k.pk, k.len FROM keyword_docs k{filtered} "
+                        f"WHERE k.pk IN ({pks}) AND {agents}",
+                        (*fparams, *chunk, *aparams),
+                    ).fetchall()
+                )
+            for doc, phrase, col, occurrences in phrases:
+                if doc not in lengths:
+                    continue  # outside the view (another agent's) or the filter
+                found = counts.get(doc)
+                if found is None:
+                    found = counts[doc] = [None] * n
+                i = slot[phrase]
+                count = found[i]
+                added = weight_of[col] * occurrences
+                found[i] = added if count is None else count + added
+        ranked: list[tuple[int, float]] = []
+        for doc, found in counts.items():
+            if every_term and sum(c is not None for c in found) < len(group):
+                continue
+            score = 0.0
+            length = lengths[doc]
+            for i, freq in enumerate(found):
+                if freq is not None:
+                    score += bm25_part(idfs[i], freq, length, avg)
+            if score > 0:
+                ranked.append((doc, score))
+        return heapq.nsmallest(limit, ranked, key=lambda p: (-p[1], p[0]))
 
     @staticmethod
     def _rank_from_tokens(
