@@ -9,8 +9,8 @@ stopped and its directory removed when the process exits. ``fresh_database()`` t
 gives each test an empty database of its own.
 
 ``MEMVAULT_TEST_MYSQL_URL=mysql://user:password@host:port/any`` uses that server
-instead (MySQL 8 or MariaDB started with ``innodb_ft_min_token_size=1`` and
-``innodb_ft_enable_stopword=OFF``); the user needs CREATE and DROP on databases named
+instead (MySQL 8 or MariaDB with default settings: no full-text index is used); the user
+needs CREATE and DROP on databases named
 ``mvtest_*``. Without either, the tests that need a server are skipped.
 """
 
