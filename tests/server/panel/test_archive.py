@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from memvault import DecisionStatus, MemClass, Tier
 from tests.gateway_server import Live
@@ -193,3 +193,32 @@ def test_history_and_undo_from_the_memories_screen(page: Page, live: Live) -> No
     pending.get_by_role("button", name="Move").click()
     expect(pending.locator(".badge.state")).to_have_text("adopted")
     assert live.vault.get(decision.id, user_id="alice").status is DecisionStatus.ADOPTED
+
+
+def test_a_late_answer_for_the_tier_left_does_not_replace_the_list(page: Page, live: Live) -> None:
+    # The screen loads the cold tier when it opens; choosing "archive" loads that. When the
+    # cold answer comes back last (a slow server), it must not overwrite the archive list
+    # (it did, so a "Restore" the person aimed at an archived memory was not there).
+    old = _aged(live, "Packing list for the 2024 ski trip", 400)
+    cold = _aged(live, "Lunch with Mia on Friday", 8)
+    held: list[Route] = []
+
+    def hold_the_cold_tier(route: Route) -> None:
+        if "tier=cold" in route.request.url and not held:
+            held.append(route)  # answered below, after the archive tier's answer
+        else:
+            route.continue_()
+
+    page.route("**/v1/memories?*", hold_the_cold_tier)
+    sign_in(page, live, live.alice)
+    open_screen(page, "Archive")
+    page.locator("#archive-tier").select_option("archive")
+    expect(page.locator(f'#archive-list li.entry[data-id="{old}"]')).to_be_visible()
+    assert held, "the cold tier's request was not seen"
+    late = held[0].request
+    with page.expect_event("requestfinished", lambda request: request == late):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done))")  # its handler has run
+    expect(page.locator(f'#archive-list li.entry[data-id="{cold}"]')).to_have_count(0)
+    expect(page.locator(f'#archive-list li.entry[data-id="{old}"]')).to_be_visible()
+    expect(page.locator("#archive-summary")).to_have_text("1 memory in archive")

@@ -284,6 +284,18 @@ export function pagerRow(name) {
     el("button", { type: "button", id: `${name}-next`, class: "quiet", text: "Next →" }));
 }
 
+// Answers can come back out of order (a slow first load, then the person picks another
+// filter): a screen's loads take a ticket, and only the newest may still draw. Usage:
+// `const loads = newest();` once, then in the load: `const current = loads();` before the
+// request and `if (!current()) return;` after it.
+export function newest() {
+  let last = 0;
+  return () => {
+    const mine = ++last;
+    return () => mine === last;
+  };
+}
+
 // Previous / Next over `view.offset` in steps of `size`, for the list routes' answers
 // ({ offset, items, total }). `ids` names the two buttons and the label; the controls show
 // once the total reaches `showFrom` (0: always). Call wire() once, show(page) after a load.

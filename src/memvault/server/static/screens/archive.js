@@ -1,14 +1,15 @@
 // Archive: the memories maintenance moved down the tiers (cold, then archive), one tier at a
 // time and paged, each with "Restore" (back to active) and its history.
 import {
-  $, agentOf, api, el, guarded, loading, notify, pager, pagerRow, plural, registerScreen,
-  section, when,
+  $, agentOf, api, el, guarded, loading, newest, notify, pager, pagerRow, plural,
+  registerScreen, section, when,
 } from "../core.js";
 import { historyButton } from "../history.js";
 
 const PAGE = 20;
 const TIERS = ["cold", "archive"]; // model.Tier below active
 const view = { offset: 0 };
+const loads = newest(); // a late answer for a tier no longer chosen draws nothing
 const paging = pager(["#archive-prev", "#archive-next", "#archive-page"], view, PAGE, load,
   { showFrom: PAGE + 1 });
 
@@ -30,10 +31,12 @@ function build() {
 async function load() {
   const list = $("#archive-list");
   const tier = $("#archive-tier").value;
+  const current = loads();
   loading(list);
   $("#archive-summary").textContent = "";
   const data = await guarded(() => api("GET", "/v1/memories",
     { query: { tier, limit: PAGE, offset: view.offset } }));
+  if (!current()) return;
   if (!data) {
     list.replaceChildren();
     paging.show(null);

@@ -2,13 +2,14 @@
 // the moves open to it (a state and a reason), every move so far, the adopted decisions it
 // conflicts with (click one to see it) and its history.
 import {
-  $, agentOf, api, el, guarded, loading, notify, pager, pagerRow, plural, registerScreen,
-  section, when,
+  $, agentOf, api, el, guarded, loading, newest, notify, pager, pagerRow, plural,
+  registerScreen, section, when,
 } from "../core.js";
 import { historyButton } from "../history.js";
 
 const PAGE = 20;
 const MOST = 100; // the server's largest page
+const loads = newest();
 // model.DecisionStatus, in lifecycle order.
 const STATES = ["proposed", "exploring", "pending", "adopted", "rejected", "superseded",
   "invalid"];
@@ -67,9 +68,11 @@ async function fetchPage(state) {
 async function load() {
   const list = $("#decisions-list");
   const state = $("#decisions-state").value;
+  const current = loads(); // a late answer for a state no longer chosen draws nothing
   loading(list);
   $("#decisions-summary").textContent = "";
   const data = await guarded(() => fetchPage(state));
+  if (!current()) return;
   if (!data) {
     list.replaceChildren();
     paging.show(null);
