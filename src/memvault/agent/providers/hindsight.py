@@ -34,12 +34,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...errors import ConfigError, MemvaultError, UpstreamError
+from ...errors import ConfigError, MemvaultError, SecurityError, UpstreamError
 from ...fences import CONTEXT_NOTE, escape_data, strip_fences
 from ...render import count_tokens
 from ...results.external import ExternalHit
-from ...security.pii import redact
-from ...security.scan import Verdict, assess
 from ...security.screen import Door, TextScreen
 from ...validation import check_optional_ident
 from ..banks import Bank, BankNaming, Banks
@@ -50,7 +48,7 @@ from .hindsight_conn import HindsightConnection, client_installed, describe
 log = logging.getLogger(__name__)
 
 DEFAULT_AGENT = "default"
-_TOOL_SCREEN = TextScreen()
+_SCREEN = TextScreen()  # the one screen, for what goes to Hindsight and what comes back
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 RETAIN_TOOL = "hindsight_retain"
 RECALL_TOOL = "hindsight_recall"
@@ -111,9 +109,10 @@ def screened_text(text: str) -> str | None:
     """
     if not isinstance(text, str):
         return None
-    if assess(text).verdict is not Verdict.ALLOW:
+    try:
+        return _SCREEN(text, Door.EXTERNAL)
+    except SecurityError:
         return None
-    return redact(text).text
 
 
 def hits_from(answer: Any, bank: str) -> list[ExternalHit]:
@@ -714,7 +713,7 @@ class HindsightProvider(MemoryProvider):
     def _tool_retain(self, args: dict[str, Any]) -> str:
         # The model's own write: screened like any door into memory (refused when the
         # scan flags it, personal data redacted), since it is recalled on later turns.
-        content = _TOOL_SCREEN(self._text(args, "content"), Door.EXTERNAL)
+        content = _SCREEN(self._text(args, "content"), Door.EXTERNAL)
         target = args.get("target", "work")
         if target not in ("user", "work"):
             raise MemvaultError("'target' must be 'user' or 'work'")

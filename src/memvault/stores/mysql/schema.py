@@ -19,7 +19,7 @@ FULLTEXT index that schemas before version 10 had over them; keyword search read
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...errors import MigrationError
@@ -426,6 +426,17 @@ def _keyword_terms(cur: Any, exact: str) -> None:
                 REFERENCES memories (user_id, id) ON DELETE CASCADE
         ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE={exact}"""
     )
+    for rows in _entry_pages(cur):
+        terms: list[tuple[Any, ...]] = []
+        for _, user_id, entry_id, agent_id, head, body, extra in rows:
+            terms += term_rows(user_id, entry_id, agent_id, SearchDoc(head, body, extra))
+        if terms:
+            cur.executemany(INSERT_TERMS.replace("INSERT", "INSERT IGNORE", 1), terms)
+
+
+def _entry_pages(cur: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """Every entry's key and index text, 500 at a time in ``pk`` order (the keyword
+    migrations read them to write ``keyword_terms``)."""
     last = 0
     while True:
         cur.execute(
@@ -433,15 +444,11 @@ def _keyword_terms(cur: Any, exact: str) -> None:
             "FROM memories WHERE pk > %s ORDER BY pk LIMIT 500",
             (last,),
         )
-        rows = cur.fetchall()
+        rows = list(cur.fetchall())
         if not rows:
             return
-        terms: list[tuple[Any, ...]] = []
-        for pk, user_id, entry_id, agent_id, head, body, extra in rows:
-            last = int(pk)
-            terms += term_rows(user_id, entry_id, agent_id, SearchDoc(head, body, extra))
-        if terms:
-            cur.executemany(INSERT_TERMS.replace("INSERT", "INSERT IGNORE", 1), terms)
+        last = int(rows[-1][0])
+        yield rows
 
 
 @migration(10, "no FULLTEXT index: keyword search reads keyword_terms alone")
@@ -453,16 +460,7 @@ def _drop_fulltext(cur: Any, exact: str) -> None:
     # page of entries is compared with the rows their text gives, and an entry whose
     # rows differ is indexed again. Re-runnable: an entry's rows are deleted and written
     # again, and the index is dropped only if it is still there.
-    last = 0
-    while True:
-        cur.execute(
-            "SELECT pk, user_id, id, agent_id, fts_head, fts_body, fts_extra "
-            "FROM memories WHERE pk > %s ORDER BY pk LIMIT 500",
-            (last,),
-        )
-        rows = cur.fetchall()
-        if not rows:
-            break
+    for rows in _entry_pages(cur):
         first, last = int(rows[0][0]), int(rows[-1][0])
         cur.execute(
             f"SELECT {', '.join(f't.{c}' for c in TERM_COLUMNS)} FROM memories m "
