@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.gateway_server import Live
 from tests.panel_kit import browser, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
@@ -94,6 +94,37 @@ def test_maintenance_dry_run_writes_nothing_and_run_moves_what_it_listed(
 
 
 # -- Agents --------------------------------------------------------------------------------
+
+
+def test_the_agents_list_arriving_late_keeps_what_was_typed(page: Page, live: Live) -> None:
+    # The screen refills its form with the defaults when the agents list arrives. When the
+    # person has typed before that (a slow server), the late answer wiped the agent id and
+    # the save did nothing at all (the browser refused the empty required box, silently).
+    held: list[Route] = []
+
+    def hold_the_list(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)  # answered below, after the person typed
+        else:
+            route.continue_()
+
+    page.route("**/v1/agents", hold_the_list)
+    sign_in(page, live, live.admin)
+    open_screen(page, "Agents")
+    expect(page.get_by_label("Prefetch count")).to_have_value("5")  # usable before the list
+    page.get_by_label("Agent id").fill("writer")
+    page.get_by_label("Prefetch count").fill("3")
+    assert held, "the agents list was not requested"
+    late = held[0].request
+    with page.expect_event("requestfinished", lambda request: request == late):
+        held[0].continue_()
+    expect(page.locator("#agents-table")).to_contain_text("No agent has settings")
+    expect(page.get_by_label("Agent id")).to_have_value("writer")
+    expect(page.get_by_label("Prefetch count")).to_have_value("3")
+    page.get_by_role("button", name="Save agent").click()
+    expect(page.locator("#notice")).to_have_text("Saved the settings of agent writer.")
+    with live.client(live.admin) as admin:
+        assert admin.get("/v1/agents/writer").json()["prefetch_limit"] == 3
 
 
 def test_agent_settings_persist_and_the_layers_show_who_wins(

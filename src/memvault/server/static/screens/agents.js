@@ -8,6 +8,9 @@ let defaults = null;
 // The agent the form was filled from, to send the store only when it was changed: a
 // store is shown without its password, and sending that back would drop the password.
 let editing = null;
+// Set when the person types in the form; the agents list arriving later must not refill a
+// form they started (it did: the typed agent id vanished and the save did nothing).
+let touched = false;
 const STORE_LABEL = "Store URL or absolute SQLite path";
 const AGENT_FIELDS = { agent_id: "Agent id", prefetch_limit: "Prefetch count",
   store: STORE_LABEL, enabled: "Memory on" };
@@ -69,6 +72,7 @@ function storeText(store) {
 async function loadAgents() {
   const body = $("#agents-table tbody");
   body.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "loading", text: "Loading…" })));
+  if (!editing && !touched) fillForm(null); // usable before the defaults arrive
   const data = await guarded(() => api("GET", "/v1/agents", { userIn: "none" }));
   if (!data) {
     body.replaceChildren();
@@ -83,7 +87,7 @@ async function loadAgents() {
   } else {
     body.replaceChildren(...data.agents.map(agentRow));
   }
-  if (!editing) fillForm(null);
+  if (!editing && !touched) fillForm(null);
 }
 
 function agentRow(agent) {
@@ -102,6 +106,7 @@ function agentRow(agent) {
 
 function fillForm(agent) {
   editing = agent;
+  touched = false;
   const shown = agent || { agent_id: "", ...(defaults || { enabled: true, store: null,
     prefetch_limit: 5 }) };
   $("#agent-id").value = shown.agent_id;
@@ -271,6 +276,9 @@ registerScreen({
   reset,
   wire() {
     $("#agent-form").addEventListener("submit", saveAgent);
+    for (const kind of ["input", "change"]) {
+      $("#agent-form").addEventListener(kind, () => { touched = true; });
+    }
     $("#agent-store-kind").addEventListener("change", showStoreField);
     $("#agent-clear").addEventListener("click", () => fillForm(null));
     $("#layers-form").addEventListener("submit", (event) => {
