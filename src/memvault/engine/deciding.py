@@ -291,7 +291,7 @@ class DecisionService:
             if status is None:
                 return self._history.add(draft, view=view)
             check_move(None, check_enum(DecisionStatus, status, "status"), by_user=by_user)
-            with self._writer.derived.holding(), self.store.atomic():
+            with self.store.atomic():
                 entry = self._history.add(draft, view=view)
                 self.first_move(entry, actor)
             return entry
@@ -314,8 +314,8 @@ class DecisionService:
             ids = sorted({*conflict_ids(entry), *(e.id for e in found)})
             entry = entry.replace(metadata={**entry.metadata, CONFLICTS_KEY: ids})
             built = replace(built, entry=entry)
-        # The worker hears of the decision once it is committed with its audit (``holding``).
-        with self._writer.derived.holding(), self.store.atomic():
+        # The worker hears of the decision once it is committed with its audit (``after_commit``).
+        with self.store.atomic():
             stored = self._writer.insert([built])[0]
             self._audit_move(stored, None, status, actor, "")
             self._record(stored, found, method, actor)
@@ -358,7 +358,7 @@ class DecisionService:
                 meta[CONFLICTS_KEY] = sorted({*conflict_ids(current), *(e.id for e in found)})
                 patch = replace(patch, metadata=meta)
         moves: Moves = []
-        with self._writer.derived.holding(), self.store.atomic():
+        with self.store.atomic():
             entry = self._update(view, entry_id, patch, by_user=by_user, actor=actor, moves=moves)
             for before, after in moves[-1:]:
                 self._audit_move(entry, before, after, actor, reason)

@@ -9,9 +9,7 @@ what the embedder sees of an entry.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from ..config import EmbeddingConfig
@@ -20,7 +18,7 @@ from ..embed.worker import EmbeddingWorker
 from ..model import MemoryEntry
 from ..retrieval.people import People
 from ..retrieval.vector import VectorIndex
-from ..stores.protocols import Store
+from ..stores.protocols import Store, Transactional
 
 
 def embed_text(entry: MemoryEntry, metadata_prefix: Sequence[str]) -> str:
@@ -40,6 +38,7 @@ class Derived:
 
     def __init__(
         self,
+        commits: Transactional,
         people: People,
         index: VectorIndex | None = None,
         worker: EmbeddingWorker | None = None,
@@ -52,40 +51,11 @@ class Derived:
         self.worker = worker
         self.background = background
         self.search_wait = search_wait
-        # Per thread: what writes told while a ``holding`` block is open (None: none is).
-        self._held = threading.local()
-
-    @contextmanager
-    def holding(self) -> Iterator[None]:
-        """Hold what writes tell the derived state until the block ends without an
-        exception, then tell it; drop it on an exception (the writes were undone).
-
-        Wrap a ``store.atomic()`` block that holds several writes: a write inside it
-        tells the derived state when its own part is done, before the outer block
-        commits, and the embedding worker, on a connection of its own, would then read
-        none of the new entries and store no vector for them (found by keyword only
-        until the next back-fill). Nested holds deliver at the outermost."""
-        outer = getattr(self._held, "calls", None) is None
-        if outer:
-            self._held.calls = []
-        try:
-            yield
-        except BaseException:
-            if outer:
-                self._held.calls = None
-            raise
-        if outer:
-            calls, self._held.calls = self._held.calls, None
-            for call in calls:
-                call()
-
-    def _now_or_held(self, call: Callable[[], None]) -> bool:
-        """Queue ``call`` if this thread holds (True), else leave it to the caller."""
-        calls: list[Callable[[], None]] | None = getattr(self._held, "calls", None)
-        if calls is None:
-            return False
-        calls.append(call)
-        return True
+        # A write inside an engine's ``store.atomic()`` block tells this before the block
+        # commits; the embedding worker, on a connection of its own, would then read none
+        # of the new entries and store no vector for them. So what writes tell waits for
+        # the commit (and goes with a rollback).
+        self._commits = commits
 
     @classmethod
     def start(
@@ -94,7 +64,7 @@ class Derived:
         """With an embedder: a vector index and the worker that fills it. Pass the
         embedder behind ``embed.guard``, so a process that exits mid-batch stays whole."""
         if embedder is None:
-            return cls(people, background=config.background)
+            return cls(store, people, background=config.background)
         index = VectorIndex(store, embedder.name, budget_bytes=config.cache_mb * 2**20)
         worker = EmbeddingWorker(
             store,
@@ -105,7 +75,12 @@ class Derived:
             backfill=config.background,
         )
         return cls(
-            people, index, worker, background=config.background, search_wait=config.search_wait
+            store,
+            people,
+            index,
+            worker,
+            background=config.background,
+            search_wait=config.search_wait,
         )
 
     def flush(self, timeout: float | None = None) -> bool:
@@ -132,8 +107,15 @@ class Derived:
             self.worker.close(drain=True)
 
     def inserted(self, entries: list[MemoryEntry]) -> None:
-        if self._now_or_held(partial(self.inserted, entries)):
-            return
+        self._commits.after_commit(partial(self._inserted, entries))
+
+    def rewritten(self, entry: MemoryEntry, text_changed: bool) -> None:
+        self._commits.after_commit(partial(self._rewritten, entry, text_changed))
+
+    def removed(self, user_id: str, entry_ids: Sequence[str]) -> None:
+        self._commits.after_commit(partial(self._removed, user_id, entry_ids))
+
+    def _inserted(self, entries: list[MemoryEntry]) -> None:
         self.people.note(entries)
         if self.worker is None or not entries:
             return
@@ -142,18 +124,14 @@ class Derived:
         else:
             self.worker.embed_now(entries)
 
-    def rewritten(self, entry: MemoryEntry, text_changed: bool) -> None:
-        if self._now_or_held(partial(self.rewritten, entry, text_changed)):
-            return
+    def _rewritten(self, entry: MemoryEntry, text_changed: bool) -> None:
         self.people.forget(entry.user_id)
         if self.index is not None and text_changed:
             # The store dropped the old vector with the text change; embed the new text.
             self.index.remove(entry.user_id, [entry.id])
-            self.inserted([entry])
+            self._inserted([entry])
 
-    def removed(self, user_id: str, entry_ids: Sequence[str]) -> None:
-        if self._now_or_held(partial(self.removed, user_id, entry_ids)):
-            return
+    def _removed(self, user_id: str, entry_ids: Sequence[str]) -> None:
         self.people.forget(user_id)
         if self.index is not None:
             self.index.remove(user_id, entry_ids)

@@ -85,8 +85,8 @@ class HistoryService:
         one's validity, in one transaction; ``NotFoundError`` if the old one is not the
         caller's, ``ConflictError`` if it was already replaced."""
         old_id = check_supersedes(draft.supersedes)
-        # The worker hears of the new entry once both writes are committed (``holding``).
-        with self.writer.derived.holding(), self.store.atomic():
+        # The worker hears of the new entry once both writes are committed (``after_commit``).
+        with self.store.atomic():
             old = self.check_supersedable(view, old_id)
             if old.agent_id != draft.agent_id:
                 # Else the agents that saw the old fact would lose it without seeing the new.

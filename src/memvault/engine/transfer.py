@@ -149,7 +149,7 @@ class Transfer:
         # The derived state (vectors, caches) hears of the insert once it is committed:
         # not of a write that is then undone, and not before the embedding worker, on a
         # connection of its own, can read the new entries.
-        with self.derived.holding(), self.store.atomic():
+        with self.store.atomic():
             if others is not None:
                 others.write(scope.user_id, on_conflict)
             return self.writer.insert(built)

@@ -13,8 +13,9 @@ an ``EntityGraph``...), not the whole ``Store``; every backend implements them a
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
@@ -59,6 +60,54 @@ class Transactional(Protocol):
     """
 
     def atomic(self) -> AbstractContextManager[None]: ...
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once what this thread wrote is committed: at the end of its
+        outermost ``atomic()`` block, or at once outside any. Dropped if the block (or
+        the savepoint it was registered in) is rolled back. For what lives beside the
+        store and must only follow committed writes (the embedding worker reads on a
+        connection of its own)."""
+        ...
+
+
+class CommitHooks:
+    """The one implementation of ``Transactional.after_commit`` every backend uses:
+    a stack of pending hooks per thread, one level per open ``atomic()`` block."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def _levels(self) -> list[list[Callable[[], None]]]:
+        levels: list[list[Callable[[], None]]] | None = getattr(self._local, "levels", None)
+        if levels is None:
+            levels = self._local.levels = []
+        return levels
+
+    @contextmanager
+    def around(self, block: AbstractContextManager[Any]) -> Iterator[None]:
+        """``block`` (a backend's nested transaction) as an ``atomic()`` block: hooks
+        registered inside run after the outermost one commits, and go with a rollback."""
+        levels = self._levels()
+        levels.append([])
+        try:
+            with block:
+                yield
+        except BaseException:
+            levels.pop()
+            raise
+        done = levels.pop()
+        if levels:
+            levels[-1].extend(done)  # a savepoint released: its hooks wait for the commit
+            return
+        for hook in done:
+            hook()
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        levels = self._levels()
+        if levels:
+            levels[-1].append(hook)
+        else:
+            hook()
 
 
 @runtime_checkable
@@ -523,6 +572,7 @@ class Store(
 
 __all__ = [
     "Admin",
+    "CommitHooks",
     "EntityGraph",
     "EntryHistory",
     "EntryStats",

@@ -145,3 +145,51 @@ def test_another_connection_sees_nothing_before_the_outer_commit(tmp_path: Path)
     finally:
         writer.close()
         reader.close()
+
+
+# -- after_commit: what lives beside the store follows committed writes only ---------------
+
+
+def test_a_hook_outside_any_block_runs_at_once(store: Store) -> None:
+    ran: list[str] = []
+    store.after_commit(lambda: ran.append("now"))
+    assert ran == ["now"]
+
+
+def test_hooks_wait_for_the_outermost_commit_and_see_the_committed_rows(store: Store) -> None:
+    seen: list[list[str]] = []
+
+    def read_from_another_thread() -> None:
+        # The embedding worker reads on a connection (and thread) of its own.
+        found: list[list[str]] = []
+        reader = threading.Thread(
+            target=lambda: found.append(sorted(ids(store.list_entries(OWNER))))
+        )
+        reader.start()
+        reader.join()
+        seen.append(found[0])
+
+    with store.atomic():
+        put(store, entry("e1", "walrus"))
+        store.after_commit(read_from_another_thread)
+        with store.atomic():
+            put(store, entry("e2", "narwhal"))
+            store.after_commit(read_from_another_thread)
+        assert seen == []  # the savepoint's release is not the commit
+    assert seen == [["e1", "e2"], ["e1", "e2"]]
+
+
+def test_a_rolled_back_block_drops_its_hooks_and_keeps_the_outer_ones(store: Store) -> None:
+    ran: list[str] = []
+    with store.atomic():
+        store.after_commit(lambda: ran.append("outer"))
+        with pytest.raises(Boom), store.atomic():
+            store.after_commit(lambda: ran.append("undone"))
+            raise Boom
+    assert ran == ["outer"]
+    with pytest.raises(Boom), store.atomic():
+        store.after_commit(lambda: ran.append("never"))
+        raise Boom
+    assert ran == ["outer"]
+    store.after_commit(lambda: ran.append("after"))  # nothing left open on this thread
+    assert ran == ["outer", "after"]

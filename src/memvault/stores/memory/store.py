@@ -16,7 +16,7 @@ import copy
 import dataclasses
 import threading
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any
@@ -37,7 +37,7 @@ from ..bm25 import (
     phrase_weight,
     query_forms,
 )
-from ..protocols import TermPlanner
+from ..protocols import CommitHooks, TermPlanner
 from ..values import (
     DEFAULT_WEIGHTS,
     NO_FILTER,
@@ -107,6 +107,7 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
         # Earlier versions per (user, entry), oldest first (``values.StoredVersion``).
         self._versions: dict[tuple[str, str], tuple[StoredVersion, ...]] = {}
         self._closed = False
+        self._hooks = CommitHooks()  # what waits for this thread's commit
         self._graph_init()
         self._workspace_init()
 
@@ -116,7 +117,11 @@ class MemoryStore(MemoryGraph, MemoryWorkspace, MemoryStats):
         copy of the tables to put back if an exception leaves it. The copies are
         shallow: stored entries, documents and vectors are never changed in place.
         """
-        return self._atomic()
+        return self._hooks.around(self._atomic())
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """See ``protocols.Transactional.after_commit``."""
+        self._hooks.after_commit(hook)
 
     @contextmanager
     def _atomic(self) -> Iterator[None]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +33,7 @@ import pymysql
 import pymysql.cursors
 
 from ...errors import ConfigError, StoreError, StoreUnavailableError
+from ..protocols import CommitHooks
 from .schema import LATEST_VERSION, TERMS_VERSION, apply_migrations, current_version
 
 # Client error codes of a connection that is gone (can't connect, gone away, lost).
@@ -145,12 +146,6 @@ class _ThreadState(threading.local):
     broken: bool = False  # the server ended this thread's transaction itself
 
 
-@contextmanager
-def _discard(inner: AbstractContextManager[Any]) -> Iterator[None]:
-    with inner:
-        yield
-
-
 class MySQLConnection:
     """The connections of one MySQL / MariaDB database, and its admin calls; the
     store's concerns (entries, keyword index, vectors, audit) build on it."""
@@ -169,6 +164,7 @@ class MySQLConnection:
         self.lock_timeout_ms = int(opts.get("lock_timeout_ms", lock_timeout_ms))
         self.connect_timeout_s = int(opts.get("connect_timeout", 10))
         self._local = _ThreadState()
+        self._hooks = CommitHooks()  # what waits for this thread's commit
         self._conns: list[tuple[weakref.ref[threading.Thread], Any]] = []
         self._conns_lock = threading.Lock()
         self._closed = False
@@ -309,7 +305,11 @@ class MySQLConnection:
     def atomic(self) -> AbstractContextManager[None]:
         """One write transaction that nests: ``START TRANSACTION`` outermost, a
         ``SAVEPOINT`` inside; see ``protocols.Transactional``."""
-        return _discard(self._write())
+        return self._hooks.around(self._write())
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """See ``protocols.Transactional.after_commit``."""
+        self._hooks.after_commit(hook)
 
     @contextmanager
     def _write(self, what: str = "the write") -> Iterator[Any]:

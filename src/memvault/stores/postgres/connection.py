@@ -24,7 +24,7 @@ call is one round trip on that connection, which also tells when it has broken.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -35,6 +35,7 @@ from psycopg import pq
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ...errors import ConfigError, StoreError, StoreUnavailableError
+from ..protocols import CommitHooks
 from .schema import LATEST_VERSION, apply_migrations, current_version
 
 CHANNEL = "memvault_changes"
@@ -55,13 +56,6 @@ def conninfo_of(url: str) -> str:
     return urlunsplit(parts._replace(scheme="postgresql"))
 
 
-@contextmanager
-def _discard(inner: AbstractContextManager[Any]) -> Iterator[None]:
-    """``inner`` without what it yields (``atomic()`` does not hand out the connection)."""
-    with inner:
-        yield
-
-
 class PostgresConnection:
     """The pool of one PostgreSQL database, and its admin calls; the store's concerns
     (entries, keyword index, vectors, audit) build on it."""
@@ -80,6 +74,7 @@ class PostgresConnection:
         self.statement_timeout_ms = int(statement_timeout_ms)
         self._connect_timeout_s = float(connect_timeout_s)
         self._local = threading.local()
+        self._hooks = CommitHooks()  # what waits for this thread's commit
         self._closed = False
         self._kwargs: dict[str, Any] = {
             "autocommit": True,
@@ -201,7 +196,11 @@ class PostgresConnection:
     def atomic(self) -> AbstractContextManager[None]:
         """One write transaction that nests: a transaction outermost, a ``SAVEPOINT``
         inside; see ``protocols.Transactional``."""
-        return _discard(self._write("the write"))
+        return self._hooks.around(self._write("the write"))
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """See ``protocols.Transactional.after_commit``."""
+        self._hooks.after_commit(hook)
 
     @contextmanager
     def _write(self, what: str = "the write") -> Iterator[psycopg.Connection[Any]]:

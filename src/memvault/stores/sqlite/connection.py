@@ -21,12 +21,13 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from ...errors import StoreError
+from ..protocols import CommitHooks
 from .schema import LATEST_VERSION, apply_migrations, current_version
 
 
@@ -112,13 +113,6 @@ def _refuse_emptied_file(file: Path) -> bool:
         time.sleep(0.02)
 
 
-@contextmanager
-def _discard(inner: AbstractContextManager[Any]) -> Iterator[None]:
-    """``inner`` without what it yields (``atomic()`` does not hand out the connection)."""
-    with inner:
-        yield
-
-
 class SQLiteConnection:
     """The connections of one SQLite file (or ``":memory:"``), and its admin calls;
     the store's concerns (entries, keyword index, vectors, audit) build on it."""
@@ -147,6 +141,7 @@ class SQLiteConnection:
         self._lock = threading.RLock()
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._local = threading.local()
+        self._hooks = CommitHooks()  # what waits for this thread's commit
         self._depth = 0  # nesting of write transactions; only the lock holder touches it
         # Each thread's read connection, with the thread it belongs to: when a thread
         # has ended its connection is closed the next time a reader is opened, so apps
@@ -213,7 +208,11 @@ class SQLiteConnection:
         The writer lock is held from start to end, so this thread's reads inside
         see its own uncommitted writes, and every other connection sees none.
         """
-        return _discard(self._write())
+        return self._hooks.around(self._write())
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """See ``protocols.Transactional.after_commit``."""
+        self._hooks.after_commit(hook)
 
     @contextmanager
     def _write(self, what: str = "the write") -> Iterator[sqlite3.Connection]:
