@@ -45,6 +45,12 @@ from ..values import DEFAULT_WEIGHTS, NO_FILTER, EntryFilter, KeywordWeights, Vi
 from .connection import PostgresConnection
 from .sql import SELECT, agents_sql, filter_sql, user_key, view_sql
 
+# Ends a subquery so the planner keeps it whole instead of pulling its columns up into
+# the expressions above: pulled up, each term's position in ``fts_keys`` was searched
+# six times a row and the whole score computed twice (for ``score > 0`` and the sort),
+# 3-4x the time of the ranking statement at a 10k-entry user; same rows either way.
+_ONCE = "OFFSET 0"
+
 
 def _exact(weights: KeywordWeights) -> bool:
     """Whether every column weight is 0 or a power of two: then a weight times a count,
@@ -200,8 +206,9 @@ class PostgresKeywordIndex(PostgresConnection):
             f"SELECT {SELECT}, s.pk, s.score FROM (SELECT q.pk, q.score FROM ("
             f"SELECT p.pk, {parts} AS score FROM ("
             f"SELECT m.pk, m.fts_len::float8 AS len, {freqs} FROM memories m, "
-            f"LATERAL (SELECT {positions}) x "
-            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s) p) q "
+            f"LATERAL (SELECT {positions} {_ONCE}) x "
+            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s {_ONCE}) p "
+            f"{_ONCE}) q "
             "WHERE q.score > 0 ORDER BY q.score DESC, q.pk LIMIT %s) s "
             "JOIN memories m ON m.user_id = %s AND m.pk = s.pk ORDER BY s.score DESC, s.pk",
             (
@@ -375,8 +382,9 @@ class PostgresKeywordIndex(PostgresConnection):
         rows = conn.execute(
             f"SELECT pk FROM (SELECT p.pk, {parts} AS score FROM ("
             f"SELECT m.pk, m.fts_len::float8 AS len, {freqs} FROM memories m, "
-            f"LATERAL (SELECT {positions}) x "
-            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s) p) s "
+            f"LATERAL (SELECT {positions} {_ONCE}) x "
+            f"WHERE {where}{fsql} AND m.fts_keys @> %s AND m.fts_keys {match} %s {_ONCE}) p "
+            f"{_ONCE}) s "
             "WHERE score > 0 ORDER BY score DESC, pk LIMIT %s",
             (
                 *part_args,
