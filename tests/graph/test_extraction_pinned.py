@@ -103,9 +103,12 @@ def stored_graph(directory: Path, config: VaultConfig) -> dict[str, Any]:
         {"content": text, "metadata": {"speaker": speaker, "n": n}, "session_id": f"s{n // 25}"}
         for n, (speaker, text) in enumerate(sample())
     ]
+    stored = []
     with Vault(path, config=config) as vault:
         for start in range(0, len(records), 60):
-            vault.add_many(records[start : start + 60], user_id="u")
+            stored += vault.add_many(records[start : start + 60], user_id="u")
+        # Through the store's read: co-mentions are kept as places on the links.
+        _, said = vault.store.entry_links("u", [e.id for e in stored])
     db = sqlite3.connect(path)
     try:
         entity = {
@@ -120,9 +123,7 @@ def stored_graph(directory: Path, config: VaultConfig) -> dict[str, Any]:
         for entry_id, entity_id in db.execute("SELECT entry_id, entity_id FROM graph_links"):
             links.setdefault(number[entry_id], []).append(entity[entity_id])
         relations: dict[int, list[list[str]]] = {}
-        for entry_id, source, target, kind in db.execute(
-            "SELECT entry_id, source_id, target_id, rel_type FROM graph_relations"
-        ):
+        for entry_id, source, target, kind in said:
             relations.setdefault(number[entry_id], []).append(
                 [entity[source][0], entity[target][0], kind]
             )
