@@ -17,6 +17,7 @@ import json
 import sqlite3
 import unicodedata
 from collections.abc import Mapping, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,11 @@ def test_add_many_stores_the_graph_it_stored_before(tmp_path: Path) -> None:
     assert got["names"] == pinned["names"]
     assert got["links"] == pinned["links"]
     assert got["relations"] == pinned["relations"]
+    # ... read back from places on the links: the rules' co-mentions take no row.
+    with closing(sqlite3.connect(tmp_path / "pinned.db")) as db:
+        kinds = db.execute("SELECT DISTINCT rel_type FROM graph_relations").fetchall()
+        places = db.execute("SELECT count(*) FROM graph_links WHERE co_first IS NOT NULL")
+        assert kinds == [] and places.fetchone()[0] > 0
 
 
 def _candidate_keys_by_definition(text: str, max_words: int) -> list[str]:
