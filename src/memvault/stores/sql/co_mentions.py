@@ -53,7 +53,10 @@ def touching(
     )
     out: set[tuple[str, str, str, str]] = set()
     for a, af, al, b, bf, bl, entry in rows:
-        for s, t in pairs_of(a, (int(af), int(al)), b, (int(bf), int(bl))):
+        if af == al and bf == bl:  # one place each (nearly always): one direction
+            out.add((a, b, MENTIONED_WITH, entry) if af < bf else (b, a, MENTIONED_WITH, entry))
+            continue
+        for s, t in pairs_of(a, (af, al), b, (bf, bl)):
             out.add((s, t, MENTIONED_WITH, entry))
     return out
 
