@@ -631,13 +631,12 @@ def _settings(conn: sqlite3.Connection) -> None:
 @migration(20, "co-mentions as places on the entry links, not relation rows")
 def _co_mention_places(conn: sqlite3.Connection) -> None:
     # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
-    _run(
-        conn,
-        """
-        ALTER TABLE graph_links ADD COLUMN co_first INTEGER;
-        ALTER TABLE graph_links ADD COLUMN co_last INTEGER;
-        """,
-    )
+    # Re-runnable, like the steps before: a column is added only when missing, and an
+    # entry whose links have places is folded already.
+    have = {r[1] for r in conn.execute("PRAGMA table_info(graph_links)")}
+    for column in ("co_first", "co_last"):
+        if column not in have:
+            conn.execute(f"ALTER TABLE graph_links ADD COLUMN {column} INTEGER")
     fold_stored(
         lambda sql, args: conn.execute(sql, args).fetchall(),
         conn.executemany,
