@@ -246,14 +246,18 @@ def test_co_mentions_of_two_names_of_one_entity_and_after_a_merge(store: Store) 
     assert sorted((r.source, r.target) for r in rel) == [("Pat", "Quin"), ("Quin", "Pat")]
 
 
-def test_co_mention_rows_of_an_older_vault_become_places(store: Store) -> None:
+def test_co_mention_rows_of_an_older_vault_become_places(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The schema step of every SQL backend (stores.sql.co_mentions.fold_stored) on rows
     # as an older memvault stored them: every read gives back the same.
+    from memvault.stores.sql import co_mentions
     from memvault.stores.sql.co_mentions import fold_stored
     from memvault.stores.sql.graph import SQLGraph
 
     if not isinstance(store, SQLGraph):
         pytest.skip("the memory store has no older vaults")
+    monkeypatch.setattr(co_mentions, "_FOLD_PAGE", 1)  # an entry a page: the paging runs
     g = graph(store)
     put(store, entry("e1", "one"), entry("e2", "two"), entry("e1", "b", user="bob"))
     g.link_entities(

@@ -73,28 +73,28 @@ def fold_stored(
     ``page()`` (MySQL's transaction; the other backends run the whole step in one).
     An entry whose links have places already is done, so a re-run finishes the job."""
     m = mark
-    last: tuple[str, str] | None = None
-    while True:
-        after, args = "", [MENTIONED_WITH]
-        if last is not None:
-            after = f" AND (user_id > {m} OR (user_id = {m} AND entry_id > {m}))"
-            args += [last[0], last[0], last[1]]
-        keys = [
-            (str(r[0]), str(r[1]))
-            for r in rows(
-                "SELECT DISTINCT user_id, entry_id FROM graph_relations "
-                f"WHERE rel_type = {m}{after} ORDER BY user_id, entry_id LIMIT {_FOLD_PAGE}",
-                args,
-            )
-        ]
-        if not keys:
-            return
-        last = keys[-1]
-        by_user: dict[str, list[str]] = {}
-        for user_id, entry_id in keys:
-            by_user.setdefault(user_id, []).append(entry_id)
-        with page():
-            for user_id, entries in by_user.items():
+    users = [
+        str(r[0])
+        for r in rows(
+            f"SELECT DISTINCT user_id FROM graph_relations WHERE rel_type = {m}", [MENTIONED_WITH]
+        )
+    ]
+    for user_id in sorted(users):
+        last = ""  # each user's entries by their key's range, a page at a time
+        while True:
+            entries = [
+                str(r[0])
+                for r in rows(
+                    "SELECT DISTINCT entry_id FROM graph_relations WHERE user_id = "
+                    f"{m} AND rel_type = {m} AND entry_id > {m} ORDER BY entry_id "
+                    f"LIMIT {_FOLD_PAGE}",
+                    [user_id, MENTIONED_WITH, last],
+                )
+            ]
+            if not entries:
+                break
+            last = entries[-1]
+            with page():
                 _fold_entries(rows, many, m, user_id, entries)
 
 
