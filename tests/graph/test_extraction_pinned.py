@@ -17,6 +17,7 @@ import json
 import sqlite3
 import unicodedata
 from collections.abc import Mapping, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -103,9 +104,12 @@ def stored_graph(directory: Path, config: VaultConfig) -> dict[str, Any]:
         {"content": text, "metadata": {"speaker": speaker, "n": n}, "session_id": f"s{n // 25}"}
         for n, (speaker, text) in enumerate(sample())
     ]
+    stored = []
     with Vault(path, config=config) as vault:
         for start in range(0, len(records), 60):
-            vault.add_many(records[start : start + 60], user_id="u")
+            stored += vault.add_many(records[start : start + 60], user_id="u")
+        # Through the store's read: co-mentions are kept as places on the links.
+        _, said = vault.store.entry_links("u", [e.id for e in stored])
     db = sqlite3.connect(path)
     try:
         entity = {
@@ -120,9 +124,7 @@ def stored_graph(directory: Path, config: VaultConfig) -> dict[str, Any]:
         for entry_id, entity_id in db.execute("SELECT entry_id, entity_id FROM graph_links"):
             links.setdefault(number[entry_id], []).append(entity[entity_id])
         relations: dict[int, list[list[str]]] = {}
-        for entry_id, source, target, kind in db.execute(
-            "SELECT entry_id, source_id, target_id, rel_type FROM graph_relations"
-        ):
+        for entry_id, source, target, kind in said:
             relations.setdefault(number[entry_id], []).append(
                 [entity[source][0], entity[target][0], kind]
             )
@@ -157,6 +159,11 @@ def test_add_many_stores_the_graph_it_stored_before(tmp_path: Path) -> None:
     assert got["names"] == pinned["names"]
     assert got["links"] == pinned["links"]
     assert got["relations"] == pinned["relations"]
+    # ... read back from places on the links: the rules' co-mentions take no row.
+    with closing(sqlite3.connect(tmp_path / "pinned.db")) as db:
+        kinds = db.execute("SELECT DISTINCT rel_type FROM graph_relations").fetchall()
+        places = db.execute("SELECT count(*) FROM graph_links WHERE co_first IS NOT NULL")
+        assert kinds == [] and places.fetchone()[0] > 0
 
 
 def _candidate_keys_by_definition(text: str, max_words: int) -> list[str]:

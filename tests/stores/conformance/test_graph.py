@@ -169,3 +169,133 @@ def test_entry_links_read_back_what_was_linked(store: Store) -> None:
     assert links == {"e1": sorted([ids["zeus"], ids["hera"]])}
     assert rels == [("e1", ids["zeus"], ids["hera"], "wed")]
     assert g.entry_links("carol", ["e1"]) == ({}, [])
+
+
+def _co(*keys: str) -> list[RelationMention]:
+    """What extraction states of names in text order: each related to every later one."""
+    return [RelationMention(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :]]
+
+
+def _said(store: Store, entry_ids: list[str]) -> set[tuple[str, str, str, str]]:
+    """(entry, source, target, type) by name, as ``entry_links`` reads them back."""
+    g = graph(store)
+    _, rels = g.entry_links("alice", entry_ids)
+    ids = {e.id: e.name for e in g.entities(OWNER, limit=1000)}
+    return {(e, ids[s], ids[t], k) for e, s, t, k in rels}
+
+
+def test_co_mentions_read_back_as_stated_whatever_keeps_them(store: Store) -> None:
+    # Co-mentions are kept as places on the links (stores.co_mentions), the rest as
+    # rows: what reads give back is exactly what was stated, one direction each.
+    g = graph(store)
+    put(store, entry("e1", "one"), entry("e2", "two", agent_id="a1"), entry("e1", "b", user="bob"))
+    stated = [
+        *_co("ann", "bo", "cy", "di"),
+        RelationMention("di", "ann"),  # an LLM's: the other way round
+        RelationMention("ann", "di", "works_with"),
+    ]
+    g.link_entities("alice", "e1", [m("ann"), m("bo"), m("cy"), m("di"), m("ed")], stated)
+    g.link_entities("alice", "e2", [m("ed"), m("ann")], _co("ed", "ann"))
+    g.link_entities("bob", "e1", [m("ann"), m("cy")], _co("cy", "ann"))
+    w = "mentioned_with"
+    assert _said(store, ["e1", "e2"]) == {
+        *(("e1", a.title(), b.title(), w) for a, b in [("ann", "bo"), ("ann", "cy")]),
+        *(("e1", a.title(), b.title(), w) for a, b in [("ann", "di"), ("bo", "cy")]),
+        *(("e1", a.title(), b.title(), w) for a, b in [("bo", "di"), ("cy", "di")]),
+        ("e1", "Di", "Ann", w),
+        ("e1", "Ann", "Di", "works_with"),
+        ("e2", "Ed", "Ann", w),
+    }
+    ids = g.find_entities("alice", ["ann", "ed", "cy"])
+    rel = g.entity_relations(OWNER, [ids["ed"], ids["cy"]])
+    assert [(r.source, r.type, r.target, r.entry_id) for r in rel if r.type == w] == [
+        (r.source, r.type, r.target, r.entry_id)
+        for r in sorted(rel, key=lambda r: (r.source_id, r.target_id, r.type, r.entry_id))
+    ]
+    assert {(r.source, r.type, r.target, r.entry_id) for r in rel} == {
+        ("Ann", w, "Cy", "e1"),
+        ("Bo", w, "Cy", "e1"),
+        ("Cy", w, "Di", "e1"),
+        ("Ed", w, "Ann", "e2"),
+    }
+    # Another agent's entry, another user's: not seen.
+    assert {r.entry_id for r in g.entity_relations(SHARED, [ids["ed"], ids["ann"]])} == {"e1"}
+    bob = g.find_entities("bob", ["ann"])["ann"]
+    rel = g.entity_relations(View("bob", all_agents=True), [bob])
+    assert [(r.source, r.target, r.entry_id) for r in rel] == [("Cy", "Ann", "e1")]
+    assert g.entity_relations(View("carol", all_agents=True), [ids["ann"]]) == []
+
+
+def test_co_mentions_of_two_names_of_one_entity_and_after_a_merge(store: Store) -> None:
+    g = graph(store)
+    put(store, entry("e1", "one"), entry("e2", "two"), entry("e3", "three"))
+    g.link_entities("alice", "e1", [m("nyc")])
+    g.add_alias("alice", g.find_entities("alice", ["nyc"])["nyc"], "big apple")
+    # "nyc" and "big apple" name one entity, before and after "bob": both directions.
+    g.link_entities(
+        "alice", "e2", [m("nyc"), m("bob"), m("big apple")], _co("nyc", "bob", "big apple")
+    )
+    g.link_entities("alice", "e3", [m("pat"), m("quin"), m("ray")], _co("pat", "quin", "ray"))
+    w = "mentioned_with"
+    assert _said(store, ["e2"]) == {("e2", "Nyc", "Bob", w), ("e2", "Bob", "Nyc", w)}
+    ids = g.find_entities("alice", ["pat", "ray", "bob", "nyc"])
+    g.merge_entities("alice", ids["pat"], ids["ray"])  # ray's relations move to pat
+    g.merge_entities("alice", ids["nyc"], ids["bob"])
+    assert _said(store, ["e2", "e3"]) == {("e3", "Pat", "Quin", w), ("e3", "Quin", "Pat", w)}
+    rel = g.entity_relations(OWNER, list(g.find_entities("alice", ["quin"]).values()))
+    assert sorted((r.source, r.target) for r in rel) == [("Pat", "Quin"), ("Quin", "Pat")]
+
+
+def test_co_mention_rows_of_an_older_vault_become_places(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The schema step of every SQL backend (stores.sql.co_mentions.fold_stored) on rows
+    # as an older memvault stored them: every read gives back the same.
+    from memvault.stores.sql import co_mentions
+    from memvault.stores.sql.co_mentions import fold_stored
+    from memvault.stores.sql.graph import SQLGraph
+
+    if not isinstance(store, SQLGraph):
+        pytest.skip("the memory store has no older vaults")
+    monkeypatch.setattr(co_mentions, "_FOLD_PAGE", 1)  # an entry a page: the paging runs
+    g = graph(store)
+    put(store, entry("e1", "one"), entry("e2", "two"), entry("e1", "b", user="bob"))
+    g.link_entities(
+        "alice",
+        "e1",
+        [m("ann"), m("bo"), m("cy"), m("di")],
+        [*_co("ann", "bo", "cy"), RelationMention("di", "ann"), RelationMention("bo", "di", "x")],
+    )
+    g.link_entities("alice", "e2", [m("cy"), m("ann")], _co("cy", "ann"))
+    g.link_entities("bob", "e1", [m("ann"), m("cy")], _co("ann", "cy"))
+    users = ("alice", "bob")
+    before = {u: g.entry_links(u, ["e1", "e2"]) for u in users}
+    ids = {u: sorted(g.find_entities(u, ["ann", "bo", "cy", "di"]).values()) for u in users}
+    views = {u: View(u, all_agents=True) for u in users}
+    shown = {u: g.entity_relations(views[u], ids[u]) for u in users}
+    mk = store.dialect.mark
+    places = "user_id, entry_id, entity_id, co_first, co_last"
+    rows = "user_id, entry_id, source_id, target_id, rel_type"
+    with store._writing("ageing the vault") as conn:  # as an older memvault kept it
+        placed = set(map(tuple, conn.rows(f"SELECT {places} FROM graph_links")))
+        kept = set(map(tuple, conn.rows(f"SELECT {rows} FROM graph_relations")))
+        assert {r[4] for r in kept} == {"mentioned_with", "x"}  # the LLM's and another type
+        conn.run("UPDATE graph_links SET co_first = NULL, co_last = NULL")
+        conn.many(
+            "INSERT INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
+            f"VALUES ({mk}, {mk}, {mk}, {mk}, {mk})",
+            [
+                (u, e, s, t, k)
+                for u in users
+                for e, s, t, k in before[u][1]
+                if k == "mentioned_with" and (u, e, s, t, k) not in kept
+            ],
+        )
+        every = sum(len(before[u][1]) for u in users)
+        assert len(conn.rows("SELECT 1 FROM graph_relations")) == every == 7
+        fold_stored(conn.rows, conn.many, mk)
+        fold_stored(conn.rows, conn.many, mk)  # again: nothing changes
+        assert set(map(tuple, conn.rows(f"SELECT {places} FROM graph_links"))) == placed
+        assert set(map(tuple, conn.rows(f"SELECT {rows} FROM graph_relations"))) == kept
+    assert {u: g.entry_links(u, ["e1", "e2"]) for u in users} == before
+    assert {u: g.entity_relations(views[u], ids[u]) for u in users} == shown

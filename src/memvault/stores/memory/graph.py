@@ -1,7 +1,8 @@
 """The entity graph of the in-memory store (``protocols.EntityGraph``) in plain dicts.
 
 Kept as the SQL backends keep it (``stores.sql.graph``): entities, the keys naming
-them, links and relations per entry; a view sees what its entries link to.
+them, links (with their co-mention places, ``stores.co_mentions``) and relations per
+entry; a view sees what its entries link to.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry, new_id
 from ...names import name_key
 from ...results.graph import Entity, Relation
-from ..graph_values import UNKNOWN, Mention, RelationMention
+from ..co_mentions import Place, fold, merged, unfold
+from ..graph_values import MENTIONED_WITH, UNKNOWN, Mention, RelationMention
 from ..values import NO_FILTER, EntryFilter, View
 
 _Key = tuple[str, str]
@@ -35,6 +37,7 @@ class MemoryGraph:
         self._g_names: dict[_Key, str] = {}  # (user, key) -> entity id
         self._g_links: dict[_Key, tuple[str, ...]] = {}  # (user, entry) -> entity ids
         self._g_rels: dict[_Key, tuple[tuple[str, str, str], ...]] = {}  # (s, t, type)
+        self._g_places: dict[_Key, dict[str, Place]] = {}  # (user, entry) -> co-mentions
 
     def _graph_state(self) -> tuple[Any, ...]:
         return (
@@ -42,15 +45,17 @@ class MemoryGraph:
             dict(self._g_names),
             dict(self._g_links),
             dict(self._g_rels),
+            dict(self._g_places),
         )
 
     def _graph_restore(self, saved: tuple[Any, ...]) -> None:
-        self._g_entities, self._g_names, self._g_links, self._g_rels = saved
+        self._g_entities, self._g_names, self._g_links, self._g_rels, self._g_places = saved
 
     # -- writes ---------------------------------------------------------------------------
 
     def _graph_drop_user(self, user_id: str) -> None:
-        for table in (self._g_entities, self._g_names, self._g_links, self._g_rels):
+        tables = (self._g_entities, self._g_names, self._g_links, self._g_rels, self._g_places)
+        for table in tables:
             for key in [k for k in table if k[0] == user_id]:
                 del table[key]
 
@@ -58,6 +63,7 @@ class MemoryGraph:
         before: set[str] = set()
         for entry_id in entry_ids:
             before.update(self._g_links.pop((user_id, entry_id), ()))
+            self._g_places.pop((user_id, entry_id), None)
             for s, t, _ in self._g_rels.pop((user_id, entry_id), ()):
                 before.update((s, t))
         self._prune(user_id, before)
@@ -89,6 +95,7 @@ class MemoryGraph:
             if (user_id, entry_id) not in self._rows:
                 raise NotFoundError(f"no memory {entry_id!r} for user {user_id!r} to link")
             before = set(self._g_links.pop((user_id, entry_id), ()))
+            self._g_places.pop((user_id, entry_id), None)
             for s, t, _ in self._g_rels.pop((user_id, entry_id), ()):
                 before.update((s, t))
             ids: dict[str, str] = {}
@@ -107,11 +114,19 @@ class MemoryGraph:
                     if kind == UNKNOWN:
                         self._g_entities[(user_id, found)] = (name, m.type[:64])
                 ids[m.key] = found
-            self._g_links[(user_id, entry_id)] = tuple(dict.fromkeys(ids.values()))
+            order = tuple(dict.fromkeys(ids.values()))
+            self._g_links[(user_id, entry_id)] = order
             rels = {
                 (ids[r.source], ids[r.target], r.type[:64])
                 for r in relations
                 if r.source in ids and r.target in ids and ids[r.source] != ids[r.target]
+            }
+            said = {(s, t) for s, t, k in rels if k == MENTIONED_WITH}
+            places, rest = fold(order, said)
+            if places:
+                self._g_places[(user_id, entry_id)] = places
+            rels = {r for r in rels if r[2] != MENTIONED_WITH} | {
+                (s, t, MENTIONED_WITH) for s, t in rest
             }
             self._g_rels[(user_id, entry_id)] = tuple(sorted(rels))
             self._prune(user_id, before - set(ids.values()))
@@ -155,6 +170,10 @@ class MemoryGraph:
             for key, ids in list(self._g_links.items()):
                 if key[0] == user_id and drop_id in ids:
                     self._g_links[key] = tuple(dict.fromkeys(moved(i) for i in ids))
+                    places = dict(self._g_places.get(key, {}))
+                    if drop_id in places:
+                        took = merged(places.get(keep_id), places.pop(drop_id))
+                        self._g_places[key] = {**places, keep_id: took} if took else places
             for key, rels in list(self._g_rels.items()):
                 if key[0] == user_id:
                     self._g_rels[key] = tuple(
@@ -187,7 +206,9 @@ class MemoryGraph:
                 rels += [
                     (entry_id, s, t, k) for s, t, k in self._g_rels.get((user_id, entry_id), ())
                 ]
-            return links, sorted(rels)
+                places = self._g_places.get((user_id, entry_id), {})
+                rels += [(entry_id, s, t, MENTIONED_WITH) for s, t in unfold(places)]
+            return links, sorted(set(rels))
 
     def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         with self._lock:
@@ -238,7 +259,8 @@ class MemoryGraph:
             for (u, entry_id), rels in self._g_rels.items():
                 if u != view.user_id or entry_id not in seen:
                     continue
-                for s, t, k in rels:
+                said = unfold(self._g_places.get((u, entry_id), {}))
+                for s, t, k in (*rels, *((s, t, MENTIONED_WITH) for s, t in said)):
                     if s in wanted or t in wanted:
                         rows.add((s, t, k, entry_id))
 

@@ -19,10 +19,12 @@ FULLTEXT index that schemas before version 10 had over them; keyword search read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ...errors import MigrationError
+from ..sql.co_mentions import fold_stored
 from ..sql.migrations import VERSION_SQL, Registry, failed, record_params, record_sql
 from ..values import SearchDoc
 from .sql import INSERT_TERMS, TERM_CHARS, TERM_COLUMNS, term_rows
@@ -487,6 +489,32 @@ def _drop_fulltext(cur: Any, exact: str) -> None:
     )
     if int(cur.fetchone()[0]):
         cur.execute("ALTER TABLE memories DROP INDEX memories_fts")
+
+
+@migration(11, "co-mentions as places on the entry links, not relation rows")
+def _co_mention_places(cur: Any, exact: str) -> None:
+    # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
+    # Re-runnable: the columns are added only if missing, and each page of entries is
+    # folded in a transaction of its own, an entry with places being done already.
+    for column in ("co_first", "co_last"):
+        if not _has_column(cur, "graph_links", column):
+            cur.execute(f"ALTER TABLE graph_links ADD COLUMN {column} SMALLINT NULL")
+
+    def rows(sql: str, args: Sequence[Any]) -> list[Any]:
+        cur.execute(sql, tuple(args))
+        return list(cur.fetchall())
+
+    @contextmanager
+    def page() -> Iterator[None]:
+        cur.execute("START TRANSACTION")
+        try:
+            yield
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+        cur.execute("COMMIT")
+
+    fold_stored(rows, cur.executemany, "%s", page=page)
 
 
 LATEST_VERSION = _registry.latest

@@ -24,6 +24,7 @@ import numpy as np
 import psycopg
 import psycopg.errors
 
+from ..sql.co_mentions import fold_stored
 from ..sql.migrations import TABLE_SQL, VERSION_SQL, Registry, failed, record_params, record_sql
 from ..values import SearchDoc
 from .sql import term_counts
@@ -673,6 +674,19 @@ def _settings(conn: psycopg.Connection[Any]) -> None:
         )
         """,
     )
+
+
+@migration(16, "co-mentions as places on the entry links, not relation rows")
+def _co_mention_places(conn: psycopg.Connection[Any]) -> None:
+    # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
+    conn.execute("ALTER TABLE graph_links ADD COLUMN IF NOT EXISTS co_first smallint")
+    conn.execute("ALTER TABLE graph_links ADD COLUMN IF NOT EXISTS co_last smallint")
+
+    def many(sql: str, rows: list[tuple[Any, ...]]) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(sql, rows)
+
+    fold_stored(lambda sql, args: conn.execute(sql, args).fetchall(), many, "%s")
 
 
 LATEST_VERSION = _registry.latest

@@ -2,11 +2,13 @@
 
 Four tables, every key starting with ``user_id`` (the sharding rule):
 ``graph_entities`` (id, shown name, type), ``graph_names`` (each key that names an
-entity), ``graph_links`` (entry -> entity) and ``graph_relations`` (source, target,
-type, and the entry that said it). Links and relations reference their entry with
-``ON DELETE CASCADE``, so a deleted entry never leaves a link behind; what a view
-sees is decided by joining the entry (``clauses.view_clause``), so the graph has the
-scope rules of entries without a copy of them.
+entity), ``graph_links`` (entry -> entity, with the entity's places among the entry's
+co-mentions: ``stores.co_mentions``) and ``graph_relations`` (source, target, type, and
+the entry that said it; co-mentions only when the places do not imply them). Links
+and relations reference their entry with ``ON DELETE CASCADE``, so a deleted entry
+never leaves a link behind; what a view sees is decided by joining the entry
+(``clauses.view_clause``), so the graph has the scope rules of entries without a copy
+of them.
 
 The backends differ in parameter marks, in how a statement runs on their connection
 and in how an insert ignores a duplicate key: their runner and dialect
@@ -22,9 +24,11 @@ from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry, new_id
 from ...names import name_key
 from ...results.graph import Entity, Relation
+from ..co_mentions import Place, merged
 from ..graph_values import UNKNOWN, Mention, RelationMention
 from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
+from .co_mentions import entry_pairs, split, touching
 from .runner import PAGE, Runner, SQLBase
 
 _PAGE = 400  # ids per IN list (SQLite's parameter limit is 999 on old builds)
@@ -185,17 +189,22 @@ class SQLGraph(SQLBase):
                         [user_id, entry_id],
                     )
             ids = self._resolve(conn, user_id, mentions) if mentions else {}
+            order = list(dict.fromkeys(ids[x.key] for x in mentions if x.key in ids))
+            places, rows = split(
+                order,
+                {
+                    (ids[r.source], ids[r.target], r.type[:64])
+                    for r in relations
+                    if r.source in ids and r.target in ids and ids[r.source] != ids[r.target]
+                },
+            )
             conn.many(
                 self.dialect.insert_skipping(
-                    f"INTO graph_links (user_id, entry_id, entity_id) VALUES ({m}, {m}, {m})"
+                    "INTO graph_links (user_id, entry_id, entity_id, co_first, co_last) "
+                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
                 ),
-                [(user_id, entry_id, i) for i in dict.fromkeys(ids.values())],
+                [(user_id, entry_id, i, *places.get(i, (None, None))) for i in order],
             )
-            rows = {
-                (ids[r.source], ids[r.target], r.type[:64])
-                for r in relations
-                if r.source in ids and r.target in ids and ids[r.source] != ids[r.target]
-            }
             conn.many(
                 self.dialect.insert_skipping(
                     "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
@@ -257,9 +266,11 @@ class SQLGraph(SQLBase):
                 [keep_id, user_id, drop_id],
             )
             links = conn.rows(
-                f"SELECT entry_id FROM graph_links WHERE user_id = {m} AND entity_id = {m}",
+                "SELECT entry_id, co_first, co_last FROM graph_links "
+                f"WHERE user_id = {m} AND entity_id = {m}",
                 [user_id, drop_id],
             )
+            kept = self._places(conn, user_id, keep_id, [r[0] for r in links])
             rels = conn.rows(
                 "SELECT entry_id, source_id, target_id, rel_type FROM graph_relations "
                 f"WHERE user_id = {m} AND (source_id = {m} OR target_id = {m})",
@@ -275,11 +286,25 @@ class SQLGraph(SQLBase):
                 f"AND (source_id = {m} OR target_id = {m})",
                 [user_id, drop_id, drop_id],
             )
+            # An entry naming both: the kept link's places take in the dropped one's.
             conn.many(
-                self.dialect.insert_skipping(
-                    f"INTO graph_links (user_id, entry_id, entity_id) VALUES ({m}, {m}, {m})"
-                ),
-                [(user_id, r[0], keep_id) for r in links],
+                f"UPDATE graph_links SET co_first = {m}, co_last = {m} "
+                f"WHERE user_id = {m} AND entry_id = {m} AND entity_id = {m}",
+                [
+                    (
+                        *(merged(kept[r[0]], _place(r[1], r[2])) or (None, None)),
+                        user_id,
+                        r[0],
+                        keep_id,
+                    )
+                    for r in links
+                    if r[0] in kept
+                ],
+            )
+            conn.many(
+                "INSERT INTO graph_links (user_id, entry_id, entity_id, co_first, co_last) "
+                f"VALUES ({m}, {m}, {m}, {m}, {m})",
+                [(user_id, r[0], keep_id, r[1], r[2]) for r in links if r[0] not in kept],
             )
 
             def moved(i: str) -> str:
@@ -301,6 +326,21 @@ class SQLGraph(SQLBase):
                 [user_id, drop_id],
             )
 
+    def _places(
+        self, conn: Runner, user_id: str, entity_id: str, entry_ids: Sequence[str]
+    ) -> dict[str, Place | None]:
+        """The places of ``entity_id``'s links from those of ``entry_ids`` that have one."""
+        m = self.dialect.mark
+        out: dict[str, Place | None] = {}
+        for page in _pages(entry_ids):
+            for entry_id, first, last in conn.rows(
+                f"SELECT entry_id, co_first, co_last FROM graph_links WHERE user_id = {m} "
+                f"AND entity_id = {m} AND entry_id IN ({self.dialect.marks(len(page))})",
+                [user_id, entity_id, *page],
+            ):
+                out[entry_id] = _place(first, last)
+        return out
+
     # -- reads ----------------------------------------------------------------------------
 
     def entry_links(
@@ -309,15 +349,18 @@ class SQLGraph(SQLBase):
         m = self.dialect.mark
         links: dict[str, list[str]] = {}
         rels: list[tuple[str, str, str, str]] = []
+        places: dict[str, dict[str, Place]] = {}
         with self._reading("reading the entity graph") as conn:
             for page in _pages(list(dict.fromkeys(entry_ids))):
                 marks = self.dialect.marks(len(page))
-                for entry_id, entity_id in conn.rows(
-                    f"SELECT entry_id, entity_id FROM graph_links WHERE user_id = {m} "
-                    f"AND entry_id IN ({marks}) ORDER BY entry_id, entity_id",
+                for entry_id, entity_id, first, last in conn.rows(
+                    f"SELECT entry_id, entity_id, co_first, co_last FROM graph_links "
+                    f"WHERE user_id = {m} AND entry_id IN ({marks}) ORDER BY entry_id, entity_id",
                     [user_id, *page],
                 ):
                     links.setdefault(entry_id, []).append(entity_id)
+                    if (place := _place(first, last)) is not None:
+                        places.setdefault(entry_id, {})[entity_id] = place
                 rels += [
                     (r[0], r[1], r[2], r[3])
                     for r in conn.rows(
@@ -326,7 +369,7 @@ class SQLGraph(SQLBase):
                         [user_id, *page],
                     )
                 ]
-        return links, sorted(rels)
+        return links, sorted({*rels, *entry_pairs(places)})
 
     def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         if not keys:
@@ -489,6 +532,7 @@ class SQLGraph(SQLBase):
                         [view.user_id, *page, *params],
                     )
                     rows += [tuple(r) for r in found]
+                rows += touching(conn, self.dialect, view.user_id, page, where, params)
             ends = sorted({v for r in rows for v in (r[0], r[1])})
             names: dict[str, str] = {}
             for page in _pages(ends):
@@ -553,6 +597,10 @@ class SQLGraph(SQLBase):
         best = best[:limit]
         entries = {e.id: e for e in self.get_many(view, [i for i, _ in best])}
         return [(entries[i], s) for i, s in best if i in entries]
+
+
+def _place(first: Any, last: Any) -> Place | None:
+    return None if first is None else (int(first), int(last))
 
 
 def _keys(name: str, keys: list[str]) -> tuple[str, ...]:

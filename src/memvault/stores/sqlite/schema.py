@@ -20,6 +20,7 @@ from typing import Any
 
 from ...text import cjk_runs, has_cjk, tokenize
 from ..rows import format_time
+from ..sql.co_mentions import fold_stored
 from ..sql.migrations import TABLE_SQL, VERSION_SQL, Registry, failed, record_params, record_sql
 
 _registry: Registry[Callable[[sqlite3.Connection], None]] = Registry()
@@ -624,6 +625,22 @@ def _settings(conn: sqlite3.Connection) -> None:
             value TEXT NOT NULL
         );
         """,
+    )
+
+
+@migration(20, "co-mentions as places on the entry links, not relation rows")
+def _co_mention_places(conn: sqlite3.Connection) -> None:
+    # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
+    # Re-runnable, like the steps before: a column is added only when missing, and an
+    # entry whose links have places is folded already.
+    have = {r[1] for r in conn.execute("PRAGMA table_info(graph_links)")}
+    for column in ("co_first", "co_last"):
+        if column not in have:
+            conn.execute(f"ALTER TABLE graph_links ADD COLUMN {column} INTEGER")
+    fold_stored(
+        lambda sql, args: conn.execute(sql, args).fetchall(),
+        conn.executemany,
+        "?",
     )
 
 
