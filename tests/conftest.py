@@ -105,6 +105,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """``make_store`` (so ``store`` and ``vault``) runs once per backend of the module."""
     if "make_store" in metafunc.fixturenames:
         backends = backends_for(metafunc.module)
+        if metafunc.definition.get_closest_marker("sql_only"):
+            backends = [(i, f) for i, f in backends if i != "memory"]
         params = [
             pytest.param(f, id=i, marks=[_MARKS[i]] if i in _MARKS else []) for i, f in backends
         ]

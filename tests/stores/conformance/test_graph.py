@@ -246,6 +246,7 @@ def test_co_mentions_of_two_names_of_one_entity_and_after_a_merge(store: Store) 
     assert sorted((r.source, r.target) for r in rel) == [("Pat", "Quin"), ("Quin", "Pat")]
 
 
+@pytest.mark.sql_only  # the memory store has no older vaults
 def test_co_mention_rows_of_an_older_vault_become_places(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -255,8 +256,7 @@ def test_co_mention_rows_of_an_older_vault_become_places(
     from memvault.stores.sql.co_mentions import fold_stored
     from memvault.stores.sql.graph import SQLGraph
 
-    if not isinstance(store, SQLGraph):
-        pytest.skip("the memory store has no older vaults")
+    assert isinstance(store, SQLGraph)
     monkeypatch.setattr(co_mentions, "_FOLD_PAGE", 1)  # an entry a page: the paging runs
     g = graph(store)
     put(store, entry("e1", "one"), entry("e2", "two"), entry("e1", "b", user="bob"))
