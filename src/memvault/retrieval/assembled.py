@@ -30,8 +30,10 @@ from ..model import Hit
 from ..security.quarantine import injectable
 from ..security.scan.split import Part, check_parts
 
-# Blocks are short (``context.limit``); a longer list is read only this far.
-_MAX_READ = 40
+# Blocks are short (``context.limit``, a tool's limit, ``search_nodes``' depth of 50);
+# a longer list is read only this far, and what lies past it is left out unread.
+_MAX_READ = 64
+_UNREAD = f"past the first {_MAX_READ} memories the block's screen reads"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,9 @@ def split_instructions(hits: Sequence[Hit]) -> list[Withheld]:
             for entry, other in ((first, second), (second, first)):
                 if entry.approved_at is None and entry.id not in out:
                     out[entry.id] = f"{cut.threat.description} (with {other.id})"
+    for hit in hits[_MAX_READ:]:
+        if injectable(hit.entry) and hit.entry.approved_at is None:
+            out.setdefault(hit.entry.id, _UNREAD)
     return [Withheld(entry_id, reason) for entry_id, reason in out.items()]
 
 
