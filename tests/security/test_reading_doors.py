@@ -16,14 +16,17 @@ from pathlib import Path
 import pytest
 
 from memvault import Vault, load_config
-from memvault.agent.config import MemoryConfigStore
+from memvault.agent.config import MemoryConfig, MemoryConfigStore
 from memvault.agent.external import BankNaming
+from memvault.agent.external.hindsight import HindsightExternalMemory
 from memvault.agent.external.vault import VaultExternalMemory
+from memvault.agent.providers.hindsight import RECALL_TOOL, RETAIN_TOOL, HindsightProvider
 from memvault.agent.session_block import session_block
 from memvault.agent.tools.vault import VaultTools
 from memvault.config import LLMConfig
 from memvault.mcp.graph import KnowledgeGraph
 from memvault.security.screen import READINGS, Reading
+from tests.fakes.hindsight import FakeHindsight
 from tests.fakes.openai_chat import FakeChatServer, Reply
 
 # An attack cut in two (tests/security/test_split_instructions.py, the first of SPLITS).
@@ -102,12 +105,36 @@ def _graph_search(vault: Vault, _: FakeChatServer) -> str:
     return json.dumps(graph.search_nodes(QUERY).to_json(), ensure_ascii=False)
 
 
+def _hindsight(vault: Vault, _: FakeChatServer) -> str:
+    """Hindsight's recall: the provider's prefetch block and its recall tool, and the
+    gateway's Hindsight external memory, against a loopback server."""
+    with FakeHindsight() as server:
+        config = MemoryConfig.model_validate(
+            {"hindsight": {"api_url": server.base_url, "retain_async": False}}
+        )
+        provider = HindsightProvider(config)
+        provider.initialize(user_id="alice", base_dir=str(vault.config.home / "hs"))
+        external = HindsightExternalMemory(config)
+        try:
+            for text in (FIRST, SECOND, PLAIN):
+                retained = provider.handle_tool_call(RETAIN_TOOL, {"content": text})
+                assert json.loads(retained)["success"], retained
+            block = provider.prefetch(QUERY)
+            tool = provider.handle_tool_call(RECALL_TOOL, {"query": QUERY})
+            gateway = [h.text for h in external.recall(QUERY, banks=BankNaming().banks("alice"))]
+        finally:
+            provider.shutdown()
+            external.close()
+    return "\n".join([block, tool, *gateway])
+
+
 READERS: dict[Reading, Callable[[Vault, FakeChatServer], str]] = {
     Reading.CONTEXT: _context,
     Reading.SESSION_BLOCK: _session_block,
     Reading.RECALL_TOOL: _recall_tool,
     Reading.EXTERNAL: _external,
     Reading.GRAPH_SEARCH: _graph_search,
+    Reading.HINDSIGHT: _hindsight,
 }
 
 

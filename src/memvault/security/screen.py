@@ -56,7 +56,9 @@ class Reading(StrEnum):
     read again as the prompt block reads it (``Recall.screened``: the model screen, then
     every pair of the memories shown, both orders, for an instruction split across
     them). ``Vault.context`` / ``context_hits`` do so themselves; a door that shows
-    ``Vault.search`` hits passes ``for_model=True``, the one call of that check.
+    ``Vault.search`` hits passes ``for_model=True``. All end in the one function of the
+    pair check (``retrieval.assembled.withheld_among``), which Hindsight's recall asks
+    too (the model screen reads the vault's own vectors, so only the vault's hits).
     """
 
     CONTEXT = "context block"  # Vault.context: the providers' prefetch, /v1/recall, MCP prompts
@@ -64,6 +66,9 @@ class Reading(StrEnum):
     RECALL_TOOL = "memory_recall tool"  # agent.tools.vault: providers, MCP, OpenAI tools
     EXTERNAL = "external recall"  # /api/memory/v2 search and reflect (agent.external.vault)
     GRAPH_SEARCH = "search_nodes"  # the MCP knowledge-graph search (mcp.graph)
+    # Hindsight's recall: the provider's prefetch block and hindsight_recall tool, the
+    # gateway's Hindsight search (agent.providers.hindsight.readable, the same check).
+    HINDSIGHT = "Hindsight recall"
     # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose
     # get, list and search return the same items to the application that owns it.
 
