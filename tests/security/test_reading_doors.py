@@ -9,12 +9,14 @@ reader here fails the first test, so a new door cannot skip the check unnoticed.
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+import memvault
 from memvault import Vault, load_config
 from memvault.agent.config import MemoryConfig, MemoryConfigStore
 from memvault.agent.external import BankNaming
@@ -162,3 +164,39 @@ def test_a_search_for_a_model_is_the_screened_search(vault: Vault) -> None:
     shown = {h.entry.id for h in vault.search(QUERY, user_id="alice", for_model=True)}
     assert {first.id, second.id, plain.id} <= every
     assert shown == every - {first.id, second.id}
+
+
+# The surfaces' ``Vault.search`` calls whose hits reach no model, and why.
+NOT_FOR_MODEL = {
+    # The owner's management API: hits as stored, held ones marked (POST /v1/memories/search).
+    "server/memories.py": "the owner's search",
+    # A LangGraph BaseStore: get, list and search give the application the same items.
+    "integrations/langgraph.py": "a store's search",
+    # memvault search: printed for the person at the terminal.
+    "cli/memories.py": "a person's search",
+}
+
+
+def test_every_search_of_a_surface_is_for_a_model_or_says_why_not() -> None:
+    """A new surface that shows ``Vault.search`` hits to a model is a reading door: it
+    passes ``for_model=True`` (and joins ``READINGS``), or is listed above with why not."""
+    package = Path(memvault.__file__).parent
+    found: dict[str, list[bool]] = {}
+    for folder in ("agent", "mcp", "integrations", "server", "cli"):
+        for path in sorted((package / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "search"
+                ):
+                    continue
+                words = {k.arg: k.value for k in node.keywords if k.arg}
+                if "user_id" not in words:
+                    continue  # not a Vault.search (a regex, an index)
+                flag = words.get("for_model")
+                shown = isinstance(flag, ast.Constant) and flag.value is True
+                found.setdefault(str(path.relative_to(package)), []).append(shown)
+    unscreened = {where for where, calls in found.items() if not all(calls)}
+    assert unscreened - NOT_FOR_MODEL.keys() == set()
+    assert {"agent/external/vault.py", "mcp/graph.py"} <= found.keys()
