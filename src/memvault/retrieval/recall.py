@@ -209,7 +209,15 @@ class Recall:
         ``limit`` are checked here."""
         text = check_query(query, self.config.max_query_bytes)
         checked = check_limit(limit, maximum=1000)
-        return Search(view, text, flt, checked, as_of, include_superseded, for_model)
+        return Search(
+            view,
+            text,
+            flt,
+            checked,
+            as_of=as_of,
+            include_superseded=include_superseded,
+            for_model=for_model,
+        )
 
     def hits(self, search: Search) -> list[Hit]:
         """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns);
