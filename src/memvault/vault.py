@@ -34,7 +34,7 @@ from .engine.write import KEEP, Draft, Patch
 from .lifecycle import MaintenanceReport
 from .llm import MeteredCall
 from .model import EntryOrder, Hit, MemoryEntry
-from .results.filters import Browsed, Hinted, Scoped, Searched, takes
+from .results.filters import Browsed, Hinted, Scoped, Searched, Sought, takes
 from .results.history import Version
 from .results.profile import Profile, Remembered
 from .results.recall import Explanation
@@ -215,7 +215,7 @@ class Vault(FlatNames):
         for ``count``."""
         return self._e.listing.stats(owner_view(user_id, agent_id), days)
 
-    @takes(Searched)
+    @takes(Sought)
     def search(
         self,
         query: str,
@@ -223,7 +223,7 @@ class Vault(FlatNames):
         user_id: str,
         agent_id: str | None = None,
         limit: int = 5,
-        **filters: Unpack[Searched],
+        **filters: Unpack[Sought],
     ) -> list[Hit]:
         """Entries relevant to ``query`` in the caller's recall scope, best first.
 
@@ -243,6 +243,12 @@ class Vault(FlatNames):
         ``scope`` narrows recall (seed 004): ``"global"`` (the default) is every entry the
         call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
         those of ``workspace_id``; the id the scope needs must be given.
+
+        ``for_model=True``: the hits are for a model to read (a tool's answer, a
+        reflection), so they are read as ``context`` reads its block (the model screen,
+        instructions split across memories, both orders) and what that withholds is left
+        out; every door that shows search hits to a model passes it
+        (``security.screen.READINGS``).
         """
         return self._e.recall.hits(self._e.ask(query, user_id, agent_id, limit, filters))
 

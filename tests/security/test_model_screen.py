@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
+import numpy as np
 import pytest
 
 from memvault import Vault, load_config
-from memvault.embed.base import Embedder
+from memvault.embed.base import Embedder, Vectors, embed_queries
 from memvault.embed.factory import make_embedder
 from memvault.embed.hashing import HashingEmbedder
+from memvault.embed.worker import EmbeddingWorker
 from memvault.security.scan import Verdict, assess
 from memvault.security.scan.learned import MODEL_PATTERN_ID, ModelHold, ModelScreen, shipped_weights
 
@@ -125,3 +130,68 @@ def test_the_write_path_screen_follows_the_switches(tmp_path: Path, embedder: Em
         poison = vault.add(POISON, user_id="u")
         vault.flush()
         assert vault.get(poison.id, user_id="u").quarantine is None
+
+
+class _Remembered:
+    """The default embedder with its vectors of some texts computed beforehand: a batch
+    of those texts is embedded at once, as soon as the worker starts."""
+
+    def __init__(self, embedder: Embedder, texts: list[str]) -> None:
+        self.inner = embedder
+        self.known = dict(zip(texts, embedder.embed(texts), strict=True))
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if all(t in self.known for t in texts):
+            return np.stack([self.known[t] for t in texts])
+        return self.inner.embed(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return embed_queries(self.inner, texts)
+
+
+def test_the_first_backfill_batch_of_a_process_is_screened(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    """The worker starts with its screen already wired: memories written without vectors
+    (keyword-only, then the embedder switched on) are screened by the back-fill that
+    starts with the vault, not only by batches embedded later."""
+    keyword_only = load_config(environ={}, home=tmp_path / "home", embedding={"provider": "none"})
+    with Vault(tmp_path / "m.db", config=keyword_only) as vault:
+        poison = vault.add(POISON, user_id="u")
+        plain = vault.add(PLAIN, user_id="u")
+        texts = [vault.embed_text(e) for e in (poison, plain)]
+    assert poison.quarantine is None  # the rules let it through
+    fast = _Remembered(embedder, texts)
+    with _vault(tmp_path, cast(Embedder, fast)) as reopened:
+        assert reopened.flush(timeout=60)
+        assert reopened.get(poison.id, user_id="u").quarantine == MODEL_PATTERN_ID
+        assert reopened.get(plain.id, user_id="u").quarantine is None
+
+
+def test_the_worker_thread_starts_with_the_hold_in_place(
+    tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the thread's first batch is, the hold reads it: the screen is wired
+    before the thread starts, not while it runs."""
+    screens: list[object] = []
+    start = threading.Thread.start
+
+    def noting(thread: threading.Thread) -> None:
+        worker = getattr(getattr(thread, "_target", None), "__self__", None)
+        if isinstance(worker, EmbeddingWorker):
+            screens.append(worker.screen)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", noting)
+    with _vault(tmp_path, embedder) as vault:
+        vault.add(PLAIN, user_id="u")
+        assert vault.flush(timeout=60)
+    assert screens and all(isinstance(s, ModelHold) for s in screens)

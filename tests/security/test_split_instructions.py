@@ -212,3 +212,19 @@ def test_the_corpus_runbooks_and_support_scripts_side_by_side_all_stay(
         assert [t.withheld for t in traces if t.context == "withheld"] == [], query
         together = max(together, sum(t.context == "injected" for t in traces))
     assert together >= 3  # the blocks did bring several of them together
+
+
+def test_memories_past_what_the_check_reads_are_not_shown_unread(sqlite_vault: Vault) -> None:
+    """The pairs are read among the first memories only (it is quadratic): a longer list
+    for a model ends there rather than showing the rest unread."""
+    sqlite_vault.add_many(
+        [
+            {"content": f"Refund note {i}: refunds to shop {i} take {i % 9 + 1} days."}
+            for i in range(80)
+        ],
+        user_id="u",
+    )
+    every = sqlite_vault.search("refunds", user_id="u", limit=80)
+    shown = sqlite_vault.search("refunds", user_id="u", limit=80, for_model=True)
+    assert len(every) == 80
+    assert [h.entry.id for h in shown] == [h.entry.id for h in every][:64]

@@ -27,6 +27,7 @@ from datetime import datetime
 from functools import partial
 from typing import Protocol
 
+from ..errors import ConflictError
 from ..model import MemoryEntry
 from ..stores.protocols import Store
 from ..stores.values import VectorItem
@@ -68,7 +69,12 @@ class EmbeddingWorker:
         *,
         batch_size: int = 64,
         backfill: bool = True,
+        screen: Screen | None = None,
+        start: bool = True,
     ) -> None:
+        """``screen`` reads every batch before its vectors are stored. ``start=False``
+        leaves the thread (and the back-fill) for ``start``: for an owner whose screen
+        is made after the worker, so that not even the first batch goes unscreened."""
         self.store = store
         self.embedder = embedder
         self.index = index
@@ -94,12 +100,33 @@ class EmbeddingWorker:
         self._thread: threading.Thread | None = None
         self._at_exit: Callable[[], None] | None = None
         self.errors = 0
-        self.screen: Screen | None = None
-        if backfill:
-            self._ensure_thread()
+        self._screen = screen
+        self._started = False
+        if start:
+            self.start()
+
+    @property
+    def screen(self) -> Screen | None:
+        """What reads each batch before it is stored; fixed once the worker starts."""
+        return self._screen
+
+    def start(self, screen: Screen | None = None) -> None:
+        """Let the thread run (the back-fill, and what was submitted meanwhile), with
+        ``screen`` wired first. A started worker keeps its screen: a screen set while
+        its thread runs would miss the batches already taken."""
+        with self._cond:
+            if self._started:
+                if screen is not None and screen is not self._screen:
+                    raise ConflictError("the embedding worker has started: pass its screen first")
+                return
+            if screen is not None:
+                self._screen = screen
+            self._started = True
+            if self._backfill or self._queued:
+                self._ensure_thread()
 
     def _ensure_thread(self) -> None:
-        if self._thread is None:
+        if self._thread is None and self._started:
             self._thread = threading.Thread(target=self._run, name="memvault-embedder", daemon=True)
             self._thread.start()
             # A script that never closes its Vault must still exit cleanly: at exit the
@@ -321,9 +348,9 @@ class EmbeddingWorker:
 
     def _process(self, batch: list[MemoryEntry]) -> None:
         vectors = self.embedder.embed([self.text_of(e) for e in batch])
-        if self.screen is not None:
+        if self._screen is not None:
             try:
-                self.screen(batch, vectors)
+                self._screen(batch, vectors)
             except Exception as exc:  # the prompt-time screen still reads the vectors
                 log.warning("model screen of %d entries failed: %s", len(batch), exc)
         by_user: dict[str, list[tuple[MemoryEntry, int]]] = defaultdict(list)

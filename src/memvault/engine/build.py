@@ -227,9 +227,12 @@ def _parts(
     learner = Learner(profiles, extraction, cfg.extraction, clock, add=add, update=update)
     shown = (*cfg.keyword.head_metadata, *cfg.keyword.indexed_metadata)
     review = ReviewService(store, clock, writer)
-    if derived.worker is not None and recall.screen is not None and cfg.security.scan_writes:
-        # The model screen on the write path: the worker has each new vector.
-        derived.worker.screen = ModelHold(recall.screen, review.hold)
+    # The model screen on the write path: the worker has each new vector. The worker
+    # starts only now, its screen in place, so its first back-fill batch is read too.
+    hold = None
+    if recall.screen is not None and cfg.security.scan_writes:
+        hold = ModelHold(recall.screen, review.hold)
+    derived.begin(hold)
     return Engine(
         config=cfg,
         store=store,

@@ -14,7 +14,7 @@ from functools import partial
 
 from ..config import EmbeddingConfig
 from ..embed.base import Embedder
-from ..embed.worker import EmbeddingWorker
+from ..embed.worker import EmbeddingWorker, Screen
 from ..model import MemoryEntry
 from ..retrieval.people import People
 from ..retrieval.vector import VectorIndex
@@ -62,7 +62,8 @@ class Derived:
         cls, store: Store, people: People, embedder: Embedder | None, config: EmbeddingConfig
     ) -> Derived:
         """With an embedder: a vector index and the worker that fills it. Pass the
-        embedder behind ``embed.guard``, so a process that exits mid-batch stays whole."""
+        embedder behind ``embed.guard``, so a process that exits mid-batch stays whole.
+        The worker waits for ``begin``: the engine wires its screen first."""
         if embedder is None:
             return cls(store, people, background=config.background)
         index = VectorIndex(store, embedder.name, budget_bytes=config.cache_mb * 2**20)
@@ -73,6 +74,7 @@ class Derived:
             partial(embed_text, metadata_prefix=config.metadata_prefix),
             batch_size=config.batch_size,
             backfill=config.background,
+            start=False,
         )
         return cls(
             store,
@@ -82,6 +84,12 @@ class Derived:
             background=config.background,
             search_wait=config.search_wait,
         )
+
+    def begin(self, screen: Screen | None = None) -> None:
+        """Start the worker (its back-fill first), ``screen`` reading every batch it
+        stores: the write path's model screen (``security.scan.learned.ModelHold``)."""
+        if self.worker is not None:
+            self.worker.start(screen)
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out."""

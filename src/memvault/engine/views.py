@@ -114,7 +114,8 @@ def recall_search(
     flt = replace(flt, session_id=session, workspace_id=workspace)
     when = check_datetime(words.get("as_of"), "as_of", optional=True)
     wide = check_bool(words.get("include_superseded", False), "include_superseded")
-    return recall.ask(query, view, limit, flt, as_of=when, include_superseded=wide)
+    shown = check_bool(words.get("for_model", False), "for_model")
+    return recall.ask(query, view, limit, flt, as_of=when, include_superseded=wide, for_model=shown)
 
 
 def not_found(entry_id: str, user_id: str) -> NotFoundError:

@@ -182,6 +182,7 @@ class KnowledgeGraph:
             agent_id=self.agent_id,
             limit=SEARCH_DEPTH,
             quarantined=False,
+            for_model=True,
         )
         entities, relations = self._load()
         names: list[str] = []

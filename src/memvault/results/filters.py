@@ -83,6 +83,14 @@ class Searched(Scoped, total=False):
     quarantined: bool | None
 
 
+class Sought(Searched, total=False):
+    """``Vault.search``: also ``for_model`` (True: the hits a model may be shown, read as
+    a prompt block is read, ``Recall.screened``: what the block's screen withholds, the
+    model screen's flags and instructions split across memories, is left out)."""
+
+    for_model: bool
+
+
 class Browsed(Listed, total=False):
     """``Vault.list`` / ``count``: also ``quarantined`` (True: only held entries)."""
 
@@ -90,7 +98,11 @@ class Browsed(Listed, total=False):
 
 
 #: The defaults of the words that have one other than None.
-DEFAULTS: dict[str, object] = {"include_superseded": False, "scope": "global"}
+DEFAULTS: dict[str, object] = {
+    "include_superseded": False,
+    "scope": "global",
+    "for_model": False,
+}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -142,5 +154,6 @@ __all__ = [
     "Recalled",
     "Scoped",
     "Searched",
+    "Sought",
     "takes",
 ]

@@ -129,6 +129,11 @@ class CandidateTrace:
         """Each channel's raw score, as ``Hit.sources`` carries it."""
         return {name: found.score for name, found in self.channels.items()}
 
+    @property
+    def shown(self) -> bool:
+        """Whether ``context()`` shows it (its text, or the placeholder of a flagged one)."""
+        return self.context in ("injected", "placeholder")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "rank": self.rank,

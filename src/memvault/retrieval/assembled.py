@@ -30,8 +30,10 @@ from ..model import Hit
 from ..security.quarantine import injectable
 from ..security.scan.split import Part, check_parts
 
-# Blocks are short (``context.limit``); a longer list is read only this far.
-_MAX_READ = 40
+# Blocks are short (``context.limit``, a tool's limit, ``search_nodes``' depth of 50);
+# a longer list is read only this far, and what lies past it is left out unread.
+_MAX_READ = 64
+_UNREAD = f"past the first {_MAX_READ} memories the block's screen reads"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,22 +44,49 @@ class Withheld:
     reason: str
 
 
-def split_instructions(hits: Sequence[Hit]) -> list[Withheld]:
-    """The memories of ``hits`` (in rendering order) that, read with another of them,
-    form an instruction; approved memories are never among them."""
-    shown = [h.entry for h in hits[:_MAX_READ] if injectable(h.entry)]
-    parts = {e.id: Part.of(e.content) for e in shown}
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One memory as a model would be shown it: an id, its text, and whether a person
+    approved it (an approval vouches for that text in any company)."""
+
+    id: str
+    text: str
+    approved: bool = False
+
+
+def withheld_among(shown: Sequence[Shown]) -> list[Withheld]:
+    """The memories of ``shown`` (in rendering order) that, read with another of them,
+    form an instruction, and those past what is read; approved ones are never among
+    them. Every door that shows recalled memories to a model asks this, whatever the
+    memories' source (the vault's hits, Hindsight's recall)."""
+    read = list(shown[:_MAX_READ])
+    parts = {m.id: Part.of(m.text) for m in read}
     out: dict[str, str] = {}
-    for i, first in enumerate(shown):
-        for second in shown[i + 1 :]:
+    for i, first in enumerate(read):
+        for second in read[i + 1 :]:
             a, b = parts[first.id], parts[second.id]
             cut = check_parts(a, b) or check_parts(b, a)
             if cut is None:
                 continue
-            for entry, other in ((first, second), (second, first)):
-                if entry.approved_at is None and entry.id not in out:
-                    out[entry.id] = f"{cut.threat.description} (with {other.id})"
-    return [Withheld(entry_id, reason) for entry_id, reason in out.items()]
+            for memory, other in ((first, second), (second, first)):
+                if not memory.approved and memory.id not in out:
+                    out[memory.id] = f"{cut.threat.description} (with {other.id})"
+    for memory in shown[_MAX_READ:]:
+        if not memory.approved:
+            out.setdefault(memory.id, _UNREAD)
+    return [Withheld(memory_id, reason) for memory_id, reason in out.items()]
 
 
-__all__ = ["Withheld", "split_instructions"]
+def split_instructions(hits: Sequence[Hit]) -> list[Withheld]:
+    """``withheld_among`` the memories of ``hits`` whose text a block shows (a held or
+    flagged one is shown as its placeholder, which forms nothing)."""
+    return withheld_among(
+        [
+            Shown(h.entry.id, h.entry.content, h.entry.approved_at is not None)
+            for h in hits
+            if injectable(h.entry)
+        ]
+    )
+
+
+__all__ = ["Shown", "Withheld", "split_instructions", "withheld_among"]

@@ -108,6 +108,7 @@ class Search:
     limit: int
     as_of: datetime | None = None  # recall as it was then (``lifecycle.history``)
     include_superseded: bool = False
+    for_model: bool = False  # the hits go to a model: read as a prompt block (``screened``)
 
 
 def check_query(query: object, max_bytes: int) -> str:
@@ -201,17 +202,29 @@ class Recall:
         *,
         as_of: datetime | None = None,
         include_superseded: bool = False,
+        for_model: bool = False,
     ) -> Search:
         """A search of ``query`` in ``view`` (the caller's recall view), narrowed by
         ``flt``: the view and the filter come checked (``engine.views``), the text and
         ``limit`` are checked here."""
         text = check_query(query, self.config.max_query_bytes)
         checked = check_limit(limit, maximum=1000)
-        return Search(view, text, flt, checked, as_of, include_superseded)
+        return Search(
+            view,
+            text,
+            flt,
+            checked,
+            as_of=as_of,
+            include_superseded=include_superseded,
+            for_model=for_model,
+        )
 
     def hits(self, search: Search) -> list[Hit]:
-        """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns)."""
+        """The best ``search.limit`` candidates as hits (what ``Vault.search`` returns);
+        for a model (``search.for_model``), less what the block's screen withholds."""
         hits = [c.hit() for c in self.run(search).candidates[: search.limit]]
+        if search.for_model:
+            hits, _ = self.screened(search.view, hits)
         self._recalled(search, hits)
         return hits
 

@@ -49,6 +49,34 @@ class Door(StrEnum):
 DOORS: tuple[Door, ...] = tuple(Door)
 
 
+class Reading(StrEnum):
+    """A way recalled memories leave the vault as text a model reads.
+
+    Each memory passed the screen alone when it was written; what a model is shown is
+    read again as the prompt block reads it (``Recall.screened``: the model screen, then
+    every pair of the memories shown, both orders, for an instruction split across
+    them). ``Vault.context`` / ``context_hits`` do so themselves; a door that shows
+    ``Vault.search`` hits passes ``for_model=True``. All end in the one function of the
+    pair check (``retrieval.assembled.withheld_among``), which Hindsight's recall asks
+    too (the model screen reads the vault's own vectors, so only the vault's hits).
+    """
+
+    CONTEXT = "context block"  # Vault.context: the providers' prefetch, /v1/recall, MCP prompts
+    SESSION_BLOCK = "session block"  # Vault.context_hits: the agent's session block
+    RECALL_TOOL = "memory_recall tool"  # agent.tools.vault: providers, MCP, OpenAI tools
+    EXTERNAL = "external recall"  # /api/memory/v2 search and reflect (agent.external.vault)
+    GRAPH_SEARCH = "search_nodes"  # the MCP knowledge-graph search (mcp.graph)
+    # Hindsight's recall: the provider's prefetch block and hindsight_recall tool, the
+    # gateway's Hindsight search (agent.providers.hindsight.readable, the same check).
+    HINDSIGHT = "Hindsight recall"
+    # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose
+    # get, list and search return the same items to the application that owns it.
+
+
+#: Every reading door, in the order the reading test walks them.
+READINGS: tuple[Reading, ...] = tuple(Reading)
+
+
 class TextScreen:
     """Screens one text for one door: ``SecurityError`` or the text, redacted."""
 
@@ -86,4 +114,4 @@ def _refused(found: Assessment, door: Door) -> SecurityError:
     )
 
 
-__all__ = ["DOORS", "Door", "TextScreen"]
+__all__ = ["DOORS", "READINGS", "Door", "Reading", "TextScreen"]

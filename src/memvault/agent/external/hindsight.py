@@ -16,7 +16,13 @@ from ...errors import MemvaultError, UpstreamError, ValidationError
 from ...results.external import ExternalHit
 from ..config.settings import MemoryConfig
 from ..provider import MemoryWrite
-from ..providers.hindsight import DEFAULT_AGENT, document_id, merge_hits, reflect_banks
+from ..providers.hindsight import (
+    DEFAULT_AGENT,
+    document_id,
+    merge_hits,
+    readable,
+    reflect_banks,
+)
 from ..providers.hindsight import hits_from as _hits_from
 from ..providers.hindsight_conn import HindsightConnection, describe
 from .protocol import Bank, Banks, ExternalStatus, RecallBudget, Reflection
@@ -81,7 +87,7 @@ class HindsightExternalMemory:
                     provider="hindsight",
                 )
             per_bank.append(_hits_from(answer, bank.id))
-        return merge_hits(per_bank)[:limit]
+        return readable(merge_hits(per_bank)[:limit])
 
     def reflect(
         self,

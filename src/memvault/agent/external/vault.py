@@ -66,7 +66,11 @@ class VaultExternalMemory:
 
     def _search(self, query: str, banks: Banks, limit: int) -> list[Hit]:
         vault = self._vault(banks.agent_id)
-        return vault.search(query, user_id=banks.user_id, agent_id=banks.agent_id, limit=limit)
+        # What is recalled here is handed to a model (the gateway's callers, reflect):
+        # read as a prompt block is, so an instruction split across memories stays out.
+        return vault.search(
+            query, user_id=banks.user_id, agent_id=banks.agent_id, limit=limit, for_model=True
+        )
 
     @staticmethod
     def _hit(hit: Hit, banks: Banks) -> ExternalHit:

@@ -38,6 +38,7 @@ from ...errors import ConfigError, MemvaultError, SecurityError, UpstreamError
 from ...fences import CONTEXT_NOTE, escape_data, strip_fences
 from ...render import count_tokens
 from ...results.external import ExternalHit
+from ...retrieval.assembled import Shown, withheld_among
 from ...security.screen import Door, TextScreen
 from ...validation import check_optional_ident
 from ..banks import Bank, BankNaming, Banks
@@ -172,6 +173,17 @@ def merge_hits(per_bank: list[list[ExternalHit]]) -> list[ExternalHit]:
             seen.add(key)
             merged.append(hit)
     return merged
+
+
+def readable(hits: list[ExternalHit]) -> list[ExternalHit]:
+    """``hits`` as a model may be shown them together: each was screened alone
+    (``hits_from``), and those that form an instruction with another of them are left
+    out, as the vault's own prompt block leaves them out (``retrieval.assembled``)."""
+    out = withheld_among([Shown(str(i), hit.text) for i, hit in enumerate(hits)])
+    for left in out:
+        log.info("hindsight: a recalled memory left out: %s", left.reason)
+    gone = {int(left.entry_id) for left in out}
+    return [hit for i, hit in enumerate(hits) if i not in gone]
 
 
 def wrap(text: str, tag: str) -> str:
@@ -499,7 +511,7 @@ class HindsightProvider(MemoryProvider):
         for failure in failures:
             log.warning("hindsight: recall failed for bank %s", failure)
         merged = merge_hits(per_bank)
-        return merged if limit is None else merged[:limit]
+        return readable(merged if limit is None else merged[:limit])
 
     def _recalls(self, query: object) -> bool:
         """Whether recall is injected at all, and ``query`` is worth a recall."""
@@ -790,5 +802,6 @@ __all__ = [
     "HindsightProvider",
     "document_id",
     "merge_hits",
+    "readable",
     "reflect_banks",
 ]

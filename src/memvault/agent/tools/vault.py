@@ -374,9 +374,10 @@ class VaultTools:
             found = [
                 (h.entry, h.score) for h in self.vault.context_hits(query, **scope, limit=limit)
             ]
-        else:  # context_hits has no kind filter: explain() reads the same gate per hit
+        else:  # context_hits has no kind filter: explain() reads the same gate per hit,
+            # and the same screen of the block (a memory it withholds is not shown)
             trace = self.vault.explain(query, **scope, limit=limit, kind=kind, quarantined=False)
-            found = [(c.entry, c.score) for c in trace.candidates if c.returned and c.relevant]
+            found = [(c.entry, c.score) for c in trace.candidates if c.returned and c.shown]
         if not found:
             return _ok(count=0, memories=[], note=NOTHING_RELEVANT)
         return _ok(
