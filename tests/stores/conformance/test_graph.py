@@ -185,7 +185,7 @@ def _said(store: Store, entry_ids: list[str]) -> set[tuple[str, str, str, str]]:
 
 
 def test_co_mentions_read_back_as_stated_whatever_keeps_them(store: Store) -> None:
-    # Co-mentions are kept as places on the links (stores.co_mentions), the rest as
+    # Co-mentions are kept as places on the links (stores.graph_values), the rest as
     # rows: what reads give back is exactly what was stated, one direction each.
     g = graph(store)
     put(store, entry("e1", "one"), entry("e2", "two", agent_id="a1"), entry("e1", "b", user="bob"))

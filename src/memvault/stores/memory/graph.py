@@ -1,7 +1,7 @@
 """The entity graph of the in-memory store (``protocols.EntityGraph``) in plain dicts.
 
 Kept as the SQL backends keep it (``stores.sql.graph``): entities, the keys naming
-them, links (with their co-mention places, ``stores.co_mentions``) and relations per
+them, links (with their co-mention places, ``stores.graph_values``) and relations per
 entry; a view sees what its entries link to.
 """
 
@@ -14,8 +14,16 @@ from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry, new_id
 from ...names import name_key
 from ...results.graph import Entity, Relation
-from ..co_mentions import Place, fold, merged, unfold
-from ..graph_values import MENTIONED_WITH, UNKNOWN, Mention, RelationMention
+from ..graph_values import (
+    MENTIONED_WITH,
+    UNKNOWN,
+    Mention,
+    Place,
+    RelationMention,
+    fold,
+    merged,
+    unfold,
+)
 from ..values import NO_FILTER, EntryFilter, View
 
 _Key = tuple[str, str]

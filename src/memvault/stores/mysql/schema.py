@@ -493,7 +493,8 @@ def _drop_fulltext(cur: Any, exact: str) -> None:
 
 @migration(11, "co-mentions as places on the entry links, not relation rows")
 def _co_mention_places(cur: Any, exact: str) -> None:
-    # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
+    # stores.graph_values, co-mentions as places: the stored mentioned_with rows become
+    # two numbers per link.
     # Re-runnable: the columns are added only if missing, and each page of entries is
     # folded in a transaction of its own, an entry with places being done already.
     for column in ("co_first", "co_last"):

@@ -678,7 +678,8 @@ def _settings(conn: psycopg.Connection[Any]) -> None:
 
 @migration(16, "co-mentions as places on the entry links, not relation rows")
 def _co_mention_places(conn: psycopg.Connection[Any]) -> None:
-    # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
+    # stores.graph_values, co-mentions as places: the stored mentioned_with rows become
+    # two numbers per link.
     conn.execute("ALTER TABLE graph_links ADD COLUMN IF NOT EXISTS co_first smallint")
     conn.execute("ALTER TABLE graph_links ADD COLUMN IF NOT EXISTS co_last smallint")
 

@@ -1,7 +1,7 @@
 """The co-mentions of the SQL graph, read from the places on ``graph_links``, and the
 schema step that turns the rows older vaults stored into places.
 
-``stores.co_mentions`` says why they are places, not rows. These reads give what the
+``stores.graph_values`` says why they are places, not rows. These reads give what the
 rows gave: an entry's pairs (``entry_links``), and the pairs touching some entities
 in the entries a view sees (``entity_relations``, through ``clauses.view_clause``
 like the rows it stands in for).
@@ -13,8 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from ..co_mentions import Place, fold, pairs_of, unfold
-from ..graph_values import MENTIONED_WITH
+from ..graph_values import MENTIONED_WITH, Place, fold, pairs_of, unfold
 from .runner import Dialect, Runner
 
 Row = tuple[str, str, str]  # (source id, target id, relation type)

@@ -3,7 +3,7 @@
 Four tables, every key starting with ``user_id`` (the sharding rule):
 ``graph_entities`` (id, shown name, type), ``graph_names`` (each key that names an
 entity), ``graph_links`` (entry -> entity, with the entity's places among the entry's
-co-mentions: ``stores.co_mentions``) and ``graph_relations`` (source, target, type, and
+co-mentions: ``stores.graph_values``) and ``graph_relations`` (source, target, type, and
 the entry that said it; co-mentions only when the places do not imply them). Links
 and relations reference their entry with ``ON DELETE CASCADE``, so a deleted entry
 never leaves a link behind; what a view sees is decided by joining the entry
@@ -24,8 +24,7 @@ from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry, new_id
 from ...names import name_key
 from ...results.graph import Entity, Relation
-from ..co_mentions import Place, merged
-from ..graph_values import UNKNOWN, Mention, RelationMention
+from ..graph_values import UNKNOWN, Mention, Place, RelationMention, merged
 from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
 from .co_mentions import entry_pairs, split, touching

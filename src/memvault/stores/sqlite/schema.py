@@ -630,7 +630,8 @@ def _settings(conn: sqlite3.Connection) -> None:
 
 @migration(20, "co-mentions as places on the entry links, not relation rows")
 def _co_mention_places(conn: sqlite3.Connection) -> None:
-    # stores.co_mentions: the stored mentioned_with rows become two numbers per link.
+    # stores.graph_values, co-mentions as places: the stored mentioned_with rows become
+    # two numbers per link.
     # Re-runnable, like the steps before: a column is added only when missing, and an
     # entry whose links have places is folded already.
     have = {r[1] for r in conn.execute("PRAGMA table_info(graph_links)")}
