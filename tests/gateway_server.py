@@ -21,6 +21,11 @@ from memvault.server.app import create_app
 from memvault.server.keys import KeyStore
 from memvault.server.state import ServerSettings
 
+# One TLS context for every test client: httpx builds a new one (reading and parsing the
+# CA bundle, ~30-150 ms) for each client it opens, and these clients speak plain HTTP to
+# loopback. ``httpx.get`` opens a client per call, so loops over routes use one client.
+TLS = httpx.create_ssl_context()
+
 
 class _Server(uvicorn.Server):
     """uvicorn's server, saying when it has started serving (or has stopped trying)."""
@@ -70,7 +75,7 @@ class Live:
 
     def client(self, key: str | None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30, verify=TLS)
 
     def snapshot(self) -> str:
         """A digest of everything a request could change: entries, files, keys."""

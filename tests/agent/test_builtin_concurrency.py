@@ -7,9 +7,11 @@ file whole.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -48,27 +50,64 @@ ADDER = textwrap.dedent(
 BALLAST = 60
 KEEP = 40
 
-ENDLESS = textwrap.dedent(
+# The writers: each adds small entries forever and, past KEEP of them, drops the
+# oldest small one in the same all-or-nothing edit. They are forked, one per round,
+# from a parent that opened the files once (``initialize`` scans the 2 MB of ballast
+# for threats and personal data, ~2 s in a fresh interpreter): each writer is still
+# a process of its own that reads whatever the last kill left (``entries`` and every
+# ``edit`` read the file on disk, under the lock for an edit) and is SIGKILLed at a
+# random moment while it writes.
+WRITERS = textwrap.dedent(
     """
+    import os
     import sys
     from memvault.agent.providers.builtin import BuiltinFileProvider
     from memvault.agent.files import Edit
     from test_builtin_concurrency import BALLAST, KEEP, expected_entry
 
-    base, first = sys.argv[1], int(sys.argv[2])
+    def endless(provider, first):
+        count = len(provider.entries("user"))
+        print("ready", os.getpid(), flush=True)
+        i = first
+        while True:
+            edits = [Edit.add(expected_entry(i))]
+            if count >= BALLAST + KEEP:
+                edits.insert(0, Edit.remove_at(BALLAST))
+            count = provider.edit("user", edits).usage.count
+            i += 1
+
     provider = BuiltinFileProvider(user_char_limit=10_000_000)
-    provider.initialize(user_id="shared", base_dir=base)
-    count = len(provider.entries("user"))
-    print("ready", flush=True)
-    i = first
-    while True:
-        edits = [Edit.add(expected_entry(i))]
-        if count >= BALLAST + KEEP:
-            edits.insert(0, Edit.remove_at(BALLAST))
-        count = provider.edit("user", edits).usage.count
-        i += 1
+    provider.initialize(user_id="shared", base_dir=sys.argv[1])
+    for line in sys.stdin:  # the first entry number: fork one writer, report how it ended
+        pid = os.fork()
+        if pid == 0:
+            try:
+                endless(provider, int(line))
+            finally:
+                os._exit(1)
+        print("exit", os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
     """
 )
+
+
+class Lines:
+    """Lines from a pipe, read with a deadline (``select`` on the raw descriptor)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+
+    def next(self, timeout: float) -> str | None:
+        """The next line, or None if none is complete within ``timeout`` seconds."""
+        while b"\n" not in self.buffer:
+            readable, _, _ = select.select([self.fd], [], [], timeout)
+            if not readable:
+                return None
+            chunk = os.read(self.fd, 4096)
+            assert chunk, "the writers' parent died"
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode()
 
 
 def expected_entry(i: int) -> str:
@@ -138,32 +177,46 @@ def test_sigkill_mid_write_leaves_a_whole_file(tmp_path: Path) -> None:
     path.parent.mkdir(parents=True)
     path.write_text(join_entries([expected_entry(i) for i in range(BALLAST)]), encoding="utf-8")
     seen_ids: set[int] = set()
-    for round_ in range(20):
-        proc = subprocess.Popen(
-            [sys.executable, "-c", ENDLESS, str(tmp_path), str((round_ + 1) * 1_000_000)],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *PYTHONPATH])},
-        )
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "ready"
-        try:
-            proc.wait(timeout=rng.uniform(0.02, 0.3))
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGKILL)
-        assert proc.wait(timeout=30) == -signal.SIGKILL, "the writer died on its own"
-        proc.stdout.close()
+    parent = subprocess.Popen(
+        [sys.executable, "-c", WRITERS, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *PYTHONPATH])},
+    )
+    assert parent.stdin is not None and parent.stdout is not None
+    lines = Lines(parent.stdout.fileno())
+    writer = 0
+    try:
+        for round_ in range(20):
+            parent.stdin.write(f"{(round_ + 1) * 1_000_000}\n".encode())
+            parent.stdin.flush()
+            ready = lines.next(timeout=60)
+            assert ready is not None and ready.startswith("ready "), ready
+            writer = int(ready.split()[1])
+            # As waiting on the writer with a timeout did: a line now means it died on its own.
+            assert lines.next(timeout=rng.uniform(0.02, 0.3)) is None, "the writer died on its own"
+            os.kill(writer, signal.SIGKILL)
+            assert lines.next(timeout=30) == f"exit {-signal.SIGKILL}", "the writer died on its own"
+            writer = 0
 
-        text = path.read_text(encoding="utf-8")
-        assert find_drift(text, BIG_LIMIT) is None
-        entries = split_entries(text)
-        assert len(entries) == len(set(entries)) <= BALLAST + KEEP
-        assert entries[:BALLAST] == [expected_entry(i) for i in range(BALLAST)]
-        for entry in entries:
-            number = int(entry.split("\n", 1)[0].removeprefix("entry "))
-            assert entry == expected_entry(number), "an entry was written in part"
-            seen_ids.add(number)
-
+            text = path.read_text(encoding="utf-8")
+            assert find_drift(text, BIG_LIMIT) is None
+            entries = split_entries(text)
+            assert len(entries) == len(set(entries)) <= BALLAST + KEEP
+            assert entries[:BALLAST] == [expected_entry(i) for i in range(BALLAST)]
+            for entry in entries:
+                number = int(entry.split("\n", 1)[0].removeprefix("entry "))
+                assert entry == expected_entry(number), "an entry was written in part"
+                seen_ids.add(number)
+        parent.stdin.close()
+        assert parent.wait(timeout=30) == 0
+    finally:  # a failed round leaves no process behind
+        if writer:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(writer, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
+        parent.stdout.close()
     assert len(seen_ids) > BALLAST + 20  # the writers did make progress between kills
 
     # The lock is free again and the next write cleans any temp file a kill left.

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from starlette.routing import Mount, Route
 
-from tests.gateway_server import Live
+from tests.gateway_server import TLS, Live
 
 # docs/http-reference.md's "Public routes" list: a new public route goes there and here.
 PUBLIC = {"/healthz", "/readyz", "/", "/panel", "/panel/static"}
@@ -28,15 +28,17 @@ def _bearer(key: str) -> dict[str, str]:
 
 def test_only_health_and_the_panel_shell_answer_without_a_key(live: Live) -> None:
     answered = set()
-    for path in _paths(live):
-        concrete = path.replace("{", "").replace("}", "")
-        if path == "/panel/static":
-            concrete = "/panel/static/app.js"
-        methods = ("POST",) if path == "/mcp" else ("GET", "POST")
-        for method in methods:
-            r = httpx.request(method, f"{live.url}{concrete}", timeout=60)
-            if r.status_code not in (401, 405):  # 405: no such method there
-                answered.add(path)
+    with httpx.Client(timeout=60, verify=TLS) as client:
+        for path in _paths(live):
+            concrete = path.replace("{", "").replace("}", "")
+            if path == "/panel/static":
+                concrete = "/panel/static/app.js"
+            methods = ("POST",) if path == "/mcp" else ("GET", "POST")
+            for method in methods:
+                client.cookies.clear()  # each request as from a new caller
+                r = client.request(method, f"{live.url}{concrete}")
+                if r.status_code not in (401, 405):  # 405: no such method there
+                    answered.add(path)
     assert answered <= PUBLIC
     assert {"/healthz", "/readyz", "/", "/panel"} <= answered
 

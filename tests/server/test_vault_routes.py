@@ -17,7 +17,7 @@ from memvault import Vault, VaultConfig
 from memvault.errors import ConfigError
 from memvault.server.app import check_bind, create_app
 from memvault.server.state import ServerSettings
-from tests.gateway_server import Live, serving
+from tests.gateway_server import TLS, Live, serving
 
 
 @pytest.fixture
@@ -69,12 +69,14 @@ def test_every_route_but_health_needs_a_key(live: Live, auth: str | None) -> Non
     headers = {"Authorization": auth} if auth else {}
     routes = [r for r in _routes(live) if r[1] not in ("/healthz", "/readyz")]
     assert len(routes) >= 19
-    for method, path in routes:
-        body = {} if method in ("POST", "PUT", "PATCH") else None
-        r = httpx.request(method, f"{live.url}{path}", json=body, headers=headers, timeout=60)
-        assert r.status_code == 401, (method, path, r.text)
-        assert r.json()["error"]["code"] == "unauthorized"
-        assert r.headers["www-authenticate"] == "Bearer"
+    with httpx.Client(timeout=60, verify=TLS) as client:
+        for method, path in routes:
+            body = {} if method in ("POST", "PUT", "PATCH") else None
+            client.cookies.clear()  # each request as from a new caller
+            r = client.request(method, f"{live.url}{path}", json=body, headers=headers)
+            assert r.status_code == 401, (method, path, r.text)
+            assert r.json()["error"]["code"] == "unauthorized"
+            assert r.headers["www-authenticate"] == "Bearer"
     assert live.snapshot() == before
 
 

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from memvault import Domain, Kind, MemClass, Tier
 from memvault.model import EntryOrder
@@ -367,6 +367,39 @@ def test_sort_and_created_date_range(page: Page, live: Live) -> None:
     page.get_by_role("button", name="Reset").click()
     expect(contents).to_have_count(3)
     expect(page.get_by_label("Created from")).to_have_value("")
+
+
+# -- 6b. a late answer does not draw over a newer one
+
+
+def test_a_late_list_answer_does_not_replace_the_search_results(page: Page, live: Live) -> None:
+    # Opening the screen loads the list; a search loads its results. When the list's
+    # answer comes back last (a slow server), it must not overwrite the results (it did:
+    # the search box said "bees" while the screen listed every memory).
+    with live.client(live.alice) as alice:
+        bees = _add(alice, "Alice keeps bees")
+        go = _add(alice, "Alice writes Go services")
+    held: list[Route] = []
+
+    def hold_the_first_list(route: Route) -> None:
+        if not held:
+            held.append(route)  # answered below, after the search's answer
+        else:
+            route.continue_()
+
+    page.route("**/v1/memories?*", hold_the_first_list)
+    sign_in(page, live, live.alice)
+    page.locator("#search-query").fill("bees")
+    page.locator("#search-form").get_by_role("button", name="Search").click()
+    expect(page.locator("#memories-summary")).to_have_text("1 result for “bees”")
+    assert held, "the list's request was not seen"
+    late = held[0].request
+    with page.expect_event("requestfinished", lambda request: request == late):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done))")  # its handler has run
+    expect(page.locator(f'{ITEMS}[data-id="{go}"]')).to_have_count(0)
+    expect(page.locator(f'{ITEMS}[data-id="{bees}"]')).to_be_visible()
+    expect(page.locator("#memories-summary")).to_have_text("1 result for “bees”")
 
 
 # -- 7. keys: copy, and an explicit user or admin choice

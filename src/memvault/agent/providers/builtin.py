@@ -98,12 +98,22 @@ def blocked_placeholder(pattern_id: str) -> str:
     )
 
 
-def sanitize(entries: Sequence[str]) -> list[str]:
+def sanitize(entries: Sequence[str], *, source: Path | None = None) -> list[str]:
     """``entries`` as a prompt may show them: a flagged entry replaced by its placeholder,
-    personal data and secrets in the others redacted."""
+    personal data and secrets in the others redacted.
+
+    With ``source`` (the file they came from), each flagged entry is also logged as a
+    warning, from the same scan: loading a large file scans every entry once, not twice.
+    """
     shown = []
     for entry in entries:
         threat = scan_strict(entry)
+        if threat is not None and source is not None:
+            logger.warning(
+                "%s holds an entry flagged %s; it is withheld from the prompt",
+                source,
+                threat.pattern_id,
+            )
         shown.append(
             redact(entry).text if threat is None else blocked_placeholder(threat.pattern_id)
         )
@@ -126,17 +136,19 @@ def _without_invisible(edit: Edit) -> Edit:
     return edit if text == edit.content else dataclasses.replace(edit, content=check_entry(text))
 
 
-def render_block(target: WriteTarget, entries: Sequence[str], limit: int) -> str:
+def render_block(
+    target: WriteTarget, entries: Sequence[str], limit: int, *, source: Path | None = None
+) -> str:
     """One prompt block: rule, header with usage, rule, entries separated by ``§``.
 
-    Usage counts the text on disk; flagged entries are shown as placeholders.
-    Returns "" when there are no entries.
+    Usage counts the text on disk; flagged entries are shown as placeholders (and
+    logged, naming ``source``, when it is given). Returns "" when there are no entries.
     """
     if not entries:
         return ""
     usage = Usage.of(entries, limit)
     over = ", over the limit" if usage.over else ""
-    shown = sanitize(entries)
+    shown = sanitize(entries, source=source)
     cap = limit * RENDER_FACTOR
     kept: list[str] = []
     for entry in shown:
@@ -244,14 +256,7 @@ class BuiltinFileProvider(MemoryProvider):
         for target in ("user", "memory"):
             memory_file = self._file(target)
             entries = memory_file.entries()
-            for entry in entries:
-                if (threat := scan_strict(entry)) is not None:
-                    logger.warning(
-                        "%s holds an entry flagged %s; it is withheld from the prompt",
-                        memory_file.path,
-                        threat.pattern_id,
-                    )
-            blocks.append(render_block(target, entries, memory_file.limit))
+            blocks.append(render_block(target, entries, memory_file.limit, source=memory_file.path))
         text = "\n\n".join(block for block in blocks if block)
         if text:
             text += (

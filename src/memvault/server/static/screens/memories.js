@@ -1,7 +1,7 @@
 // Memories: add, search, filter, sort, page, edit, delete (one or a page's selection),
 // review held ones, reveal redacted ones.
 import {
-  $, agentOf, api, el, guarded, loading, notify, pager, plural, registerScreen, when,
+  $, agentOf, api, el, guarded, loading, newest, notify, pager, plural, registerScreen, when,
 } from "../core.js";
 import { historyButton } from "../history.js";
 
@@ -12,6 +12,7 @@ const LONG_METADATA = 4; // more metadata fields than this start folded
 const view = { offset: 0, query: "" };
 const paging = pager(["#page-prev", "#page-next", "#page-label"], view, PAGE, loadMemories);
 let choices = null; // the values of kind, tier, ... as the server's enums have them
+const loads = newest(); // a late answer for a search or filters left draws nothing
 
 // The forms' labels, by the HTTP fields they fill: the server's errors name these.
 const ADD_FIELDS = { content: "Content", name: "Name", kind: "Kind", mem_class: "Class",
@@ -78,6 +79,7 @@ function datesInOrder() {
 async function loadMemories() {
   const list = $("#memories-list");
   if (!view.query && !datesInOrder()) return; // dates bound the list, not a search
+  const current = loads();
   loading(list);
   $("#memories-summary").textContent = "";
   updateBulk();
@@ -88,6 +90,7 @@ async function loadMemories() {
       for (const [name, value] of Object.entries(filters())) if (value) body[name] = value;
       const data = await api("POST", "/v1/memories/search",
         { body, userIn: "body", fields: LIST_FIELDS });
+      if (!current()) return;
       renderMemories(data.results.map((hit) => ({ entry: hit.entry, score: hit.score })));
       $("#memories-summary").textContent =
         `${plural(data.results.length, "result", "results")} for “${view.query}”`;
@@ -100,6 +103,7 @@ async function loadMemories() {
           limit: PAGE, offset: view.offset },
         fields: LIST_FIELDS,
       });
+      if (!current()) return;
       if (!data.items.length && view.offset > 0) { // the last page emptied: show the one before
         view.offset = Math.max(0, view.offset - PAGE);
         await loadMemories();
@@ -110,6 +114,7 @@ async function loadMemories() {
       paging.show(data);
     }
   });
+  if (!current()) return; // a newer load owns the list (a page back on an emptied page, too)
   if (list.querySelector(".loading")) list.replaceChildren();
   updateBulk();
 }
