@@ -382,3 +382,31 @@ def test_the_installed_command_prints_one_line(cli_home: Path, args: list[str]) 
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("stdin", "argv"),
+    [
+        ("closed", ["add", "--user", "alice", "-"]),
+        ("not-utf8", ["add", "--user", "alice", "-"]),
+        ("closed", ["import", "--user", "alice", "-"]),
+        ("not-utf8", ["reveal", "known-1", "--user", "alice"]),
+        ("closed", ["set-secret", "--user", "alice", "--current"]),
+    ],
+)
+def test_an_unreadable_stdin_is_one_clear_line(
+    cli_home: Path, monkeypatch: pytest.MonkeyPatch, stdin: str, argv: list[str]
+) -> None:
+    # A closed stdin (`memvault add - <&-`) or bytes that are not text used to end as
+    # "unexpected OSError ... (a bug; please report it)", exit 1.
+    if stdin == "closed":
+        source = io.StringIO("")
+        source.close()
+        monkeypatch.setattr("sys.stdin", source)
+    else:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe\xfa tea\n")))
+    code, _out, err = run_main(["--home", str(cli_home), *argv])
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot read "), err
+    assert "from stdin" in lines[0] and "bug" not in lines[0]

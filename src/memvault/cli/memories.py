@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +27,7 @@ from .shared import (
     _metadata,
     _State,
     _state,
+    read_stdin,
 )
 
 
@@ -107,7 +107,7 @@ def _text_to_add(content: str | None, file: Path | None) -> str:
             field="content",
         )
     if content == "-":
-        return sys.stdin.read()
+        return read_stdin("the text to remember")
     return content
 
 

@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from typing import Annotated
 
 import typer
 
 from ..errors import AuthorizationError, ValidationError
-from .shared import AsJson, User, _echo_json, _state
+from .shared import AsJson, User, _echo_json, _state, read_stdin
 
 
 def set_secret(
@@ -35,8 +34,10 @@ def set_secret(
     """Set the secret that authorises revealing a user's redacted originals (read from stdin)."""
     if current and reset:
         raise ValidationError("pass --current or --reset, not both")
-    old = sys.stdin.readline().rstrip("\n") if current else None
-    secret = sys.stdin.readline().rstrip("\n")
+    if current:
+        old, secret = read_stdin("the current secret, then the new one", lines=2).split("\n")
+    else:
+        old, secret = None, read_stdin("the secret", lines=1)
     with _state(ctx).vault() as vault:
         if reset:
             vault.reveal.reset_secret(user_id=user, secret=secret, actor="cli")
@@ -88,7 +89,7 @@ def reveal(
     as_json: AsJson = False,
 ) -> None:
     """Show a memory's original text: answers the reveal challenge (secret on stdin), audited."""
-    secret = sys.stdin.readline().rstrip("\n")
+    secret = read_stdin("the secret", lines=1)
     with _state(ctx).vault() as vault:
         vault.reveal.authorize(entry_id, user_id=user, secret=secret, actor="cli")
         entry = vault.reveal.entry(entry_id, user_id=user, actor="cli")

@@ -4,14 +4,13 @@ shows what was learnt."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..errors import ValidationError
-from .shared import Agent, AsJson, User, _echo_json, _state
+from .shared import Agent, AsJson, User, _echo_json, _state, read_stdin
 
 
 def remember(
@@ -30,7 +29,11 @@ def remember(
     """Archive a conversation's messages as turns and learn facts from them (with an LLM
     configured: MEMVAULT_LLM_BASE_URL and MEMVAULT_LLM_MODEL)."""
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        text = (
+            read_stdin("the messages")
+            if source == "-"
+            else Path(source).read_text(encoding="utf-8")
+        )
     except OSError as exc:
         raise ValidationError(f"cannot read {source}: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -5,6 +5,7 @@ the small printers (one line per memory, JSON, the progress bar)."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
@@ -115,6 +116,21 @@ class _State:
             self.deferred = True
             return Vault(config=config, embedder=None)
         return vault
+
+
+def read_stdin(what: str, *, lines: int | None = None) -> str:
+    """``what`` from standard input: all of it, or its first ``lines`` lines (without
+    their line ends, joined by newlines). A closed or unreadable stdin, or bytes that are
+    not text, is the caller's mistake to fix (exit 2), not a crash."""
+    try:
+        if lines is None:
+            return sys.stdin.read()
+        return "\n".join(sys.stdin.readline().rstrip("\n") for _ in range(lines))
+    except (OSError, ValueError) as exc:  # ValueError: a closed stdin; UnicodeDecodeError too
+        why = "it is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        raise ValidationError(
+            f"cannot read {what} from stdin ({why}): pipe it in, e.g. `echo ... | memvault ...`"
+        ) from None
 
 
 def _state(ctx: typer.Context) -> _State:

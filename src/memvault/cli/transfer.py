@@ -15,7 +15,7 @@ import typer
 from ..atomic import replacing
 from ..errors import ValidationError
 from ..validation import check_ident
-from .shared import Agent, AsJson, User, _counted, _echo_json, _progress, _state
+from .shared import Agent, AsJson, User, _counted, _echo_json, _progress, _state, read_stdin
 
 
 def export(
@@ -84,7 +84,7 @@ def import_(
 ) -> None:
     """Import JSON lines (all or nothing) into a user's memory; records keep their agent."""
     if source == "-":
-        lines = sys.stdin.read().splitlines()
+        lines = read_stdin("the JSON lines").splitlines()
     else:
         try:
             lines = Path(source).read_text(encoding="utf-8").splitlines()
