@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 from .gateway_server import Live
 
@@ -99,3 +99,13 @@ def shot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#notice").evaluate("box => { box.hidden = true; }")
     page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+
+
+def release(page: Page, held: list[Route]) -> None:
+    """Answer the request a test held back (``page.route``) and wait until the page's
+    handler of that answer has run, so a late answer's effect can be checked."""
+    assert held, "the request to hold was not seen"
+    late = held[0].request
+    with page.expect_event("requestfinished", lambda request: request == late):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => setTimeout(done))")  # its handler has run

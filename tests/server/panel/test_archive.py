@@ -10,7 +10,7 @@ from playwright.sync_api import Page, Route, expect
 
 from memvault import DecisionStatus, MemClass, Tier
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, release, shot, sign_in  # noqa: F401 (fixtures)
 
 DAY = timedelta(days=1)
 PG = "Use PostgreSQL for the main database"
@@ -214,11 +214,7 @@ def test_a_late_answer_for_the_tier_left_does_not_replace_the_list(page: Page, l
     open_screen(page, "Archive")
     page.locator("#archive-tier").select_option("archive")
     expect(page.locator(f'#archive-list li.entry[data-id="{old}"]')).to_be_visible()
-    assert held, "the cold tier's request was not seen"
-    late = held[0].request
-    with page.expect_event("requestfinished", lambda request: request == late):
-        held[0].continue_()
-    page.evaluate("() => new Promise((done) => setTimeout(done))")  # its handler has run
+    release(page, held)
     expect(page.locator(f'#archive-list li.entry[data-id="{cold}"]')).to_have_count(0)
     expect(page.locator(f'#archive-list li.entry[data-id="{old}"]')).to_be_visible()
     expect(page.locator("#archive-summary")).to_have_text("1 memory in archive")

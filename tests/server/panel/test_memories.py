@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Route, expect
 from memvault import Domain, Kind, MemClass, Tier
 from memvault.model import EntryOrder
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, shot, unfold  # noqa: F401 (fixtures)
+from tests.panel_kit import browser, open_screen, page, release, shot, unfold  # noqa: F401 (fixtures)
 from tests.panel_kit import sign_in as _panel_sign_in
 
 ITEMS = "#memories-list li.entry"
@@ -392,11 +392,7 @@ def test_a_late_list_answer_does_not_replace_the_search_results(page: Page, live
     page.locator("#search-query").fill("bees")
     page.locator("#search-form").get_by_role("button", name="Search").click()
     expect(page.locator("#memories-summary")).to_have_text("1 result for “bees”")
-    assert held, "the list's request was not seen"
-    late = held[0].request
-    with page.expect_event("requestfinished", lambda request: request == late):
-        held[0].continue_()
-    page.evaluate("() => new Promise((done) => setTimeout(done))")  # its handler has run
+    release(page, held)
     expect(page.locator(f'{ITEMS}[data-id="{go}"]')).to_have_count(0)
     expect(page.locator(f'{ITEMS}[data-id="{bees}"]')).to_be_visible()
     expect(page.locator("#memories-summary")).to_have_text("1 result for “bees”")
