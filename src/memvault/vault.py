@@ -240,15 +240,9 @@ class Vault(FlatNames):
         as it was then: entries current at that moment, each in the version it had
         (ranked by their text of today; recency counts from ``as_of``).
 
-        ``scope`` narrows recall (seed 004): ``"global"`` (the default) is every entry the
-        call may see, ``"session"`` only those of ``session_id``, ``"workspace"`` only
-        those of ``workspace_id``; the id the scope needs must be given.
-
-        ``for_model=True``: the hits are for a model to read (a tool's answer, a
-        reflection), so they are read as ``context`` reads its block (the model screen,
-        instructions split across memories, both orders) and what that withholds is left
-        out; every door that shows search hits to a model passes it
-        (``security.screen.READINGS``).
+        ``scope`` (seed 004): ``"global"`` (default), ``"session"`` or ``"workspace"``
+        (its id must be given). ``for_model=True``: hits a model reads are screened as
+        ``context``'s block is (``security.screen.READINGS``).
         """
         return self._e.recall.hits(self._e.ask(query, user_id, agent_id, limit, filters))
 
