@@ -39,8 +39,33 @@ class QueryEmbedder(Embedder, Protocol):
     def embed_queries(self, texts: Sequence[str]) -> Vectors: ...
 
 
-def embed_queries(embedder: Embedder, texts: Sequence[str]) -> Vectors:
-    """Vectors of search queries: the query side where the model has one, else ``embed``."""
+@runtime_checkable
+class RoutedEmbedder(QueryEmbedder, Protocol):
+    """An embedder that embeds each stored text with one of several models (its *route*,
+    e.g. by the text's language) and can tell the routes back from stored vectors.
+
+    Why: a query is embedded by every model, as it may match a stored text of any
+    route; when the vectors searched all came from some routes, the other models'
+    work on the query changes no score and can be skipped (``among``). With ``among``
+    a query vector scores exactly as the full one against stored vectors of those
+    routes; against others it may score anything.
+    """
+
+    def routes_of(self, vectors: Vectors) -> frozenset[str]: ...
+
+    def embed_queries(
+        self, texts: Sequence[str], among: frozenset[str] | None = None
+    ) -> Vectors: ...
+
+
+def embed_queries(
+    embedder: Embedder, texts: Sequence[str], among: frozenset[str] | None = None
+) -> Vectors:
+    """Vectors of search queries: the query side where the model has one, else ``embed``;
+    ``among``: the routes of the stored vectors they will meet (:class:`RoutedEmbedder`;
+    ignored by other embedders; ``None``: any)."""
+    if among is not None and isinstance(embedder, RoutedEmbedder):
+        return embedder.embed_queries(texts, among)
     if isinstance(embedder, QueryEmbedder):
         return embedder.embed_queries(texts)
     return embedder.embed(texts)
@@ -77,4 +102,12 @@ def normalize(vectors: npt.ArrayLike) -> Vectors:
     return scaled
 
 
-__all__ = ["Embedder", "ModelIdentity", "QueryEmbedder", "Vectors", "embed_queries", "normalize"]
+__all__ = [
+    "Embedder",
+    "ModelIdentity",
+    "QueryEmbedder",
+    "RoutedEmbedder",
+    "Vectors",
+    "embed_queries",
+    "normalize",
+]

@@ -21,10 +21,11 @@ from .base import Embedder, Vectors, embed_queries
 
 
 class _Request:
-    __slots__ = ("error", "lead", "ready", "text", "vector")
+    __slots__ = ("among", "error", "lead", "ready", "text", "vector")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, among: frozenset[str] | None) -> None:
         self.text = text
+        self.among = among
         self.vector: Vectors | None = None
         self.error: BaseException | None = None
         self.lead = False  # handed the lead: run the next call
@@ -49,9 +50,11 @@ class QueryBatcher:
         with self._lock:
             return len(self._pending)
 
-    def embed(self, text: str) -> Vectors:
-        """The unit vector of one text (shape ``(dim,)``); raises what the embedder raises."""
-        request = _Request(text)
+    def embed(self, text: str, among: frozenset[str] | None = None) -> Vectors:
+        """The query vector of one text (shape ``(dim,)``); raises what the embedder
+        raises. ``among``: the routes of the stored vectors it will meet
+        (``embed.base.RoutedEmbedder``; ``None``: any)."""
+        request = _Request(text, among)
         with self._lock:
             self._pending.append(request)
             leading = not self._busy
@@ -71,15 +74,20 @@ class QueryBatcher:
             batch = self._pending[: self.max_batch]
             del self._pending[: self.max_batch]
         try:
-            vectors = embed_queries(self.embedder, [r.text for r in batch])
-            self.calls += 1
-            if len(vectors) != len(batch):
-                raise EmbeddingError(
-                    f"the embedder returned {len(vectors)} vectors for {len(batch)} texts: "
-                    "check the embedding service"
-                )
-            for request, vector in zip(batch, vectors, strict=True):
-                request.vector = vector
+            # One call per set of routes asked for (nearly always one).
+            groups: dict[frozenset[str] | None, list[_Request]] = {}
+            for request in batch:
+                groups.setdefault(request.among, []).append(request)
+            for among, group in groups.items():
+                vectors = embed_queries(self.embedder, [r.text for r in group], among)
+                self.calls += 1
+                if len(vectors) != len(group):
+                    raise EmbeddingError(
+                        f"the embedder returned {len(vectors)} vectors for {len(group)} "
+                        "texts: check the embedding service"
+                    )
+                for request, vector in zip(group, vectors, strict=True):
+                    request.vector = vector
         except BaseException as exc:  # every caller in the batch gets the failure
             for request in batch:
                 request.error = exc

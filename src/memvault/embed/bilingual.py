@@ -26,9 +26,13 @@ cosine distance) gives the same order, and the vector index scales such a store'
 scores back by the query's length.
 
 Cost: a stored text costs one model call of its own language only; a query costs both
-(short texts: a few milliseconds each). e5 reads at most :data:`E5_MAX_CHARS` characters
-of a stored text (about its 512-token window for Chinese): its cost grows with the
-text, and the start of a long message says what it is about.
+(short texts: a few milliseconds for MiniLM, about 20 ms of CPU for e5), unless the
+vectors it will meet all came from one model (:meth:`BilingualEmbedder.routes_of`): the
+other model's half of the query then changes no score, so an English-only vault's
+searches skip e5 and a Chinese-only one's skip MiniLM. e5 reads at most
+:data:`E5_MAX_CHARS` characters of a stored text (about its 512-token window for
+Chinese): its cost grows with the text, and the start of a long message says what it
+is about.
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ E5_MAX_CHARS = 600
 
 _HALF = MINILM.dim  # 384: MiniLM's numbers, then e5's, then the two route flags
 DIM = MINILM.dim + E5.dim + 2
+#: The routes (:func:`route`), by the model that embeds them.
+ROUTES = frozenset({"minilm", "e5"})
 _ROOT2 = math.sqrt(2.0)
 
 IDENTITY = ModelIdentity(
@@ -158,7 +164,8 @@ class BilingualEmbedder:
         self.e5 = MultilingualEmbedder(threads=threads, query_cache=1)
         # An agent asks the same question again more often than one would think: a
         # repeated query costs neither model.
-        self._queries: LRUCache[str, Vectors] = LRUCache(query_cache)
+        # Keyed by the text and the halves computed (:meth:`embed_queries`' ``among``).
+        self._queries: LRUCache[tuple[str, frozenset[str]], Vectors] = LRUCache(query_cache)
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
 
@@ -195,22 +202,41 @@ class BilingualEmbedder:
         out /= _ROOT2
         return out
 
-    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+    def routes_of(self, vectors: Vectors) -> frozenset[str]:
+        """The routes of stored vectors, read from their flags (all of them for vectors
+        of another shape: never fewer than were used)."""
+        if vectors.ndim == 2 and vectors.shape[0] == 0:
+            return frozenset()
+        if vectors.ndim != 2 or vectors.shape[1] != DIM:
+            return ROUTES
+        held = set()
+        if np.any(vectors[:, DIM - 2] != 0):
+            held.add("minilm")
+        if np.any(vectors[:, DIM - 1] != 0):
+            held.add("e5")
+        return frozenset(held)
+
+    def embed_queries(self, texts: Sequence[str], among: frozenset[str] | None = None) -> Vectors:
         """Query vectors (not unit length: see the module docstring); repeated queries
-        come from a cache."""
+        come from a cache. ``among``: the routes of the stored vectors the queries will
+        meet; a model no such vector came from is not run (its half stays zero, which
+        changes none of their scores)."""
+        halves = ROUTES if among is None else ROUTES & among
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         todo: list[int] = []
         for i, text in enumerate(texts):
-            cached = self._queries.get(text)
+            cached = self._queries.get((text, ROUTES))
+            if cached is None and halves != ROUTES:
+                cached = self._queries.get((text, halves))
             if cached is None:
                 todo.append(i)
             else:
                 out[i] = cached
         if todo:
-            fresh = self._embed_queries([texts[i] for i in todo])
+            fresh = self._embed_queries([texts[i] for i in todo], halves)
             for i, vector in zip(todo, fresh, strict=True):
                 out[i] = vector
-                self._queries.setdefault(texts[i], vector)
+                self._queries.setdefault((texts[i], halves), vector)
         return out
 
     def _beside(self) -> ThreadPoolExecutor:
@@ -220,18 +246,22 @@ class BilingualEmbedder:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="memvault-e5-query")
             return self._pool
 
-    def _embed_queries(self, texts: Sequence[str]) -> Vectors:
+    def _embed_queries(self, texts: Sequence[str], halves: frozenset[str]) -> Vectors:
         scale, offset = CALIBRATION
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         # A query MiniLM cannot read gets no MiniLM half (see the module docstring).
-        english = [i for i, way in enumerate(self.routes(texts)) if way == "minilm"]
-        if english:
+        english: list[int] = []
+        if "minilm" in halves:
+            english = [i for i, way in enumerate(self.routes(texts)) if way == "minilm"]
+        if english and "e5" in halves:
             # The two models run side by side (both release the GIL while they compute):
             # a cold process loads them at once, a warm one waits for the slower only.
             e5 = self._beside().submit(self.e5.embed_queries, list(texts))
             out[english, :_HALF] = self.minilm.embed([texts[i] for i in english])
             out[:, _HALF : DIM - 2] = scale * e5.result()
-        else:
+        elif english:
+            out[english, :_HALF] = self.minilm.embed([texts[i] for i in english])
+        elif "e5" in halves:
             out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
         out[:, DIM - 1] = offset
         out *= _ROOT2
@@ -254,6 +284,7 @@ __all__ = [
     "DIM",
     "IDENTITY",
     "MODEL_NAME",
+    "ROUTES",
     "BilingualEmbedder",
     "comparable",
     "route",

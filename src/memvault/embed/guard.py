@@ -22,7 +22,7 @@ import threading
 from collections.abc import Sequence
 
 from ..errors import EmbeddingError
-from .base import Embedder, Vectors, embed_queries
+from .base import Embedder, RoutedEmbedder, Vectors, embed_queries
 
 #: The longest the exit waits for calls already running (a batch, or a remote request
 #: with its own timeout). Past it the process exits anyway.
@@ -138,12 +138,41 @@ class ExitGuarded:
             _gate.leave()
 
 
+class RoutedGuarded(ExitGuarded):
+    """A guarded :class:`~.base.RoutedEmbedder` that stays one: its query side takes
+    the routes to embed for, and it tells the routes of stored vectors."""
+
+    inner: RoutedEmbedder
+
+    def __init__(self, inner: RoutedEmbedder) -> None:
+        super().__init__(inner)
+
+    def routes_of(self, vectors: Vectors) -> frozenset[str]:
+        return self.inner.routes_of(vectors)
+
+    def embed_queries(self, texts: Sequence[str], among: frozenset[str] | None = None) -> Vectors:
+        _gate.enter()
+        try:
+            return embed_queries(self.inner, texts, among)
+        finally:
+            _gate.leave()
+
+
 def guarded(embedder: Embedder | None) -> Embedder | None:
     """``embedder`` behind the exit gate (None stays None; a guarded one is kept as is)."""
     if embedder is None or isinstance(embedder, ExitGuarded):
         return embedder
     _gate.arm()
+    if isinstance(embedder, RoutedEmbedder):
+        return RoutedGuarded(embedder)
     return ExitGuarded(embedder)
 
 
-__all__ = ["EXIT_WAIT_SECONDS", "EmbeddingStopped", "ExitGuarded", "exiting", "guarded"]
+__all__ = [
+    "EXIT_WAIT_SECONDS",
+    "EmbeddingStopped",
+    "ExitGuarded",
+    "RoutedGuarded",
+    "exiting",
+    "guarded",
+]

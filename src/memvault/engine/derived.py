@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from ..config import EmbeddingConfig
-from ..embed.base import Embedder
+from ..embed.base import Embedder, RoutedEmbedder
 from ..embed.worker import EmbeddingWorker, Screen
 from ..model import MemoryEntry
 from ..retrieval.people import People
@@ -66,7 +66,12 @@ class Derived:
         The worker waits for ``begin``: the engine wires its screen first."""
         if embedder is None:
             return cls(store, people, background=config.background)
-        index = VectorIndex(store, embedder.name, budget_bytes=config.cache_mb * 2**20)
+        index = VectorIndex(
+            store,
+            embedder.name,
+            budget_bytes=config.cache_mb * 2**20,
+            routes_of=embedder.routes_of if isinstance(embedder, RoutedEmbedder) else None,
+        )
         worker = EmbeddingWorker(
             store,
             embedder,

@@ -84,11 +84,19 @@ class KeywordChannel:
 
 
 class _Embedding:
-    """One query's embedding, computed on a daemon thread started at once."""
+    """One query's embedding, computed on a daemon thread started at once; ``among``
+    (called on that thread) names the routes of the vectors it will meet."""
 
-    def __init__(self, queries: QueryBatcher, text: str) -> None:
+    def __init__(
+        self,
+        queries: QueryBatcher,
+        text: str,
+        among: Callable[[], frozenset[str] | None] = lambda: None,
+    ) -> None:
         self._queries = queries
         self._text = text
+        self._among = among
+        self.routes: frozenset[str] | None = None  # what it was embedded for
         self._done = threading.Event()
         self._vector: Vectors | None = None
         self._error: BaseException | None = None
@@ -100,9 +108,13 @@ class _Embedding:
         except RuntimeError:  # no new threads (the interpreter is exiting): embed in result()
             self._thread = None
 
+    def _embed(self) -> Vectors:
+        self.routes = self._among()
+        return self._queries.embed(self._text, self.routes)
+
     def _run(self) -> None:
         try:
-            self._vector = self._queries.embed(self._text)
+            self._vector = self._embed()
         except BaseException as exc:  # handed to the caller of result()
             self._error = exc
         finally:
@@ -110,7 +122,7 @@ class _Embedding:
 
     def result(self) -> Vectors:
         if self._thread is None:
-            return self._queries.embed(self._text)
+            return self._embed()
         self._done.wait()
         if self._error is not None:
             raise self._error
@@ -151,7 +163,9 @@ class VectorChannel:
         both the model and SQLite release the GIL, and the query's embedding is most
         of a search's time. A daemon thread of its own, not a pool: a pool refuses work
         once the interpreter shuts down and holds up its exit."""
-        pool.prepared[self.name] = _Embedding(self.queries, query.text)
+        pool.prepared[self.name] = _Embedding(
+            self.queries, query.text, lambda: self.index.routes(view)
+        )
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
@@ -163,6 +177,15 @@ class VectorChannel:
             return []
         if self.settle is not None:
             self.settle(view.user_id)
+        if pending is not None and pending.routes is not None:
+            # Vectors of a route the query was not embedded for arrived meanwhile (the
+            # user's first memory in another language): embed it for every route.
+            now = self.index.routes(view)
+            if now is None or not now <= pending.routes:
+                try:
+                    vector = self.queries.embed(query.text)
+                except EmbeddingStopped:
+                    return []
         # A filter is checked after the vector search: look deeper so enough remain.
         # Only filters other than the moments (expiry, supersession: rare) make the index
         # over-fetch at once; when entries left out by the filter took places anyway, the

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,8 @@ from ..stores.protocols import NearestVectors, Store
 from ..stores.values import View
 
 Matrix = npt.NDArray[np.float32]
+#: Which models (routes) stored vectors came from (``embed.base.RoutedEmbedder.routes_of``).
+RoutesOf = Callable[[Matrix], frozenset[str]]
 
 #: What the cache may hold unless told otherwise (``embedding.cache_mb``'s default).
 DEFAULT_BUDGET_BYTES = 512 * 2**20
@@ -51,9 +53,18 @@ class _UserVectors:
     """One user's vectors: rows ``[0, n)`` of ``matrix`` are live."""
 
     def __init__(
-        self, ids: list[str], agents: list[str | None], matrix: Matrix, mark: int = 0
+        self,
+        ids: list[str],
+        agents: list[str | None],
+        matrix: Matrix,
+        mark: int = 0,
+        routes_of: RoutesOf | None = None,
     ) -> None:
         self.mark = mark  # the store's vector-log position this reflects
+        # The routes of every vector held, or None (not routed): grows with upserts and
+        # never shrinks with removals, so it may name a route no vector has any more.
+        self.routes_of = routes_of
+        self.routes = None if routes_of is None else routes_of(matrix[: len(ids)])
         self.stale = False  # another process wrote since: catch up before searching
         self.agent_codes: dict[str | None, int] = {None: 0}
         self.ids = list(ids)
@@ -88,6 +99,8 @@ class _UserVectors:
             self.pos[entry_id] = i
         self.matrix[i] = vector
         self.codes[i] = self._code(agent_id)
+        if self.routes_of is not None and self.routes is not None:
+            self.routes |= self.routes_of(vector[None, :])
 
     @property
     def nbytes(self) -> int:
@@ -138,11 +151,17 @@ class VectorIndex:
     """Per-user caches of one model's vectors over a ``Store``."""
 
     def __init__(
-        self, store: Store, model: str, *, budget_bytes: int = DEFAULT_BUDGET_BYTES
+        self,
+        store: Store,
+        model: str,
+        *,
+        budget_bytes: int = DEFAULT_BUDGET_BYTES,
+        routes_of: RoutesOf | None = None,
     ) -> None:
         self.store = store
         self.model = model
         self.budget_bytes = budget_bytes
+        self.routes_of = routes_of
         # Least recently searched first (``_user`` moves a user to the end).
         self._users: OrderedDict[str, _UserVectors] = OrderedDict()
         # Users whose vectors the store searches itself (``NearestVectors``): too many
@@ -189,7 +208,9 @@ class VectorIndex:
                 cached.mark, cached.stale = changes.mark, False
         if cached is None:
             stored = self.store.load_vectors(user_id, self.model)
-            cached = _UserVectors(stored.ids, stored.agent_ids, stored.matrix, stored.mark)
+            cached = _UserVectors(
+                stored.ids, stored.agent_ids, stored.matrix, stored.mark, self.routes_of
+            )
             self._users[user_id] = cached
         self._users.move_to_end(user_id)
         self._keep_to_budget()
@@ -218,6 +239,20 @@ class VectorIndex:
         if known is None:
             known = self._in_store[user_id] = nearest.searches_in_store(user_id, self.model)
         return nearest if known else None
+
+    def routes(self, view: View) -> frozenset[str] | None:
+        """The routes of the vectors a search of ``view`` meets (``RoutesOf``), for a
+        query to be embedded for those alone; ``None`` when not known (an embedder
+        without routes, a user the store searches itself). The user's own vectors
+        only: what another user stored never changes how a query is embedded."""
+        if self.routes_of is None:
+            return None
+        with self._lock:
+            self._apply_removals()
+            self._check_external_writes()
+            if self._searched_in_store(view.user_id) is not None:
+                return None
+            return self._user(view.user_id).routes
 
     def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
         """Entry ids in ``view`` by their dot product with ``query`` (the cosine, for a unit
