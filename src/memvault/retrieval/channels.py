@@ -180,7 +180,7 @@ class VectorChannel:
         if pending is not None and pending.routes is not None:
             # Vectors of a route the query was not embedded for arrived meanwhile (the
             # user's first memory in another language): embed it for every route.
-            now = self.index.routes(view)
+            now = self.index.routes(view, others=False)
             if now is None or not now <= pending.routes:
                 try:
                     vector = self.queries.embed(query.text)

@@ -240,16 +240,19 @@ class VectorIndex:
             known = self._in_store[user_id] = nearest.searches_in_store(user_id, self.model)
         return nearest if known else None
 
-    def routes(self, view: View) -> frozenset[str] | None:
+    def routes(self, view: View, *, others: bool = True) -> frozenset[str] | None:
         """The routes of the vectors a search of ``view`` meets (``RoutesOf``), for a
         query to be embedded for those alone; ``None`` when not known (an embedder
         without routes, a user the store searches itself). The user's own vectors
-        only: what another user stored never changes how a query is embedded."""
+        only: what another user stored never changes how a query is embedded.
+        ``others=False``: without asking the store about other processes' writes (a
+        round trip on a server store), for a second look within one search."""
         if self.routes_of is None:
             return None
         with self._lock:
             self._apply_removals()
-            self._check_external_writes()
+            if others:
+                self._check_external_writes()
             if self._searched_in_store(view.user_id) is not None:
                 return None
             return self._user(view.user_id).routes
