@@ -26,10 +26,10 @@ cosine distance) gives the same order, and the vector index scales such a store'
 scores back by the query's length.
 
 Cost: a stored text costs one model call of its own language only; a query costs both
-(short texts: a few milliseconds for MiniLM, about 20 ms of CPU for e5), unless the
-vectors it will meet all came from one model (:meth:`BilingualEmbedder.routes_of`): the
-other model's half of the query then changes no score, so an English-only vault's
-searches skip e5 and a Chinese-only one's skip MiniLM. e5 reads at most
+(short texts: a few milliseconds for MiniLM, about 20 ms of CPU for e5), unless it is
+English and the vectors it will meet hold no e5 one (:meth:`BilingualEmbedder.routes_of`):
+e5's half of the query then changes no score, so an English-only user's searches skip
+e5. e5 reads at most
 :data:`E5_MAX_CHARS` characters of a stored text (about its 512-token window for
 Chinese): its cost grows with the text, and the start of a long message says what it
 is about.
@@ -164,8 +164,8 @@ class BilingualEmbedder:
         self.e5 = MultilingualEmbedder(threads=threads, query_cache=1)
         # An agent asks the same question again more often than one would think: a
         # repeated query costs neither model.
-        # Keyed by the text and the halves computed (:meth:`embed_queries`' ``among``).
-        self._queries: LRUCache[tuple[str, frozenset[str]], Vectors] = LRUCache(query_cache)
+        # Keyed by the text and whether e5's half was computed (:meth:`embed_queries`).
+        self._queries: LRUCache[tuple[str, bool], Vectors] = LRUCache(query_cache)
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
 
@@ -219,24 +219,25 @@ class BilingualEmbedder:
     def embed_queries(self, texts: Sequence[str], among: frozenset[str] | None = None) -> Vectors:
         """Query vectors (not unit length: see the module docstring); repeated queries
         come from a cache. ``among``: the routes of the stored vectors the queries will
-        meet; a model no such vector came from is not run (its half stays zero, which
-        changes none of their scores)."""
-        halves = ROUTES if among is None else ROUTES & among
+        meet. Without ``"e5"`` there, an English query's e5 half is left out (zero): it
+        changes none of their scores. A query always has the half of its own language,
+        which the relevance gate compares with its bank of everyday requests."""
+        with_e5 = among is None or "e5" in among
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         todo: list[int] = []
         for i, text in enumerate(texts):
-            cached = self._queries.get((text, ROUTES))
-            if cached is None and halves != ROUTES:
-                cached = self._queries.get((text, halves))
+            cached = self._queries.get((text, True))
+            if cached is None and not with_e5:
+                cached = self._queries.get((text, False))
             if cached is None:
                 todo.append(i)
             else:
                 out[i] = cached
         if todo:
-            fresh = self._embed_queries([texts[i] for i in todo], halves)
+            fresh, full = self._embed_queries([texts[i] for i in todo], with_e5)
             for i, vector in zip(todo, fresh, strict=True):
                 out[i] = vector
-                self._queries.setdefault((texts[i], halves), vector)
+                self._queries.setdefault((texts[i], full), vector)
         return out
 
     def _beside(self) -> ThreadPoolExecutor:
@@ -246,14 +247,15 @@ class BilingualEmbedder:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="memvault-e5-query")
             return self._pool
 
-    def _embed_queries(self, texts: Sequence[str], halves: frozenset[str]) -> Vectors:
+    def _embed_queries(self, texts: Sequence[str], with_e5: bool) -> tuple[Vectors, bool]:
+        """The query vectors, and whether they have e5's half (every text that is not
+        English needs it, whatever ``with_e5`` says)."""
         scale, offset = CALIBRATION
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         # A query MiniLM cannot read gets no MiniLM half (see the module docstring).
-        english: list[int] = []
-        if "minilm" in halves:
-            english = [i for i, way in enumerate(self.routes(texts)) if way == "minilm"]
-        if english and "e5" in halves:
+        english = [i for i, way in enumerate(self.routes(texts)) if way == "minilm"]
+        with_e5 = with_e5 or len(english) < len(texts)
+        if english and with_e5:
             # The two models run side by side (both release the GIL while they compute):
             # a cold process loads them at once, a warm one waits for the slower only.
             e5 = self._beside().submit(self.e5.embed_queries, list(texts))
@@ -261,11 +263,11 @@ class BilingualEmbedder:
             out[:, _HALF : DIM - 2] = scale * e5.result()
         elif english:
             out[english, :_HALF] = self.minilm.embed([texts[i] for i in english])
-        elif "e5" in halves:
+        else:
             out[:, _HALF : DIM - 2] = scale * self.e5.embed_queries(texts)
         out[:, DIM - 1] = offset
         out *= _ROOT2
-        return out
+        return out, with_e5
 
 
 def comparable(embedder: Embedder | None) -> Embedder | None:

@@ -263,6 +263,10 @@ class Relevance:
         query = np.asarray(vector, dtype=np.float32).reshape(-1)
         if bank.shape[1] != query.shape[0]:
             return Gate(None, None, None, settings)
+        # An English query met only MiniLM vectors has no e5 half (``embed.bilingual``):
+        # the bank's Chinese texts then score far below its English ones, which is where
+        # its nearest always was (300 LoCoMo questions: the Chinese texts' best -0.18,
+        # the English texts' worst 0.12), so ``behind`` is the full query's.
         behind = float(np.max(bank @ query))
         return Gate(best, behind, best - behind, settings)
 
