@@ -144,3 +144,24 @@ def test_a_route_that_arrives_while_the_query_embeds_is_searched_too(tmp_path: P
         query = "is she allergic to peanuts"
         vault.search(query, user_id="u", limit=3)
         assert _e5_ran(embedder, query)
+
+
+def test_a_search_asks_the_store_about_other_processes_once(tmp_path: Path) -> None:
+    """Each look is a round trip on a server store; the vector index looks once per
+    search (it looked up to three times: routes, search and the second stage's cosines)."""
+    import sys
+
+    with _vault(tmp_path, background=False) as vault:
+        for text in [*ENGLISH, CHINESE[0]]:
+            vault.add(text, user_id="u")
+        store = vault.store
+        looks: list[str] = []
+        counter = store.change_counter
+
+        def counted() -> int:
+            looks.append(sys._getframe(1).f_globals["__name__"])
+            return counter()
+
+        store.change_counter = counted  # type: ignore[method-assign]
+        vault.search("what does Alice write", user_id="u")
+        assert looks.count("memvault.retrieval.vector") == 1, looks

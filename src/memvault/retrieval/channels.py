@@ -196,8 +196,12 @@ class VectorChannel:
         demoted: list[tuple[MemoryEntry, float]] = []
         kept: dict[Tier, int] = {}
         seen: set[str] = set()
+        # Other processes' writes are looked for once per search (a round trip on a
+        # server store): by the routes the query was embedded for, or the first search.
+        looked = pending is not None and pending.routes is not None
         while True:
-            similar = self.index.search(view, vector, fetch)
+            similar = self.index.search(view, vector, fetch, others=not looked)
+            looked = True
             fresh = [(i, sim) for i, sim in similar if i not in seen]
             seen.update(i for i, _ in fresh)
             pool.fetch([i for i, _ in fresh])
@@ -238,7 +242,8 @@ class VectorChannel:
         vector; empty when the query was not embedded."""
         if pool.query_vector is None or not entry_ids:
             return {}
-        return self.index.similarity(view, pool.query_vector, entry_ids)
+        # After ``rank`` (which set the query vector), which looked for others' writes.
+        return self.index.similarity(view, pool.query_vector, entry_ids, others=False)
 
 
 def channels_for(

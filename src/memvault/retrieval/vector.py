@@ -257,24 +257,32 @@ class VectorIndex:
                 return None
             return self._user(view.user_id).routes
 
-    def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
+    def search(
+        self, view: View, query: Matrix, k: int, *, others: bool = True
+    ) -> list[tuple[str, float]]:
         """Entry ids in ``view`` by their dot product with ``query`` (the cosine, for a unit
-        query vector), best first."""
+        query vector), best first. ``others=False``: as of the last look at other
+        processes' writes (a search looks once: on a server store each look is a
+        round trip)."""
         with self._lock:
             self._apply_removals()
-            self._check_external_writes()
+            if others:
+                self._check_external_writes()
             in_store = self._searched_in_store(view.user_id)
             if in_store is not None:
                 found = in_store.nearest(view, self.model, query, k)
                 return [(i, s * _length(query)) for i, s in found]
             return self._user(view.user_id).search(view, query, k)
 
-    def similarity(self, view: View, query: Matrix, entry_ids: Sequence[str]) -> dict[str, float]:
+    def similarity(
+        self, view: View, query: Matrix, entry_ids: Sequence[str], *, others: bool = True
+    ) -> dict[str, float]:
         """The cosine of ``query`` to each of ``entry_ids`` that has a vector (the caller
-        has checked the ids are in ``view``)."""
+        has checked the ids are in ``view``); ``others``: as in :meth:`search`."""
         with self._lock:
             self._apply_removals()
-            self._check_external_writes()
+            if others:
+                self._check_external_writes()
             in_store = self._searched_in_store(view.user_id)
             if in_store is not None:
                 sims = in_store.vector_similarity(view.user_id, self.model, query, entry_ids)
