@@ -44,10 +44,12 @@ class People:
         """The user's person names, lower-cased -> as stored ({} when no key is set)."""
         if not self.key:
             return {}
-        counter = self.store.change_counter()
         now = self._monotonic()
         cached = self._cache.get(user_id)
-        if cached is None or (cached[0] != counter and now - cached[1] >= self.refresh_s):
+        if cached is not None and now - cached[1] < self.refresh_s:
+            return cached[2]  # read too recently to read again: no need to ask the store
+        counter = self.store.change_counter()  # a round trip on a server store
+        if cached is None or cached[0] != counter:
             values = self.store.metadata_values(user_id, self.key, limit=200)
             people = {n.lower(): n for n in values if isinstance(n, str) and n.strip()}
             cached = (counter, now, people)
