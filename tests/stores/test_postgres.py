@@ -390,3 +390,31 @@ def test_keyword_keys_with_quotes_backslashes_and_braces_are_stored_as_they_are(
     assert keys[1:] == odd and tf == [0, 1, 1, 1, 1, 1, 1]
     for token in odd:
         assert [x.id for x, _ in store.keyword_search(OWNER, [token])] == ["odd"], token
+
+
+def test_a_connection_given_back_whole_is_lent_again_unchecked_for_a_second(url: str) -> None:
+    """The pool's check is a round trip; one given back whole within ``FRESH_S`` is lent
+    without it. Older, it is checked: a connection the server ended is found out."""
+    from memvault.stores.postgres.connection import FRESH_S, _Check
+
+    clock = [0.0]
+    check = _Check(monotonic=lambda: clock[0])
+    with (
+        psycopg.connect(conninfo_of(url), autocommit=True) as conn,
+        psycopg.connect(conninfo_of(url), autocommit=True) as admin,
+    ):
+        check.given_back(conn)
+        pid = conn.info.backend_pid
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        gone = "SELECT count(*) FROM pg_stat_activity WHERE pid = %s"
+        assert until(lambda: admin.execute(gone, (pid,)).fetchone() == (0,), timeout=30)
+        clock[0] += FRESH_S / 2
+        check(conn)  # not looked at: lent as it is
+        check.given_back(conn)
+        clock[0] += FRESH_S
+        with pytest.raises(psycopg.OperationalError):
+            check(conn)  # looked at: the server ended it
+        assert conn.broken or conn.closed
+        check.given_back(conn)  # a broken one is not noted: checked next time
+        with pytest.raises(psycopg.Error):
+            check(conn)

@@ -24,6 +24,8 @@ call is one round trip on that connection, which also tells when it has broken.
 from __future__ import annotations
 
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
@@ -40,6 +42,38 @@ from .schema import LATEST_VERSION, apply_migrations, current_version
 
 CHANNEL = "memvault_changes"
 _IDLE = pq.TransactionStatus.IDLE
+#: A connection given back this recently, whole, is lent again without a check.
+FRESH_S = 1.0
+
+
+class _Check:
+    """The pool's check of a connection it lends: a round trip, skipped for one given
+    back whole within ``FRESH_S`` seconds.
+
+    Why: a search takes a connection several times, and each check was a round trip
+    (a few milliseconds each on a busy machine). A connection that just worked rarely
+    broke since; if it did (the server restarted in that second), its next statement
+    fails like any database error and the pool drops it when it comes back."""
+
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
+
+    def given_back(self, conn: psycopg.Connection[Any]) -> None:
+        """Note a connection going back to the pool (whole and idle, or not noted)."""
+        if not conn.closed and not conn.broken and conn.info.transaction_status == _IDLE:
+            with self._lock:
+                self._returned[conn] = self._monotonic()
+
+    def __call__(self, conn: psycopg.Connection[Any]) -> None:
+        with self._lock:
+            returned = self._returned.pop(conn, None)
+        if returned is not None and self._monotonic() - returned < FRESH_S:
+            return
+        ConnectionPool.check_connection(conn)
 
 
 def conninfo_of(url: str) -> str:
@@ -100,6 +134,7 @@ class PostgresConnection:
         except psycopg.Error as exc:
             raise self._error(exc, "opening the PostgreSQL database") from None
         self._pool_size = max(1, int(pool_size))
+        self._check = _Check()
         self._pool_lock = threading.Lock()
         self._pool = self._new_pool()
         try:
@@ -114,7 +149,7 @@ class PostgresConnection:
             min_size=1,
             max_size=self._pool_size,
             kwargs=self._kwargs,
-            check=ConnectionPool.check_connection,  # a broken connection is replaced
+            check=self._check,  # a broken connection is replaced
             timeout=self._connect_timeout_s,
             open=False,
             name="memvault",
@@ -248,6 +283,7 @@ class PostgresConnection:
             raise
         finally:
             local.conn, local.depth = None, 0
+            self._check.given_back(conn)
             pool.putconn(conn)
 
     @contextmanager
@@ -272,6 +308,7 @@ class PostgresConnection:
             if not conn.closed and conn.info.transaction_status != _IDLE:
                 with suppress(psycopg.Error):
                     conn.rollback()
+            self._check.given_back(conn)
             pool.putconn(conn)
 
     @contextmanager
