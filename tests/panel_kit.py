@@ -76,6 +76,14 @@ def sign_in(page: Page, live: Live, key: str) -> None:
     page.get_by_role("button", name="Sign in").click()
 
 
+def act_as(page: Page, user: str) -> None:
+    """As an admin, act for ``user`` and wait until the panel does: the navigation is
+    drawn anew for the user, so a link looked up before then may move into "More"."""
+    page.locator("#act-as-user").fill(user)
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
+    expect(page.locator("#who-label")).to_have_text(f"admin, acting as {user}")
+
+
 def open_screen(page: Page, label: str, heading: str | None = None) -> None:
     """Click the navigation link ``label`` (opening "More" when it is in that menu) and
     wait for the screen's heading."""

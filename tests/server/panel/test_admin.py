@@ -12,15 +12,17 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, release, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import act_as as _act_as
+from tests.panel_kit import (  # noqa: F401 (fixtures)
+    browser,
+    open_screen,
+    page,
+    release,
+    shot,
+    sign_in,
+)
 
 CARD = "4111 1111 1111 1111"
-
-
-def _act_as(page: Page, user: str) -> None:
-    page.locator("#act-as-user").fill(user)
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
-    expect(page.locator("#who-label")).to_have_text(f"admin, acting as {user}")
 
 
 def _idle_entry(live: Live, user: str, entry_id: str, days: float) -> None:

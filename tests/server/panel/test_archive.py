@@ -10,7 +10,15 @@ from playwright.sync_api import Page, Route, expect
 
 from memvault import DecisionStatus, MemClass, Tier
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, release, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import (  # noqa: F401 (fixtures)
+    act_as,
+    browser,
+    open_screen,
+    page,
+    release,
+    shot,
+    sign_in,
+)
 
 DAY = timedelta(days=1)
 PG = "Use PostgreSQL for the main database"
@@ -63,9 +71,7 @@ def test_archive_lists_by_tier_and_restores(page: Page, live: Live) -> None:
     # An admin acting as alice restores the archived one.
     page.get_by_role("button", name="Sign out").click()
     sign_in(page, live, live.admin)
-    page.get_by_label("User id").fill("alice")
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
-    expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
+    act_as(page, "alice")
     open_screen(page, "Archive")
     page.locator("#archive-tier").select_option("archive")
     page.locator(f'#archive-list li.entry[data-id="{old}"]').get_by_role(
@@ -181,9 +187,7 @@ def test_history_and_undo_from_the_memories_screen(page: Page, live: Live) -> No
     decision = live.vault.add(PG, user_id="alice", status="pending")
     page.get_by_role("button", name="Sign out").click()
     sign_in(page, live, live.admin)
-    page.get_by_label("User id").fill("alice")
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
-    expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
+    act_as(page, "alice")
     open_screen(page, "Memories")
     row.get_by_role("button", name="History").click()
     expect(row.locator(".history li.version")).to_have_count(3)

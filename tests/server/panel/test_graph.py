@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import browser, page, shot, sign_in  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import act_as, browser, page, shot, sign_in  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open
 
 STORY = (
@@ -213,16 +213,14 @@ def test_bob_and_an_admin_see_only_the_graph_of_whom_they_act_for(page: Page, li
     page.get_by_role("button", name="Sign out").click()
 
     sign_in(page, live, live.admin)
-    page.locator("#act-as-user").fill("alice")
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
+    act_as(page, "alice")
     _open_graph(page)
     expect(page.locator("#graph-canvas circle")).to_have_count(5)
     _node(page, "Caroline").click()
     expect(page.locator("#graph-detail .entries .content")).to_have_count(2)
 
     # Acting for someone with no memories: the empty state, nothing of alice's left.
-    page.locator("#act-as-user").fill("carol")
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
+    act_as(page, "carol")
     _open_graph(page)
     expect(page.locator("#graph-empty")).to_be_visible()
     expect(page.locator("#graph-canvas circle")).to_have_count(0)

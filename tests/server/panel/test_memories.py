@@ -14,7 +14,15 @@ from playwright.sync_api import Page, Route, expect
 from memvault import Domain, Kind, MemClass, Tier
 from memvault.model import EntryOrder
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, release, shot, unfold  # noqa: F401 (fixtures)
+from tests.panel_kit import act_as as _act_as
+from tests.panel_kit import (  # noqa: F401 (fixtures)
+    browser,
+    open_screen,
+    page,
+    release,
+    shot,
+    unfold,
+)
 from tests.panel_kit import sign_in as _panel_sign_in
 
 ITEMS = "#memories-list li.entry"
@@ -41,12 +49,6 @@ def sign_in(page: Page, live: Live, key: str) -> None:
     """Sign in and open the Memories screen (Overview is the first screen)."""
     _panel_sign_in(page, live, key)
     open_screen(page, "Memories")
-
-
-def _act_as(page: Page, user: str) -> None:
-    page.get_by_label("User id").fill(user)
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
-    expect(page.locator("#who-label")).to_have_text(f"admin, acting as {user}")
 
 
 def _signed_in_as_alice(page: Page, live: Live) -> None:

@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import CHROMIUM, CHROMIUM_ARGS, browser, page, unfold  # noqa: F401 (pytest fixtures)
+from tests.panel_kit import CHROMIUM, CHROMIUM_ARGS, act_as, browser, page, unfold  # noqa: F401 (pytest fixtures)
 from tests.panel_kit import open_screen as _open_screen
 from tests.panel_kit import shot as _shot
 from tests.panel_kit import sign_in as _sign_in
@@ -178,9 +178,7 @@ def test_admin_key_acts_for_the_named_user_on_a_narrow_screen(browser: Browser, 
     try:
         _sign_in(page, live, live.admin)
         expect(page.get_by_role("heading", name="Users")).to_be_visible()  # the landing
-        page.get_by_label("User id").fill("bob")
-        page.locator("#act-as").get_by_role("button", name="Act as").click()
-        expect(page.locator("#who-label")).to_have_text("admin, acting as bob")
+        act_as(page, "bob")
         _open_screen(page, "Memories")
         expect(page.locator("#page-label")).to_have_text("1–20 of 22")
         page.get_by_role("button", name="Next").click()

@@ -16,7 +16,14 @@ from playwright.sync_api import Page, expect
 
 import memvault.server
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, sign_in, unfold  # noqa: F401 (fixtures)
+from tests.panel_kit import (  # noqa: F401 (fixtures)
+    act_as,
+    browser,
+    open_screen,
+    page,
+    sign_in,
+    unfold,
+)
 
 STATIC = Path(memvault.server.__file__).parent / "static"
 NOT_AN_ID = "is not a valid id: use 1-128 characters"
@@ -124,8 +131,7 @@ def test_a_relative_agent_store_names_the_store_box(page: Page, live: Live) -> N
 
 def test_the_layers_name_the_session_id_box(page: Page, live: Live) -> None:
     sign_in(page, live, live.admin)
-    page.get_by_label("User id").fill("alice")
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
+    act_as(page, "alice")
     open_screen(page, "Agents")
     page.get_by_label("Session id").fill("chat one!")
     page.get_by_role("button", name="Show layers").click()

@@ -9,7 +9,14 @@ from __future__ import annotations
 from playwright.sync_api import Locator, Page, expect
 
 from tests.gateway_server import Live
-from tests.panel_kit import browser, open_screen, page, shot, sign_in  # noqa: F401 (fixtures)
+from tests.panel_kit import (  # noqa: F401 (fixtures)
+    act_as,
+    browser,
+    open_screen,
+    page,
+    shot,
+    sign_in,
+)
 
 
 def _column(page: Page, status: str) -> Locator:
@@ -168,9 +175,7 @@ def test_bob_cannot_see_alices_card(page: Page, live: Live) -> None:
 def test_an_admin_acting_for_alice_edits_her_card(page: Page, live: Live) -> None:
     live.vault.upsert_card(user_id="alice", session_id="chat-1", goal="g", workspace_id="w1")
     sign_in(page, live, live.admin)
-    page.get_by_label("User id").fill("alice")
-    page.locator("#act-as").get_by_role("button", name="Act as").click()
-    expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
+    act_as(page, "alice")
     open_screen(page, "Workspace")
     page.locator('#ws-sessions button[data-session="chat-1"]').click()
     page.locator("#ws-card-form").get_by_label("Goal").fill("Ship it")
