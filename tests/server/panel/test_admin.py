@@ -98,6 +98,33 @@ def test_maintenance_dry_run_writes_nothing_and_run_moves_what_it_listed(
 # -- Agents --------------------------------------------------------------------------------
 
 
+def test_the_menu_opened_while_the_users_features_load_stays_open(page: Page, live: Live) -> None:
+    # Acting for a user draws the navigation again when that user's features arrive;
+    # it used to close "More" then, so a person (or a test) who had just opened it
+    # found the menu shut and the screen's link gone (the CI's timeout on Agents).
+    held: list[Route] = []
+
+    def hold_the_features(route: Route) -> None:
+        if not held:
+            held.append(route)  # answered below, after the menu was opened
+        else:
+            route.continue_()
+
+    sign_in(page, live, live.admin)
+    expect(page.locator(".screen:not([hidden]) h2")).to_have_text("Users")
+    page.route("**/api/memory/v2/status?*", hold_the_features)  # with ?user_id=
+    page.locator("#act-as-user").fill("alice")
+    page.locator("#act-as").get_by_role("button", name="Act as").click()
+    expect(page.locator("#who-label")).to_have_text("admin, acting as alice")
+    agents = page.locator("#nav-more").get_by_role("link", name="Agents", exact=True)
+    page.locator("#nav-more summary").click()
+    expect(agents).to_be_visible()
+    release(page, held)
+    expect(agents).to_be_visible()  # still open
+    agents.click()
+    expect(page.locator(".screen:not([hidden]) h2")).to_have_text("Agents")
+
+
 def test_the_agents_list_arriving_late_keeps_what_was_typed(page: Page, live: Live) -> None:
     # The screen refills its form with the defaults when the agents list arrives. When the
     # person has typed before that (a slow server), the late answer wiped the agent id and

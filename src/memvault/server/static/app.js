@@ -127,7 +127,6 @@ function arrangeNav() {
   const menu = $("#nav-more .menu");
   const bar = state.admin ? BAR.admin : BAR.user;
   const more = $("#nav-more");
-  more.open = false;
   let extra = 0;
   for (const spec of screens.values()) {
     const link = nav.querySelector(`a[data-screen="${spec.name}"]`);
@@ -139,6 +138,10 @@ function arrangeNav() {
   }
   for (const name of bar) nav.insertBefore(nav.querySelector(`a[data-screen="${name}"]`), more);
   more.hidden = extra === 0;
+  // Left open if the person opened it: the menu is drawn again when the features of the
+  // user acted for arrive, which may be just after "More" was clicked. Choosing a screen
+  // or clicking elsewhere closes it.
+  if (more.hidden) more.open = false;
 }
 
 // -- routing ---------------------------------------------------------------------------
