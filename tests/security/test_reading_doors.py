@@ -26,7 +26,10 @@ from memvault.agent.providers.hindsight import RECALL_TOOL, RETAIN_TOOL, Hindsig
 from memvault.agent.session_block import session_block
 from memvault.agent.tools.vault import VaultTools
 from memvault.config import LLMConfig
+from memvault.integrations.anthropic_memory import VaultMemoryTool
 from memvault.mcp.graph import KnowledgeGraph
+from memvault.mcp.resources import GRAPH_URI, MEMORY_PREFIX
+from memvault.mcp.tools import UserTools
 from memvault.security.screen import READINGS, Reading
 from tests.fakes.hindsight import FakeHindsight
 from tests.fakes.openai_chat import FakeChatServer, Reply
@@ -93,7 +96,7 @@ def _external(vault: Vault, llm: FakeChatServer) -> str:
     return "\n".join([*recalled, *(m.text for m in reflection.memories), sent])
 
 
-def _graph_search(vault: Vault, _: FakeChatServer) -> str:
+def _plant_graph(vault: Vault) -> KnowledgeGraph:
     graph = KnowledgeGraph(vault, user_id="alice")
     graph.create_entities(
         [
@@ -104,7 +107,65 @@ def _graph_search(vault: Vault, _: FakeChatServer) -> str:
             {"name": "Refund policy", "entityType": "policy", "observations": [PLAIN]},
         ]
     )
-    return json.dumps(graph.search_nodes(QUERY).to_json(), ensure_ascii=False)
+    return graph
+
+
+def _graph_search(vault: Vault, _: FakeChatServer) -> str:
+    graph = _plant_graph(vault)
+    # By meaning and words, and by a word of the entities' names ("refund" is in all three).
+    found = [graph.search_nodes(q).to_json() for q in (QUERY, "refund")]
+    return json.dumps(found, ensure_ascii=False)
+
+
+def _graph_read(vault: Vault, _: FakeChatServer) -> str:
+    """The whole graph, the named nodes, and the graph resource."""
+    graph = _plant_graph(vault)
+    every = graph.read_graph().to_json()
+    named = graph.open_nodes(["Refund desk", SECOND, "Refund policy"]).to_json()
+    resource = _mcp(vault).resources.read(GRAPH_URI).text
+    return json.dumps([every, named], ensure_ascii=False) + resource
+
+
+def _mcp(vault: Vault) -> UserTools:
+    return UserTools(vault, user_id="alice", base_dir=vault.config.home / "mcp")
+
+
+def _memory_list(vault: Vault, _: FakeChatServer) -> str:
+    """A page of everything, and one memory a page: the halves on different pages are
+    still read together (the model reads every page)."""
+    _plant(vault)
+    tools = _mcp(vault)
+    pages = [tools.call("memory_list", {})]
+    pages += [tools.call("memory_list", {"limit": 1, "offset": n}) for n in range(3)]
+    assert not any(p.is_error for p in pages), pages
+    return "\n".join(p.text for p in pages)
+
+
+def _resources(vault: Vault, _: FakeChatServer) -> str:
+    """The listing's names and titles, and each memory read on its own."""
+    _plant(vault)
+    resources = _mcp(vault).resources
+    listed = resources.page(None).resources
+    read = [resources.read(r.uri).text for r in listed if r.uri.startswith(MEMORY_PREFIX)]
+    assert len(read) == 3
+    return "\n".join([*(f"{r.name} {r.title} {r.description}" for r in listed), *read])
+
+
+def _memory_tool_view(vault: Vault, _: FakeChatServer) -> str:
+    """Claude's memory tool on the vault: each file viewed, and the directory."""
+    tool = VaultMemoryTool(vault, user_id="alice")
+    paths = [f"/memories/{name}.md" for name in ("trigger", "order", "policy")]
+    for path, text in zip(paths, (FIRST, SECOND, PLAIN), strict=True):
+        made = tool.call({"command": "create", "path": path, "file_text": text})
+        assert "created" in str(made), made
+    viewed = [str(tool.call({"command": "view", "path": p})) for p in [*paths, "/memories"]]
+    return "\n".join(viewed)
+
+
+def _summary_prompt(vault: Vault, _: FakeChatServer) -> str:
+    for text in (FIRST, SECOND, PLAIN):
+        assert vault.add(text, user_id="alice", kind="user").quarantine is None
+    return _mcp(vault).prompts.render("summarize_me", {}).text
 
 
 def _hindsight(vault: Vault, _: FakeChatServer) -> str:
@@ -137,6 +198,11 @@ READERS: dict[Reading, Callable[[Vault, FakeChatServer], str]] = {
     Reading.EXTERNAL: _external,
     Reading.GRAPH_SEARCH: _graph_search,
     Reading.HINDSIGHT: _hindsight,
+    Reading.MEMORY_LIST: _memory_list,
+    Reading.RESOURCES: _resources,
+    Reading.GRAPH_READ: _graph_read,
+    Reading.MEMORY_TOOL_VIEW: _memory_tool_view,
+    Reading.SUMMARY_PROMPT: _summary_prompt,
 }
 
 

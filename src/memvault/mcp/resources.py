@@ -41,7 +41,7 @@ from ..agent.tools.workspace import card_view, task_view
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
 from ..results.graph import entity_dict
-from ..security.quarantine import injectable, placeholder
+from ..security.quarantine import injectable, placeholder, withheld
 from ..validation import check_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph
@@ -194,20 +194,23 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def _title(entry: MemoryEntry) -> str:
+def _title(entry: MemoryEntry, why: Mapping[str, str]) -> str:
     # Neither listing nor reading shows any text of a withheld entry.
-    if not injectable(entry):
-        return f"[{entry.kind.value}] held for review"
+    if entry.id in why:
+        return f"[{entry.kind.value}] {'withheld' if injectable(entry) else 'held for review'}"
     label = entry.name or entry.description or entry.content
     label = " ".join(label.split())
     return f"[{entry.kind.value}] {label[:80]}"
 
 
-def _model_view(entry: MemoryEntry) -> dict[str, Any]:
+def _model_view(entry: MemoryEntry, why: Mapping[str, str]) -> dict[str, Any]:
     """``entry.to_dict()``, or for a withheld entry its record without any of its text."""
     record = entry.to_dict()
     if not injectable(entry):
         record.update(content=placeholder(entry), name=None, description=None, metadata={})
+    elif entry.id in why:
+        record.update(content=withheld(entry), name=None, description=None, metadata={})
+        record["withheld"] = why[entry.id]
     return record
 
 
@@ -304,8 +307,15 @@ class UserResources:
         entries = self.vault.list(
             user_id=self.user_id, agent_id=self.agent_id, limit=size + 1, offset=offset
         )
+        why = self._withheld(entries[:size])
         listed = [
-            ResourceInfo(memory_uri(e.id), e.name or e.id, _title(e), f"memory {e.id}", JSON)
+            ResourceInfo(
+                memory_uri(e.id),
+                e.id if e.id in why else e.name or e.id,
+                _title(e, why),
+                f"memory {e.id}",
+                JSON,
+            )
             for e in entries[:size]
         ]
         if cursor is None:
@@ -343,7 +353,7 @@ class UserResources:
             entry = self._entry(uri)
             if entry is None:
                 raise _not_found(uri)
-            return ResourceText(uri, JSON, _dump(_model_view(entry)))
+            return ResourceText(uri, JSON, _dump(_model_view(entry, self._withheld([entry]))))
         if uri.startswith(CARD_PREFIX):
             card = self.vault.workspace.card(
                 user_id=self.user_id, session_id=uri[len(CARD_PREFIX) :]
@@ -364,6 +374,10 @@ class UserResources:
         except (NotFoundError, ValidationError, UnsupportedOperationError):
             raise _not_found(uri) from None
         return ResourceText(uri, JSON, _dump(detail.to_dict()))
+
+    def _withheld(self, entries: list[MemoryEntry]) -> dict[str, str]:
+        """Which of ``entries`` a model may not be shown, and why (``vault.model_view``)."""
+        return self.vault.model_view.withheld(entries, user_id=self.user_id, agent_id=self.agent_id)
 
     def _entities(self) -> list[dict[str, Any]]:
         try:

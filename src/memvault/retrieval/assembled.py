@@ -23,7 +23,7 @@ on an idle two-core machine (a block of ten memories has 45 pairs), for little g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..model import Hit
@@ -34,6 +34,10 @@ from ..security.scan.split import Part, check_parts
 # a longer list is read only this far, and what lies past it is left out unread.
 _MAX_READ = 64
 _UNREAD = f"past the first {_MAX_READ} memories the block's screen reads"
+# A listing reads every pair whose shape can be a cut; joining a pair and running the
+# rules on it is the costly reading, so a listing does at most this many of them.
+_MAX_JOINED = 2000
+_UNREAD_PAIRS = f"past the {_MAX_JOINED} pairs a listing's screen reads"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +81,54 @@ def withheld_among(shown: Sequence[Shown]) -> list[Withheld]:
     return [Withheld(memory_id, reason) for memory_id, reason in out.items()]
 
 
+def withheld_beside(
+    shown: Sequence[Shown], beside: Callable[[], Iterable[Shown]] = tuple
+) -> list[Withheld]:
+    """The memories of ``shown`` that form an instruction with another of ``shown`` or of
+    ``beside()`` (the other memories the model can read: another page, another file), in
+    either order; approved ones are never among them. ``beside`` is called only when a
+    memory shown has the shape of a half (``Part``).
+
+    Every door that lists stored memories to a model asks this (``vault.model_view``).
+    Unlike ``withheld_among`` there is no cap on the memories read: only the pairs of a
+    memory that ends mid-sentence or in a trigger with one that opens with an order can
+    form an instruction, so each memory's ends are read once and only those pairs are
+    checked. Past ``_MAX_JOINED`` pairs whose joined text the rules must read, the
+    memories shown whose pairs were not all read are withheld too.
+    """
+    parts = [(m, Part.of(m.text)) for m in shown]
+    if not any(p.trigger or p.cut or p.order for _, p in parts):
+        return []
+    ids = {m.id for m in shown}
+    every = parts + [(m, Part.of(m.text)) for m in beside() if m.id not in ids]
+    firsts = [(m, p) for m, p in every if p.trigger or p.cut]
+    seconds = [(m, p) for m, p in every if p.order]
+    out: dict[str, str] = {}
+    joined = 0
+    for first, a in firsts:
+        for second, b in seconds:
+            if first.id == second.id or (first.id not in ids and second.id not in ids):
+                continue
+            if not a.trigger:
+                joined += 1
+                if joined > _MAX_JOINED:
+                    return _past_budget(out, parts)
+            cut = check_parts(a, b)
+            if cut is None:
+                continue
+            for memory, other in ((first, second), (second, first)):
+                if memory.id in ids and not memory.approved:
+                    out.setdefault(memory.id, f"{cut.threat.description} (with {other.id})")
+    return [Withheld(memory_id, reason) for memory_id, reason in out.items()]
+
+
+def _past_budget(out: dict[str, str], parts: list[tuple[Shown, Part]]) -> list[Withheld]:
+    for memory, part in parts:
+        if not memory.approved and (part.trigger or part.cut or part.order):
+            out.setdefault(memory.id, _UNREAD_PAIRS)
+    return [Withheld(memory_id, reason) for memory_id, reason in out.items()]
+
+
 def split_instructions(hits: Sequence[Hit]) -> list[Withheld]:
     """``withheld_among`` the memories of ``hits`` whose text a block shows (a held or
     flagged one is shown as its placeholder, which forms nothing)."""
@@ -89,4 +141,4 @@ def split_instructions(hits: Sequence[Hit]) -> list[Withheld]:
     )
 
 
-__all__ = ["Shown", "Withheld", "split_instructions", "withheld_among"]
+__all__ = ["Shown", "Withheld", "split_instructions", "withheld_among", "withheld_beside"]

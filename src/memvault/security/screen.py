@@ -69,6 +69,15 @@ class Reading(StrEnum):
     # Hindsight's recall: the provider's prefetch block and hindsight_recall tool, the
     # gateway's Hindsight search (agent.providers.hindsight.readable, the same check).
     HINDSIGHT = "Hindsight recall"
+    # The doors that list stored memories rather than search them. Each shows what
+    # ``vault.model_view`` lets through: a memory that forms an instruction with any
+    # other the model can read (on this page or another) is withheld, and with the
+    # vault's vectors, one the model screen flags.
+    MEMORY_LIST = "memory_list"  # the MCP tool that pages through the memories
+    RESOURCES = "MCP resources"  # resources/list titles, resources/read of a memory
+    GRAPH_READ = "read_graph"  # read_graph, open_nodes, memvault://graph (mcp.graph)
+    MEMORY_TOOL_VIEW = "memory tool view"  # Claude's memory tool on the vault (view)
+    SUMMARY_PROMPT = "summarize_me prompt"  # the MCP prompt that lists user memories
     # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose
     # get, list and search return the same items to the application that owns it.
 
