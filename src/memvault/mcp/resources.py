@@ -11,8 +11,10 @@ read in the scope of the server's user (and agent), exactly as the tools act:
   models (held for review, or flagged by the scan now and never approved) reads with its
   text, name, description and metadata replaced by ``[QUARANTINED: <id>]`` and its
   ``quarantine`` reason, and is listed without text: an MCP host hands resources to a
-  model. ``application/json``. A template, and every memory of the user is listed too,
-  a page at a time;
+  model. One ``vault.model_view`` withholds (it forms an instruction with another memory,
+  or the model screen flags it) reads as ``[WITHHELD: <id>]`` with ``withheld``, the
+  reason, and is listed without text too. ``application/json``. A template, and every
+  memory of the user is listed too, a page at a time;
 * ``memvault://graph`` — the reference knowledge graph of :mod:`.graph` (its JSON shape);
 * ``memvault://entities`` — the vault's entity graph (``Vault.entities``), and
   ``memvault://entities/{name}`` one entity with its relations (``Vault.entity``).

@@ -29,7 +29,8 @@ and category ``knowledge-graph`` (so ``memory_recall`` finds graph facts too):
 * a **relation** is one entry: ``name`` and ``content`` = ``"<from> <relationType>
   <to>"``, ``metadata`` = ``{"graph": "relation", "from": ..., "to": ...,
   "relation_type": ...}``; as in the reference server, its ends need not exist yet;
-* ``read_graph`` / ``open_nodes`` read those entries back; ``search_nodes`` runs
+* ``read_graph`` / ``open_nodes`` read those entries back (less what
+  ``vault.model_view`` withholds from a model, as ``memory_list`` does); ``search_nodes`` runs
   ``Vault.search`` and keeps the graph entries among the hits (a relation hit brings
   its two entities), plus entities whose name or type contains the query, then adds
   the relations between the entities found. Deleting an entity deletes its relations.

@@ -8,6 +8,10 @@ pair counts, not only neighbours, and in both orders: the model reads the whole 
 and can put a trigger together with an order that comes before it (``render.pack``
 may also skip a memory too big for the budget, which brings two others together).
 
+A door that lists stored memories (no query: a page, a file, the whole graph) reads
+them with ``withheld_beside``: each memory shown against every other the model can read,
+since a model pages through a listing and puts the halves together itself.
+
 When a pair reads as one instruction, the memories that form it are left out of the
 block, except any a person approved: an approval vouches for that text in any company.
 Each one left out carries its reason, which ``Vault.explain`` shows.

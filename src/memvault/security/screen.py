@@ -58,7 +58,11 @@ class Reading(StrEnum):
     them). ``Vault.context`` / ``context_hits`` do so themselves; a door that shows
     ``Vault.search`` hits passes ``for_model=True``. All end in the one function of the
     pair check (``retrieval.assembled.withheld_among``), which Hindsight's recall asks
-    too (the model screen reads the vault's own vectors, so only the vault's hits).
+    too (the model screen reads the vault's own vectors, so only the vault's hits). The
+    doors that list memories without a query ask ``vault.model_view`` (its pair check,
+    ``withheld_beside``, reads each memory shown against all the model can read).
+    Not reading doors: the owner's own views (HTTP API, CLI, panel), which show what is
+    stored as it is stored.
     """
 
     CONTEXT = "context block"  # Vault.context: the providers' prefetch, /v1/recall, MCP prompts
