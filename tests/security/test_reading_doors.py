@@ -26,9 +26,10 @@ from memvault.agent.providers.hindsight import RECALL_TOOL, RETAIN_TOOL, Hindsig
 from memvault.agent.session_block import session_block
 from memvault.agent.tools.vault import VaultTools
 from memvault.config import LLMConfig
+from memvault.errors import NotFoundError
 from memvault.integrations.anthropic_memory import VaultMemoryTool
 from memvault.mcp.graph import KnowledgeGraph
-from memvault.mcp.resources import GRAPH_URI, MEMORY_PREFIX
+from memvault.mcp.resources import ENTITIES_URI, GRAPH_URI, MEMORY_PREFIX, entity_uri
 from memvault.mcp.tools import UserTools
 from memvault.security.screen import READINGS, Reading
 from tests.fakes.hindsight import FakeHindsight
@@ -118,12 +119,23 @@ def _graph_search(vault: Vault, _: FakeChatServer) -> str:
 
 
 def _graph_read(vault: Vault, _: FakeChatServer) -> str:
-    """The whole graph, the named nodes, and the graph resource."""
+    """The whole graph, the named nodes, the graph resource and the entity resources."""
     graph = _plant_graph(vault)
     every = graph.read_graph().to_json()
     named = graph.open_nodes(["Refund desk", SECOND, "Refund policy"]).to_json()
-    resource = _mcp(vault).resources.read(GRAPH_URI).text
-    return json.dumps([every, named], ensure_ascii=False) + resource
+    resources = _mcp(vault).resources
+    graph_resource = resources.read(GRAPH_URI).text
+    # The entity graph the write path linked these entries to: a name is text too.
+    entities = json.loads(resources.read(ENTITIES_URI).text)["entities"]
+    assert {"Refund desk", "Refund policy"} <= {e["name"] for e in entities}
+    each = []
+    for name in [*(e["name"] for e in entities), SECOND]:
+        try:
+            each.append(resources.read(entity_uri(name)).text)
+        except NotFoundError:
+            each.append("")
+    named_json = json.dumps([every, named, entities], ensure_ascii=False)
+    return "\n".join([named_json, graph_resource, *each])
 
 
 def _mcp(vault: Vault) -> UserTools:
@@ -266,3 +278,38 @@ def test_every_search_of_a_surface_is_for_a_model_or_says_why_not() -> None:
     unscreened = {where for where, calls in found.items() if not all(calls)}
     assert unscreened - NOT_FOR_MODEL.keys() == set()
     assert {"agent/external/vault.py", "mcp/graph.py"} <= found.keys()
+
+
+# The surfaces' modules that list stored memories (``Vault.list``) without asking
+# ``vault.model_view``, and why no model reads what they list.
+LISTS_NOT_FOR_MODEL = {
+    # The OpenAI Agents session: the items this session wrote itself (ids signed with
+    # the vault's key), replayed as the conversation they are, never a listing of memories.
+    "integrations/openai_agents.py": "a session's own items",
+    # A LangGraph BaseStore: get, list and search give the application the same items.
+    "integrations/langgraph.py": "a store's listing",
+}
+
+
+def test_every_listing_of_a_surface_is_for_a_model_or_says_why_not() -> None:
+    """A surface module that pages through ``Vault.list`` for a model asks
+    ``vault.model_view`` (and its door joins ``READINGS``), or is listed above."""
+    package = Path(memvault.__file__).parent
+    unscreened: set[str] = set()
+    for folder in ("agent", "mcp", "integrations"):
+        for path in sorted((package / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            lists = any(
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "list"
+                and any(k.arg == "user_id" for k in node.keywords)
+                for node in ast.walk(tree)
+            )
+            asks = any(
+                isinstance(node, ast.Attribute) and node.attr == "model_view"
+                for node in ast.walk(tree)
+            )
+            if lists and not asks:
+                unscreened.add(str(path.relative_to(package)))
+    assert unscreened == set(LISTS_NOT_FOR_MODEL)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -375,7 +375,13 @@ class UserResources:
             detail = self.vault.entities.get(name, user_id=self.user_id, agent_id=self.agent_id)
         except (NotFoundError, ValidationError, UnsupportedOperationError):
             raise _not_found(uri) from None
-        return ResourceText(uri, JSON, _dump(detail.to_dict()))
+        # The names (aliases are their folded forms, or screened when added).
+        named = [detail.entity.name, *(n for r in detail.relations for n in (r.source, r.target))]
+        why = self._withheld_names(named)
+        if detail.entity.name in why:
+            raise _not_found(uri)  # a name a model may not read: as if there were none
+        kept = tuple(r for r in detail.relations if not {r.source, r.target} & why.keys())
+        return ResourceText(uri, JSON, _dump(replace(detail, relations=kept).to_dict()))
 
     def _withheld(self, entries: list[MemoryEntry]) -> dict[str, str]:
         """Which of ``entries`` a model may not be shown, and why (``vault.model_view``)."""
@@ -388,7 +394,13 @@ class UserResources:
             )
         except UnsupportedOperationError:
             return []  # a store without the entity graph: there is nothing to show
-        return [entity_dict(e) for e in found]
+        why = self._withheld_names([e.name for e in found])
+        return [entity_dict(e) for e in found if e.name not in why]
+
+    def _withheld_names(self, names: list[str]) -> dict[str, str]:
+        return self.vault.model_view.withheld_names(
+            names, user_id=self.user_id, agent_id=self.agent_id
+        )
 
     def _entry(self, uri: str) -> MemoryEntry | None:
         try:

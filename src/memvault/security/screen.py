@@ -79,7 +79,9 @@ class Reading(StrEnum):
     # vault's vectors, one the model screen flags.
     MEMORY_LIST = "memory_list"  # the MCP tool that pages through the memories
     RESOURCES = "MCP resources"  # resources/list titles, resources/read of a memory
-    GRAPH_READ = "read_graph"  # read_graph, open_nodes, memvault://graph (mcp.graph)
+    # read_graph, open_nodes, memvault://graph (mcp.graph); memvault://entities and
+    # memvault://entities/{name}, whose names are read against the memories too.
+    GRAPH_READ = "read_graph"
     MEMORY_TOOL_VIEW = "memory tool view"  # Claude's memory tool on the vault (view)
     SUMMARY_PROMPT = "summarize_me prompt"  # the MCP prompt that lists user memories
     # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose

@@ -61,6 +61,18 @@ class ModelView:
             why[out.entry_id] = out.reason
         return why
 
+    def withheld_names(
+        self, names: Sequence[str], *, user_id: str, agent_id: str | None = None
+    ) -> dict[str, str]:
+        """Which of ``names`` (text drawn from memories, shown to a model on its own: the
+        entity graph's names) a model must not be shown, each with why: a name that forms
+        an instruction with a memory the model can read. A name is short and has no
+        stored vector, so only the pair check reads it."""
+        view = owner_view(user_id, agent_id)
+        shown = [Shown(name, name) for name in dict.fromkeys(names)]
+        found = withheld_beside(shown, lambda: (_shown(e) for e in self._others(view)))
+        return {out.entry_id: out.reason for out in found}
+
     def shown(
         self, entries: Sequence[MemoryEntry], *, user_id: str, agent_id: str | None = None
     ) -> list[MemoryEntry]:
