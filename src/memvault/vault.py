@@ -70,7 +70,7 @@ class Vault(FlatNames):
         self.config, self.store, self.embedder = e.config, e.store, e.embedder
         # The namespaces (``engine.namespaces``): what is not about one memory.
         self.workspace, self.review, self.admin = e.workspace, e.review, e.admin
-        self.decisions, self.learning = e.decision_space, e.learning
+        self.decisions, self.learning, self.model_view = e.decision_space, e.learning, e.model_view
         self._entities, self._reveal = e.entities, e.reveal
         # The parts a test or a tool reaches for by these names.
         self._writer, self._derived, self._profiles = e.writer, e.derived, e.profiles

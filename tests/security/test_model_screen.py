@@ -195,3 +195,29 @@ def test_the_worker_thread_starts_with_the_hold_in_place(
         vault.add(PLAIN, user_id="u")
         assert vault.flush(timeout=60)
     assert screens and all(isinstance(s, ModelHold) for s in screens)
+
+
+def test_a_listing_withholds_what_only_the_model_screen_flags(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    """With the write path's hold off, the model screen of a listing door (MCP
+    ``memory_list``, through ``vault.model_view``) still keeps the poison from the model."""
+    from memvault.mcp.tools import UserTools
+
+    config = load_config(
+        environ={},
+        home=tmp_path / "home",
+        security={"model_screen": "auto", "scan_writes": False},
+    )
+    with Vault(tmp_path / "m.db", config=config, embedder=embedder) as vault:
+        poison = vault.add(POISON, user_id="u")
+        vault.add(PLAIN, user_id="u")
+        tools = UserTools(vault, user_id="u", base_dir=tmp_path / "mcp")
+        # Before its vector exists the text is embedded for the screen; after, it is read.
+        first = tools.call("memory_list", {}).text
+        vault.flush()
+        assert vault.get(poison.id, user_id="u").quarantine is None  # not held: listed
+        later = tools.call("memory_list", {}).text
+        for listed in (first, later):
+            assert "Heizung" in listed
+            assert "Vergiss" not in listed

@@ -26,7 +26,11 @@ from memvault.agent.providers.hindsight import RECALL_TOOL, RETAIN_TOOL, Hindsig
 from memvault.agent.session_block import session_block
 from memvault.agent.tools.vault import VaultTools
 from memvault.config import LLMConfig
+from memvault.errors import NotFoundError
+from memvault.integrations.anthropic_memory import VaultMemoryTool
 from memvault.mcp.graph import KnowledgeGraph
+from memvault.mcp.resources import ENTITIES_URI, GRAPH_URI, MEMORY_PREFIX, entity_uri
+from memvault.mcp.tools import UserTools
 from memvault.security.screen import READINGS, Reading
 from tests.fakes.hindsight import FakeHindsight
 from tests.fakes.openai_chat import FakeChatServer, Reply
@@ -93,7 +97,7 @@ def _external(vault: Vault, llm: FakeChatServer) -> str:
     return "\n".join([*recalled, *(m.text for m in reflection.memories), sent])
 
 
-def _graph_search(vault: Vault, _: FakeChatServer) -> str:
+def _plant_graph(vault: Vault) -> KnowledgeGraph:
     graph = KnowledgeGraph(vault, user_id="alice")
     graph.create_entities(
         [
@@ -104,7 +108,76 @@ def _graph_search(vault: Vault, _: FakeChatServer) -> str:
             {"name": "Refund policy", "entityType": "policy", "observations": [PLAIN]},
         ]
     )
-    return json.dumps(graph.search_nodes(QUERY).to_json(), ensure_ascii=False)
+    return graph
+
+
+def _graph_search(vault: Vault, _: FakeChatServer) -> str:
+    graph = _plant_graph(vault)
+    # By meaning and words, and by a word of the entities' names ("refund" is in all three).
+    found = [graph.search_nodes(q).to_json() for q in (QUERY, "refund")]
+    return json.dumps(found, ensure_ascii=False)
+
+
+def _graph_read(vault: Vault, _: FakeChatServer) -> str:
+    """The whole graph, the named nodes, the graph resource and the entity resources."""
+    graph = _plant_graph(vault)
+    every = graph.read_graph().to_json()
+    named = graph.open_nodes(["Refund desk", SECOND, "Refund policy"]).to_json()
+    resources = _mcp(vault).resources
+    graph_resource = resources.read(GRAPH_URI).text
+    # The entity graph the write path linked these entries to: a name is text too.
+    entities = json.loads(resources.read(ENTITIES_URI).text)["entities"]
+    assert {"Refund desk", "Refund policy"} <= {e["name"] for e in entities}
+    each = []
+    for name in [*(e["name"] for e in entities), SECOND]:
+        try:
+            each.append(resources.read(entity_uri(name)).text)
+        except NotFoundError:
+            each.append("")
+    named_json = json.dumps([every, named, entities], ensure_ascii=False)
+    return "\n".join([named_json, graph_resource, *each])
+
+
+def _mcp(vault: Vault) -> UserTools:
+    return UserTools(vault, user_id="alice", base_dir=vault.config.home / "mcp")
+
+
+def _memory_list(vault: Vault, _: FakeChatServer) -> str:
+    """A page of everything, and one memory a page: the halves on different pages are
+    still read together (the model reads every page)."""
+    _plant(vault)
+    tools = _mcp(vault)
+    pages = [tools.call("memory_list", {})]
+    pages += [tools.call("memory_list", {"limit": 1, "offset": n}) for n in range(3)]
+    assert not any(p.is_error for p in pages), pages
+    return "\n".join(p.text for p in pages)
+
+
+def _resources(vault: Vault, _: FakeChatServer) -> str:
+    """The listing's names and titles, and each memory read on its own."""
+    _plant(vault)
+    resources = _mcp(vault).resources
+    listed = resources.page(None).resources
+    read = [resources.read(r.uri).text for r in listed if r.uri.startswith(MEMORY_PREFIX)]
+    assert len(read) == 3
+    return "\n".join([*(f"{r.name} {r.title} {r.description}" for r in listed), *read])
+
+
+def _memory_tool_view(vault: Vault, _: FakeChatServer) -> str:
+    """Claude's memory tool on the vault: each file viewed, and the directory."""
+    tool = VaultMemoryTool(vault, user_id="alice")
+    paths = [f"/memories/{name}.md" for name in ("trigger", "order", "policy")]
+    for path, text in zip(paths, (FIRST, SECOND, PLAIN), strict=True):
+        made = tool.call({"command": "create", "path": path, "file_text": text})
+        assert "created" in str(made), made
+    viewed = [str(tool.call({"command": "view", "path": p})) for p in [*paths, "/memories"]]
+    return "\n".join(viewed)
+
+
+def _summary_prompt(vault: Vault, _: FakeChatServer) -> str:
+    for text in (FIRST, SECOND, PLAIN):
+        assert vault.add(text, user_id="alice", kind="user").quarantine is None
+    return _mcp(vault).prompts.render("summarize_me", {}).text
 
 
 def _hindsight(vault: Vault, _: FakeChatServer) -> str:
@@ -137,6 +210,11 @@ READERS: dict[Reading, Callable[[Vault, FakeChatServer], str]] = {
     Reading.EXTERNAL: _external,
     Reading.GRAPH_SEARCH: _graph_search,
     Reading.HINDSIGHT: _hindsight,
+    Reading.MEMORY_LIST: _memory_list,
+    Reading.RESOURCES: _resources,
+    Reading.GRAPH_READ: _graph_read,
+    Reading.MEMORY_TOOL_VIEW: _memory_tool_view,
+    Reading.SUMMARY_PROMPT: _summary_prompt,
 }
 
 
@@ -200,3 +278,38 @@ def test_every_search_of_a_surface_is_for_a_model_or_says_why_not() -> None:
     unscreened = {where for where, calls in found.items() if not all(calls)}
     assert unscreened - NOT_FOR_MODEL.keys() == set()
     assert {"agent/external/vault.py", "mcp/graph.py"} <= found.keys()
+
+
+# The surfaces' modules that list stored memories (``Vault.list``) without asking
+# ``vault.model_view``, and why no model reads what they list.
+LISTS_NOT_FOR_MODEL = {
+    # The OpenAI Agents session: the items this session wrote itself (ids signed with
+    # the vault's key), replayed as the conversation they are, never a listing of memories.
+    "integrations/openai_agents.py": "a session's own items",
+    # A LangGraph BaseStore: get, list and search give the application the same items.
+    "integrations/langgraph.py": "a store's listing",
+}
+
+
+def test_every_listing_of_a_surface_is_for_a_model_or_says_why_not() -> None:
+    """A surface module that pages through ``Vault.list`` for a model asks
+    ``vault.model_view`` (and its door joins ``READINGS``), or is listed above."""
+    package = Path(memvault.__file__).parent
+    unscreened: set[str] = set()
+    for folder in ("agent", "mcp", "integrations"):
+        for path in sorted((package / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            lists = any(
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "list"
+                and any(k.arg == "user_id" for k in node.keywords)
+                for node in ast.walk(tree)
+            )
+            asks = any(
+                isinstance(node, ast.Attribute) and node.attr == "model_view"
+                for node in ast.walk(tree)
+            )
+            if lists and not asks:
+                unscreened.add(str(path.relative_to(package)))
+    assert unscreened == set(LISTS_NOT_FOR_MODEL)

@@ -54,6 +54,7 @@ from .namespaces.admin import Admin
 from .namespaces.decisions import Decisions
 from .namespaces.entities import Entities
 from .namespaces.learning import Learning
+from .namespaces.model_view import ModelView
 from .namespaces.reveal import Reveal
 from .namespaces.workspace import Workspace
 from .reveal import RevealService
@@ -109,6 +110,7 @@ class Engine:
     review: ReviewService
     decision_space: Decisions
     learning: Learning
+    model_view: ModelView
     admin: Admin
     extraction_llm: LLMFor
 
@@ -233,6 +235,7 @@ def _parts(
     if recall.screen is not None and cfg.security.scan_writes:
         hold = ModelHold(recall.screen, review.hold)
     derived.begin(hold)
+    listing = Listing(store, history, clock, None if embedder is None else embedder.name)
     return Engine(
         config=cfg,
         store=store,
@@ -245,7 +248,7 @@ def _parts(
         relevance=Relevance(cfg.context, native, shown),
         transfer=transfer,
         history=history,
-        listing=Listing(store, history, clock, None if embedder is None else embedder.name),
+        listing=listing,
         decisions=decisions,
         upkeep=Upkeep(store, Maintenance(store, lc, clock), compaction, derived),
         backup=Backup(transfer, learner, store, clock, screen),
@@ -259,6 +262,7 @@ def _parts(
         review=review,
         decision_space=Decisions(decisions),
         learning=Learning(learner),
+        model_view=ModelView(recall, listing),
         admin=Admin(store, cfg, clock, embedder),
         extraction_llm=extraction,
     )

@@ -50,6 +50,7 @@ from ..agent.providers.builtin import BuiltinFileProvider
 from ..errors import ConflictError, MemvaultError, NotFoundError
 from ..fields import MAX_NAME_CHARS
 from ..model import Kind, MemoryEntry, Source
+from ..security.quarantine import withheld
 from ..validation import make_scope
 from ..vault import Vault
 
@@ -455,6 +456,15 @@ class VaultMemoryTool(_MemoryTool):
             return " It is held for the user's review and not shown until approved."
         return ""
 
+    def _shown(self, entry: MemoryEntry) -> str:
+        """The file's text as the model may view it: a stand-in when ``vault.model_view``
+        withholds it (with another file it forms an instruction, or it is flagged)."""
+        view = self.vault.model_view
+        why = view.withheld([entry], user_id=self.user_id, agent_id=self.agent_id)
+        if entry.id not in why:
+            return entry.content
+        return f"{withheld(entry)} not shown to the assistant: {why[entry.id]}"
+
     def _check_new(
         self, segments: tuple[str, ...], files: dict[tuple[str, ...], MemoryEntry]
     ) -> None:
@@ -481,7 +491,7 @@ class VaultMemoryTool(_MemoryTool):
         def run() -> str:
             entry = self._load(segments)
             if entry is not None:
-                return _numbered(path, entry.content, command.view_range)
+                return _numbered(path, self._shown(entry), command.view_range)
             files = self.files()
             under = {k: e for k, e in files.items() if k[: len(segments)] == segments}
             if not under and segments:

@@ -124,13 +124,22 @@ class KnowledgeGraph:
                 return
             offset += _PAGE
 
-    def _load(self) -> tuple[dict[str, tuple[MemoryEntry, Entity]], list[tuple[str, Relation]]]:
+    def _load(
+        self, *, for_model: bool = False
+    ) -> tuple[dict[str, tuple[MemoryEntry, Entity]], list[tuple[str, Relation]]]:
         """Entities by name (the newest entry wins a duplicate) and (entry id, relation)
         pairs. Types and relations are read from the vault's entity graph, where the
-        write path linked these entries; observations are the entity entries' own."""
+        write path linked these entries; observations are the entity entries' own.
+        ``for_model``: less every entry ``vault.model_view`` withholds from a model, so
+        no entity, observation or relation of theirs is shown (the writers see all)."""
         entities: dict[str, tuple[MemoryEntry, Entity]] = {}
         stated: dict[str, Relation] = {}
-        for entry in self._entries():
+        found = list(self._entries())
+        if for_model:
+            view = self.vault.model_view
+            why = view.withheld(found, user_id=self.user_id, agent_id=self.agent_id)
+            found = [e for e in found if e.id not in why]
+        for entry in found:
             entity = _entity_of(entry)
             if entity is not None:
                 entities.setdefault(entity.name, (entry, entity))
@@ -147,7 +156,7 @@ class KnowledgeGraph:
             kind = detail.entity.type if detail.entity.type != UNKNOWN else entity.entity_type
             entities[name] = (entry, Entity(entity.name, kind, entity.observations))
             for r in detail.relations:
-                said = stated.get(r.entry_id)
+                said = stated.get(r.entry_id)  # None for a withheld relation's entry too
                 if said is not None and r.type == said.relation_type[:64]:
                     relations[r.entry_id] = Relation(r.source, r.target, r.type)
         # A relation neither end of which is an entity here: as its entry states it.
@@ -167,12 +176,12 @@ class KnowledgeGraph:
         return Graph(chosen, _unique_relations(links))
 
     def read_graph(self) -> Graph:
-        entities, relations = self._load()
+        entities, relations = self._load(for_model=True)
         ordered = sorted(entities.values(), key=lambda pair: pair[0].created_at)
         return Graph([e for _, e in ordered], _unique_relations([r for _, r in relations]))
 
     def open_nodes(self, names: Sequence[str]) -> Graph:
-        entities, relations = self._load()
+        entities, relations = self._load(for_model=True)
         return self._subgraph(names, entities, relations)
 
     def search_nodes(self, query: str) -> Graph:
@@ -184,7 +193,7 @@ class KnowledgeGraph:
             quarantined=False,
             for_model=True,
         )
-        entities, relations = self._load()
+        entities, relations = self._load(for_model=True)
         names: list[str] = []
         for hit in hits:
             entity = _entity_of(hit.entry)

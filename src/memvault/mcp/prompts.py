@@ -200,8 +200,8 @@ class UserPrompts:
             if section.summary.strip()
         ]
         facts = [f"- [{f.category}] {escape_data(f.content)}" for f in profile.facts]
-        memories = [
-            _rendered(e)
+        listed = [
+            e
             for kind in ("user", "feedback")
             for e in self.vault.list(
                 user_id=self.user_id,
@@ -211,6 +211,9 @@ class UserPrompts:
                 limit=SUMMARY_MEMORIES,
             )
         ]
+        # Less what a model may not be shown (a half of a cut instruction, a flagged one).
+        shown = self.vault.model_view.shown(listed, user_id=self.user_id, agent_id=self.agent_id)
+        memories = [_rendered(e) for e in shown]
         block = _fenced(
             [
                 ("USER.md", self._user_md()),

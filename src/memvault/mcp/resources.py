@@ -11,8 +11,10 @@ read in the scope of the server's user (and agent), exactly as the tools act:
   models (held for review, or flagged by the scan now and never approved) reads with its
   text, name, description and metadata replaced by ``[QUARANTINED: <id>]`` and its
   ``quarantine`` reason, and is listed without text: an MCP host hands resources to a
-  model. ``application/json``. A template, and every memory of the user is listed too,
-  a page at a time;
+  model. One ``vault.model_view`` withholds (it forms an instruction with another memory,
+  or the model screen flags it) reads as ``[WITHHELD: <id>]`` with ``withheld``, the
+  reason, and is listed without text too. ``application/json``. A template, and every
+  memory of the user is listed too, a page at a time;
 * ``memvault://graph`` — the reference knowledge graph of :mod:`.graph` (its JSON shape);
 * ``memvault://entities`` — the vault's entity graph (``Vault.entities``), and
   ``memvault://entities/{name}`` one entity with its relations (``Vault.entity``).
@@ -30,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -41,7 +43,7 @@ from ..agent.tools.workspace import card_view, task_view
 from ..errors import NotFoundError, UnsupportedOperationError, ValidationError
 from ..model import MemoryEntry
 from ..results.graph import entity_dict
-from ..security.quarantine import injectable, placeholder
+from ..security.quarantine import injectable, placeholder, withheld
 from ..validation import check_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph
@@ -194,20 +196,23 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-def _title(entry: MemoryEntry) -> str:
+def _title(entry: MemoryEntry, why: Mapping[str, str]) -> str:
     # Neither listing nor reading shows any text of a withheld entry.
-    if not injectable(entry):
-        return f"[{entry.kind.value}] held for review"
+    if entry.id in why:
+        return f"[{entry.kind.value}] {'withheld' if injectable(entry) else 'held for review'}"
     label = entry.name or entry.description or entry.content
     label = " ".join(label.split())
     return f"[{entry.kind.value}] {label[:80]}"
 
 
-def _model_view(entry: MemoryEntry) -> dict[str, Any]:
+def _model_view(entry: MemoryEntry, why: Mapping[str, str]) -> dict[str, Any]:
     """``entry.to_dict()``, or for a withheld entry its record without any of its text."""
     record = entry.to_dict()
     if not injectable(entry):
         record.update(content=placeholder(entry), name=None, description=None, metadata={})
+    elif entry.id in why:
+        record.update(content=withheld(entry), name=None, description=None, metadata={})
+        record["withheld"] = why[entry.id]
     return record
 
 
@@ -304,8 +309,15 @@ class UserResources:
         entries = self.vault.list(
             user_id=self.user_id, agent_id=self.agent_id, limit=size + 1, offset=offset
         )
+        why = self._withheld(entries[:size])
         listed = [
-            ResourceInfo(memory_uri(e.id), e.name or e.id, _title(e), f"memory {e.id}", JSON)
+            ResourceInfo(
+                memory_uri(e.id),
+                e.id if e.id in why else e.name or e.id,
+                _title(e, why),
+                f"memory {e.id}",
+                JSON,
+            )
             for e in entries[:size]
         ]
         if cursor is None:
@@ -343,7 +355,7 @@ class UserResources:
             entry = self._entry(uri)
             if entry is None:
                 raise _not_found(uri)
-            return ResourceText(uri, JSON, _dump(_model_view(entry)))
+            return ResourceText(uri, JSON, _dump(_model_view(entry, self._withheld([entry]))))
         if uri.startswith(CARD_PREFIX):
             card = self.vault.workspace.card(
                 user_id=self.user_id, session_id=uri[len(CARD_PREFIX) :]
@@ -363,7 +375,17 @@ class UserResources:
             detail = self.vault.entities.get(name, user_id=self.user_id, agent_id=self.agent_id)
         except (NotFoundError, ValidationError, UnsupportedOperationError):
             raise _not_found(uri) from None
-        return ResourceText(uri, JSON, _dump(detail.to_dict()))
+        # The names (aliases are their folded forms, or screened when added).
+        named = [detail.entity.name, *(n for r in detail.relations for n in (r.source, r.target))]
+        why = self._withheld_names(named)
+        if detail.entity.name in why:
+            raise _not_found(uri)  # a name a model may not read: as if there were none
+        kept = tuple(r for r in detail.relations if not {r.source, r.target} & why.keys())
+        return ResourceText(uri, JSON, _dump(replace(detail, relations=kept).to_dict()))
+
+    def _withheld(self, entries: list[MemoryEntry]) -> dict[str, str]:
+        """Which of ``entries`` a model may not be shown, and why (``vault.model_view``)."""
+        return self.vault.model_view.withheld(entries, user_id=self.user_id, agent_id=self.agent_id)
 
     def _entities(self) -> list[dict[str, Any]]:
         try:
@@ -372,7 +394,13 @@ class UserResources:
             )
         except UnsupportedOperationError:
             return []  # a store without the entity graph: there is nothing to show
-        return [entity_dict(e) for e in found]
+        why = self._withheld_names([e.name for e in found])
+        return [entity_dict(e) for e in found if e.name not in why]
+
+    def _withheld_names(self, names: list[str]) -> dict[str, str]:
+        return self.vault.model_view.withheld_names(
+            names, user_id=self.user_id, agent_id=self.agent_id
+        )
 
     def _entry(self, uri: str) -> MemoryEntry | None:
         try:

@@ -29,7 +29,8 @@ and category ``knowledge-graph`` (so ``memory_recall`` finds graph facts too):
 * a **relation** is one entry: ``name`` and ``content`` = ``"<from> <relationType>
   <to>"``, ``metadata`` = ``{"graph": "relation", "from": ..., "to": ...,
   "relation_type": ...}``; as in the reference server, its ends need not exist yet;
-* ``read_graph`` / ``open_nodes`` read those entries back; ``search_nodes`` runs
+* ``read_graph`` / ``open_nodes`` read those entries back (less what
+  ``vault.model_view`` withholds from a model, as ``memory_list`` does); ``search_nodes`` runs
   ``Vault.search`` and keeps the graph entries among the hits (a relation hit brings
   its two entities), plus entities whose name or type contains the query, then adds
   the relations between the entities found. Deleting an entity deletes its relations.
@@ -72,7 +73,8 @@ from ..agent.tools.workspace import (
     with_session,
 )
 from ..errors import MemvaultError
-from ..model import Source
+from ..model import MemoryEntry, Source
+from ..security.quarantine import withheld
 from ..validation import check_ident, check_optional_ident
 from ..vault import Vault
 from .graph import KnowledgeGraph
@@ -391,6 +393,15 @@ def _from_adapter(text: str) -> ToolOutcome:
     return ToolOutcome(text, failed)
 
 
+def _withheld(entry: MemoryEntry, reason: str) -> dict[str, Any]:
+    """What ``memory_list`` shows of a memory ``vault.model_view`` withholds: its id (so
+    it can still be deleted), none of its text, and why."""
+    shown = brief(entry)
+    if shown.get("quarantined"):
+        return shown  # held or flagged: brief shows it as its placeholder already
+    return {**shown, "name": "", "description": "", "content": withheld(entry), "withheld": reason}
+
+
 def _schema_problem(name: str, arguments: Mapping[str, Any]) -> str | None:
     error = jsonschema.exceptions.best_match(_VALIDATORS[name].iter_errors(arguments))
     if error is None:
@@ -489,12 +500,13 @@ class UserTools:
         scope: dict[str, Any] = {"user_id": self.user_id, "agent_id": self.agent_id, "kind": kind}
         entries = self.vault.list(**scope, limit=limit, offset=offset)
         total = self.vault.count(**scope)
+        why = self.vault.model_view.withheld(entries, user_id=self.user_id, agent_id=self.agent_id)
         payload = {
             "success": True,
             "total": total,
             "count": len(entries),
             "offset": offset,
-            "memories": [brief(e) for e in entries],
+            "memories": [brief(e) if e.id not in why else _withheld(e, why[e.id]) for e in entries],
         }
         return ToolOutcome(json.dumps(payload, ensure_ascii=False))
 

@@ -27,6 +27,8 @@ from .scan import Assessment, Verdict, assess
 
 #: The model-facing stand-in for an entry that is held for review.
 PLACEHOLDER = "[QUARANTINED: {id}]"
+#: The stand-in for one a listing withholds from a model (``vault.model_view``).
+WITHHELD = "[WITHHELD: {id}]"
 
 # Reason recorded when a verdict carries no finding (a scanner that quarantines by score).
 _UNSPECIFIED = "review"
@@ -72,12 +74,21 @@ def placeholder(entry: MemoryEntry) -> str:
     return PLACEHOLDER.format(id=entry.id)
 
 
+def withheld(entry: MemoryEntry) -> str:
+    """``[WITHHELD: <id>]``: what a model sees instead of a memory a listing withholds
+    (``vault.model_view``: with another memory it forms an instruction, or the model
+    screen flags it); the entry itself is not held, its owner sees it as stored."""
+    return WITHHELD.format(id=entry.id)
+
+
 __all__ = [
     "PLACEHOLDER",
+    "WITHHELD",
     "injectable",
     "is_archive",
     "placeholder",
     "reason",
     "screened_text",
+    "withheld",
     "write_verdict",
 ]

@@ -58,7 +58,11 @@ class Reading(StrEnum):
     them). ``Vault.context`` / ``context_hits`` do so themselves; a door that shows
     ``Vault.search`` hits passes ``for_model=True``. All end in the one function of the
     pair check (``retrieval.assembled.withheld_among``), which Hindsight's recall asks
-    too (the model screen reads the vault's own vectors, so only the vault's hits).
+    too (the model screen reads the vault's own vectors, so only the vault's hits). The
+    doors that list memories without a query ask ``vault.model_view`` (its pair check,
+    ``withheld_beside``, reads each memory shown against all the model can read).
+    Not reading doors: the owner's own views (HTTP API, CLI, panel), which show what is
+    stored as it is stored.
     """
 
     CONTEXT = "context block"  # Vault.context: the providers' prefetch, /v1/recall, MCP prompts
@@ -69,6 +73,17 @@ class Reading(StrEnum):
     # Hindsight's recall: the provider's prefetch block and hindsight_recall tool, the
     # gateway's Hindsight search (agent.providers.hindsight.readable, the same check).
     HINDSIGHT = "Hindsight recall"
+    # The doors that list stored memories rather than search them. Each shows what
+    # ``vault.model_view`` lets through: a memory that forms an instruction with any
+    # other the model can read (on this page or another) is withheld, and with the
+    # vault's vectors, one the model screen flags.
+    MEMORY_LIST = "memory_list"  # the MCP tool that pages through the memories
+    RESOURCES = "MCP resources"  # resources/list titles, resources/read of a memory
+    # read_graph, open_nodes, memvault://graph (mcp.graph); memvault://entities and
+    # memvault://entities/{name}, whose names are read against the memories too.
+    GRAPH_READ = "read_graph"
+    MEMORY_TOOL_VIEW = "memory tool view"  # Claude's memory tool on the vault (view)
+    SUMMARY_PROMPT = "summarize_me prompt"  # the MCP prompt that lists user memories
     # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose
     # get, list and search return the same items to the application that owns it.
 
