@@ -42,6 +42,15 @@ class LinkCounts(Protocol):
         ...
 
 
+@runtime_checkable
+class RelationCounts(Protocol):
+    """A graph that counts an entity's relations by their other end (``stores.sql.graph``)."""
+
+    def relation_counts(self, view: View, entity_ids: Sequence[str]) -> dict[tuple[str, str], int]:
+        """Relations in ``view`` between each of ``entity_ids`` and each other entity."""
+        ...
+
+
 class GraphChannel:
     """Ranks by the entity graph (``stores.protocols.EntityGraph``)."""
 
@@ -57,11 +66,17 @@ class GraphChannel:
 
     def weights(self, view: View, text: str) -> tuple[dict[str, float], dict[str, float]]:
         """The weight of each entity the query names, and of their one-hop neighbours."""
+        named, cap = self.named(view, text)
+        return named, self.hops(view, named, cap)
+
+    def named(self, view: View, text: str) -> tuple[dict[str, float], float]:
+        """The weight of each entity the query names, and the most entries an entity
+        may have in ``view`` to count (more: too common)."""
         keys = [k for k in candidate_keys(text) if named_here(k, text)]
         found = self.graph.find_entities(view.user_id, keys)
         ids = sorted(set(found.values()))
         if not ids:
-            return {}, {}
+            return {}, 0.0
         # A lower-case word of the query names an entity only when the entity is typed
         # or has more than one word: "research" in a question is not the "Research" a
         # sentence once began with.
@@ -72,18 +87,21 @@ class GraphChannel:
             if i in written or kind != UNKNOWN
         }
         if not seen:
-            return {}, {}
+            return {}, 0.0
         total = max(1, self.store.count(view))
         cap = max(_ALWAYS_COUNTS, self.max_share * total)
-        named = {i: math.log(1.0 + total / n) for i, n in sorted(seen.items()) if n <= cap}
+        return {i: math.log(1.0 + total / n) for i, n in sorted(seen.items()) if n <= cap}, cap
+
+    def hops(self, view: View, named: dict[str, float], cap: float) -> dict[str, float]:
+        """The weight of the one-hop neighbours of the ``named`` entities, of those with
+        at most ``cap`` entries in ``view`` (the 32 most related, at most)."""
         hops: dict[str, float] = {}
         if self.hop_weight > 0 and named:
             ties: dict[str, int] = {}
-            for rel in self.graph.entity_relations(view, list(named)):
-                for near, via in ((rel.target_id, rel.source_id), (rel.source_id, rel.target_id)):
-                    if via in named and near not in named:
-                        hops[near] = max(hops.get(near, 0.0), self.hop_weight * named[via])
-                        ties[near] = ties.get(near, 0) + 1
+            for (via, near), n in sorted(self._relation_counts(view, list(named)).items()):
+                if via in named and near not in named:
+                    hops[near] = max(hops.get(near, 0.0), self.hop_weight * named[via])
+                    ties[near] = ties.get(near, 0) + n
             if len(hops) > _MAX_HOPS:
                 # The neighbours most often related to what the query names; counting
                 # the entries of every neighbour of a common name cost 100-400 ms.
@@ -92,7 +110,7 @@ class GraphChannel:
             if hops:
                 counts = {i: n for i, (_, n) in self._counts(view, sorted(hops)).items()}
                 hops = {i: w for i, w in hops.items() if counts.get(i, cap + 1) <= cap}
-        return named, hops
+        return hops
 
     def _counts(self, view: View, ids: list[str]) -> dict[str, tuple[str, int]]:
         """The type and the number of entries in ``view`` of each of ``ids`` that has one."""
@@ -101,22 +119,42 @@ class GraphChannel:
         linked = self.graph.entities(view, ids=ids, limit=len(ids))
         return {e.id: (e.type, e.entries) for e in linked}
 
+    def _relation_counts(self, view: View, ids: list[str]) -> dict[tuple[str, str], int]:
+        """Relations between each of ``ids`` and each other entity, by (that one, the
+        other): counted by the store when it can (a common name's co-mentions are
+        thousands of relations, each read and built here cost the search 20-40 ms)."""
+        if isinstance(self.graph, RelationCounts):
+            return self.graph.relation_counts(view, ids)
+        wanted = set(ids)
+        counts: dict[tuple[str, str], int] = {}
+        for rel in self.graph.entity_relations(view, ids):
+            for via, near in ((rel.source_id, rel.target_id), (rel.target_id, rel.source_id)):
+                if via in wanted and near != via:
+                    counts[(via, near)] = counts.get((via, near), 0) + 1
+        return counts
+
     def prepare(self, view: View, query: Query, pool: Pool) -> None:
-        """The entities' weights: read while the query is being embedded."""
-        pool.prepared[self.name] = self.weights(view, query.text)
+        """The named entities' weights: read while the query is being embedded."""
+        pool.prepared[self.name] = self.named(view, query.text)
 
     def rank(
         self, view: View, query: Query, depth: int, flt: EntryFilter, pool: Pool
     ) -> list[tuple[str, float]]:
         """Entries linked to a named entity first (by the sum of their weights), then
-        those linked only to a neighbour (by the sum of the neighbours' weights)."""
-        prepared: tuple[dict[str, float], dict[str, float]] | None
+        those linked only to a neighbour (by the sum of the neighbours' weights).
+
+        The neighbours are read only when the named entities' entries are fewer than
+        ``depth``: they would rank after all of those. A name common enough to fill the
+        depth alone has the most neighbours, and reading them (every co-mention of its
+        thousands of entries) was most of the channel's time, for nothing."""
+        prepared: tuple[dict[str, float], float] | None
         prepared = pool.prepared.pop(self.name, None)
-        named, hops = self.weights(view, query.text) if prepared is None else prepared
+        named, cap = self.named(view, query.text) if prepared is None else prepared
         if not named:
             return []
         found = self.graph.linked_entries(view, named, flt=flt, limit=depth)
-        if hops and len(found) < depth:
+        hops = self.hops(view, named, cap) if len(found) < depth else {}
+        if hops:
             direct = {e.id for e, _ in found}
             more = self.graph.linked_entries(view, hops, flt=flt, limit=depth)
             found += [(e, s) for e, s in more if e.id not in direct][: depth - len(found)]
@@ -124,4 +162,4 @@ class GraphChannel:
         return [(e.id, score) for e, score in found]
 
 
-__all__ = ["GraphChannel"]
+__all__ = ["GraphChannel", "LinkCounts", "RelationCounts"]

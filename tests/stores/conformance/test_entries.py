@@ -539,3 +539,27 @@ def test_valid_at_leaves_out_entries_expired_by_then(store: Store) -> None:
     assert store.count(OWNER) == 5  # no valid_at: expired entries are still there
     assert valid.matches(store.get(OWNER, "later"))  # type: ignore[arg-type]
     assert not valid.matches(store.get(OWNER, "at-now"))  # type: ignore[arg-type]
+
+
+def test_a_views_count_is_its_entries_after_writes_and_deletes(store: Store) -> None:
+    # SQLite and PostgreSQL read an unfiltered count from the keyword index's kept
+    # counts: they must follow every write, delete and erasure like the entries.
+    put(
+        store,
+        *(entry(f"s{i}", "shared") for i in range(3)),
+        *(entry(f"a{i}", "mine", agent_id="a1") for i in range(2)),
+        entry("b1", "theirs", agent_id="a2"),
+        entry("o1", "bob's", user="bob"),
+    )
+    store.delete(OWNER, ["s0", "a1"])
+    views = (OWNER, SHARED, View("alice", "a1"), View("alice", "a2"), View("bob"), View("carol"))
+
+    def check() -> None:
+        for view in views:
+            assert store.count(view) == len(list(store.iter_entries(view))), view
+
+    check()
+    assert [store.count(v) for v in views] == [4, 2, 3, 3, 1, 0]
+    store.delete(View("alice", "a2"), ["b1", "s1"])
+    check()
+    assert store.count(OWNER) == 2

@@ -10,6 +10,7 @@ import pytest
 
 from memvault import ConflictError, NotFoundError, Store
 from memvault.model import Kind
+from memvault.retrieval.graph import RelationCounts
 from memvault.stores.graph_values import Mention, RelationMention
 from memvault.stores.protocols import EntityGraph
 from memvault.stores.values import EntryFilter, View
@@ -244,6 +245,57 @@ def test_co_mentions_of_two_names_of_one_entity_and_after_a_merge(store: Store) 
     assert _said(store, ["e2", "e3"]) == {("e3", "Pat", "Quin", w), ("e3", "Quin", "Pat", w)}
     rel = g.entity_relations(OWNER, list(g.find_entities("alice", ["quin"]).values()))
     assert sorted((r.source, r.target) for r in rel) == [("Pat", "Quin"), ("Quin", "Pat")]
+
+
+@pytest.mark.sql_only  # the memory store counts through entity_relations (the channel's)
+def test_relation_counts_count_what_entity_relations_gives(store: Store) -> None:
+    # The graph channel counts its neighbours' relations in the server (no names, no
+    # rows): the numbers must be what the relations read one by one give, in every view.
+    g = graph(store)
+    put(
+        store,
+        *(entry(f"e{i}", "text") for i in range(1, 5)),
+        entry("e5", "theirs", agent_id="a1"),
+        entry("e1", "bob's", user="bob"),
+    )
+    g.link_entities("alice", "e1", [m("nyc")])
+    g.add_alias("alice", g.find_entities("alice", ["nyc"])["nyc"], "big apple")
+    g.link_entities(
+        "alice", "e2", [m("nyc"), m("bob"), m("big apple")], _co("nyc", "bob", "big apple")
+    )
+    g.link_entities(
+        "alice",
+        "e3",
+        [m("ann"), m("bob"), m("cy"), m("di")],
+        [*_co("ann", "bob", "cy", "di"), RelationMention("di", "ann"), RelationMention("cy", "cy")],
+    )
+    g.link_entities(
+        "alice",
+        "e4",
+        [m("pat"), m("ann"), m("ray")],
+        [*_co("pat", "ann", "ray"), *_co("ray", "nyc")],
+    )
+    g.link_entities(
+        "alice",
+        "e5",
+        [m("ann"), m("nyc")],
+        [*_co("ann", "nyc"), RelationMention("nyc", "ann", "knows")],
+    )
+    g.link_entities("bob", "e1", [m("ann"), m("nyc")], _co("ann", "nyc"))
+    ids = g.find_entities("alice", ["nyc", "bob", "ann", "cy", "di", "pat", "ray"])
+    g.merge_entities("alice", ids.pop("pat"), ids["ray"])
+    assert isinstance(store, RelationCounts)
+    counts = store.relation_counts
+    for view in (OWNER, SHARED, View("alice", "a1"), View("bob", all_agents=True)):
+        for wanted in (sorted(ids.values()), [ids["ann"]], [ids["nyc"], ids["cy"]]):
+            expected: dict[tuple[str, str], int] = {}
+            for r in g.entity_relations(view, wanted):
+                for end, other in ((r.source_id, r.target_id), (r.target_id, r.source_id)):
+                    if end in wanted and other != end:
+                        expected[(end, other)] = expected.get((end, other), 0) + 1
+            assert counts(view, wanted) == expected
+    assert counts(OWNER, [ids["ann"]])[(ids["ann"], ids["di"])] == 2  # either way, one each
+    assert counts(View("carol", all_agents=True), [ids["ann"]]) == {}
 
 
 @pytest.mark.sql_only  # the memory store has no older vaults

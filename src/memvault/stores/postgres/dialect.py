@@ -34,6 +34,7 @@ DIALECT = Dialect(
     skip=("INSERT", " ON CONFLICT DO NOTHING"),
     replace=None,
     arrays=True,
+    kept_counts=True,
 )
 
 

@@ -60,6 +60,32 @@ def touching(
     return out
 
 
+def touching_counts(
+    conn: Runner, d: Dialect, user_id: str, ids: Sequence[str], where: str, params: list[Any]
+) -> list[tuple[str, str, int]]:
+    """(end in ``ids``, other end, co-mentions between them) in the entries ``where``
+    lets in: ``touching``'s tuples counted by their ends in the server, for a reader
+    that wants no more (the graph channel's neighbours). A common name's co-mentions
+    are thousands of rows; returned one by one they cost more than the search they
+    serve. Each link pair counts the pairs its places imply (``pairs_of``: one when
+    each has one place, as ``touching`` reads them; none for an entity and itself)."""
+    m = d.mark
+    links = d.using("graph_links", "a", "graph_links_by_entity")
+    one = "a.co_first = a.co_last AND b.co_first = b.co_last"
+    rows = conn.rows(
+        "SELECT a.entity_id, b.entity_id, sum(CASE WHEN "
+        f"{one} THEN 1 ELSE (CASE WHEN a.co_first < b.co_last THEN 1 ELSE 0 END) "
+        "+ (CASE WHEN b.co_first < a.co_last THEN 1 ELSE 0 END) END) "
+        f"FROM {links} JOIN memories m ON m.user_id = a.user_id AND m.id = a.entry_id "
+        "JOIN graph_links b ON b.user_id = a.user_id AND b.entry_id = a.entry_id "
+        f"WHERE a.user_id = {m} AND a.entity_id IN ({d.marks(len(ids))}) "
+        "AND a.co_first IS NOT NULL AND b.co_first IS NOT NULL "
+        f"AND b.entity_id <> a.entity_id AND {where} GROUP BY a.entity_id, b.entity_id",
+        [user_id, *ids, *params],
+    )
+    return [(str(a), str(b), int(n)) for a, b, n in rows if n]
+
+
 def fold_stored(
     rows: Callable[[str, Sequence[Any]], list[Any]],
     many: Callable[[str, list[tuple[Any, ...]]], object],
@@ -159,4 +185,4 @@ def _fold_entries(
         )
 
 
-__all__ = ["entry_pairs", "fold_stored", "split", "touching"]
+__all__ = ["entry_pairs", "fold_stored", "split", "touching", "touching_counts"]

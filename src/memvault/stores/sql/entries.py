@@ -22,7 +22,14 @@ from ...model import EntryOrder, MemoryEntry
 from ...results.stats import UserMemories
 from ..rows import ENTRY_COLUMNS, entry_to_row, row_to_entry
 from ..values import NO_FILTER, EntryFilter, Mutation, SearchDoc, View
-from .clauses import filter_clause, order_clause, touch_params, touch_sql, view_clause
+from .clauses import (
+    agents_clause,
+    filter_clause,
+    order_clause,
+    touch_params,
+    touch_sql,
+    view_clause,
+)
 from .runner import PAGE, Runner, SQLBase, pages
 
 SELECT = ", ".join(f"m.{c}" for c in ENTRY_COLUMNS)
@@ -228,6 +235,18 @@ class SQLEntries(SQLBase):
         m = self.dialect.mark
         where, params = view_clause(view, m)
         fsql, fparams = filter_clause(flt, m)
+        if not fsql and self.dialect.kept_counts:
+            # A whole view's entries are kept per (user, agent) by the keyword index's
+            # triggers, in the same transaction as the entries: a few rows read instead
+            # of every entry of the user (30 ms at 100,000 on PostgreSQL; the graph
+            # channel asks on every search).
+            agents, aparams = agents_clause(view, "s", m)
+            with self._reading("counting entries") as run:
+                row = run.one(
+                    f"SELECT coalesce(sum(s.entries), 0) FROM keyword_stats s WHERE {agents}",
+                    aparams,
+                )
+            return int(row[0]) if row else 0
         with self._reading("counting entries") as run:
             row = run.one(
                 f"SELECT count(*) FROM memories m WHERE {where}{fsql}", [*params, *fparams]

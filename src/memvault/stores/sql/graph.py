@@ -27,7 +27,7 @@ from ...results.graph import Entity, Relation
 from ..graph_values import UNKNOWN, Mention, Place, RelationMention, merged
 from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
-from .co_mentions import entry_pairs, split, touching
+from .co_mentions import entry_pairs, split, touching, touching_counts
 from .runner import PAGE, Runner, SQLBase
 
 _PAGE = 400  # ids per IN list (SQLite's parameter limit is 999 on old builds)
@@ -545,6 +545,41 @@ class SQLGraph(SQLBase):
                 )
         for s, t, k, e in sorted(set(rows)):
             out.append(Relation(s, names.get(s, s), k, t, names.get(t, t), e))
+        return out
+
+    def relation_counts(self, view: View, entity_ids: Sequence[str]) -> dict[tuple[str, str], int]:
+        """How many relations ``entity_relations(view, entity_ids)`` gives between each of
+        ``entity_ids`` and each other entity, by (that one, the other): counted in the
+        server, no names read (the graph channel's neighbours; ``retrieval.graph``).
+
+        A stored relation that repeats one the places imply (none is stored so) would
+        count twice here and once there."""
+        if not entity_ids:
+            return {}
+        m = self.dialect.mark
+        where, params = view_clause(view, m)
+        out: dict[tuple[str, str], int] = {}
+        with self._reading("reading the entity graph") as conn:
+            for page in _pages(list(entity_ids)):
+                marks = self.dialect.marks(len(page))
+                found: list[Any] = []
+                for end, other in (("source", "target"), ("target", "source")):
+                    relations = self.dialect.using(
+                        "graph_relations", "r", f"graph_relations_by_{end}"
+                    )
+                    found += conn.rows(
+                        f"SELECT r.{end}_id, r.{other}_id, count(*) "
+                        f"FROM {relations} JOIN memories m "
+                        "ON m.user_id = r.user_id AND m.id = r.entry_id "
+                        f"WHERE r.user_id = {m} AND r.{end}_id IN ({marks}) "
+                        f"AND r.source_id <> r.target_id AND {where} "
+                        f"GROUP BY r.{end}_id, r.{other}_id",
+                        [view.user_id, *page, *params],
+                    )
+                found += touching_counts(conn, self.dialect, view.user_id, page, where, params)
+                for a, b, n in found:
+                    pair = (str(a), str(b))
+                    out[pair] = out.get(pair, 0) + int(n)
         return out
 
     def linked_entries(

@@ -34,6 +34,7 @@ class Dialect:
     row_values: bool = True  # ``(a, b) > (x, y)`` compares as a row
     agent_by_id: str = "m.agent_id"  # how a query that names ids spells the agent column
     indexed_by: bool = False  # a table may name the index its rows are read by
+    kept_counts: bool = False  # ``keyword_stats`` holds the entries per (user, agent)
 
     def using(self, table: str, alias: str, index: str) -> str:
         """``table alias``, read by ``index`` where the backend lets a query say so.

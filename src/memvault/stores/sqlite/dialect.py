@@ -25,6 +25,7 @@ DIALECT = Dialect(
     replace="INSERT OR REPLACE",
     agent_by_id="+m.agent_id",
     indexed_by=True,
+    kept_counts=True,
 )
 
 
