@@ -163,6 +163,22 @@ def test_another_stores_commit_moves_the_change_counter_and_the_vector_log(url: 
         theirs.close()
 
 
+def test_a_stores_own_commits_do_not_move_its_change_counter(url: str) -> None:
+    """As SQLite's ``data_version``: the engine keeps its caches current with its own
+    writes, and a counter that moved on them made it read again what it had (the
+    person names of a user, on every search that followed a write)."""
+    mine, theirs = open_store(url), open_store(url)
+    try:
+        before = mine.change_counter()  # listening from here
+        put(mine, entry("m1", "mine"))
+        put(theirs, entry("t1", "theirs"))  # notified after mine: delivered after it
+        _wait_for(lambda: mine.change_counter() != before, "the notification of theirs")
+        assert mine.change_counter() == before + 1  # theirs alone
+    finally:
+        mine.close()
+        theirs.close()
+
+
 def test_a_statement_that_waits_too_long_is_ended_by_the_timeout(url: str) -> None:
     store = PostgresStore(url, statement_timeout_ms=300)
     put(store, entry("e1", "locked soon"))

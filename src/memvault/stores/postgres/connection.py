@@ -16,15 +16,17 @@ by itself, so calls succeed again once the server is back. Messages never hold t
 URL (it may hold a password).
 
 Other processes' commits are seen through ``LISTEN``/``NOTIFY``: every write
-transaction notifies at commit, and ``change_counter`` counts the notifications a
-listening connection has received (they are delivered only after the commit); each
-call is one round trip on that connection, which also tells when it has broken.
+transaction notifies at commit, signed by its store, and ``change_counter`` counts
+the notifications of other stores a listening connection has received (they are
+delivered only after the commit); each call is one round trip on that connection,
+which also tells when it has broken.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import uuid
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -120,6 +122,8 @@ class PostgresConnection:
             ),
         }
         self._conninfo = conninfo
+        # Signs this store's notifications: its own commits do not move its counter.
+        self._token = uuid.uuid4().hex
         self._listener_lock = threading.Lock()
         self._listener: psycopg.Connection[Any] | None = None
         self._notifications = 0
@@ -273,7 +277,7 @@ class PostgresConnection:
             conn.execute("BEGIN")
             yield conn
             # One round trip: with no parameters the two go as one simple query.
-            conn.execute(f"NOTIFY {CHANNEL}; COMMIT")
+            conn.execute(f"NOTIFY {CHANNEL}, '{self._token}'; COMMIT")
         except BaseException as exc:
             if not conn.closed and conn.info.transaction_status != _IDLE:
                 with suppress(psycopg.Error):
@@ -334,7 +338,11 @@ class PostgresConnection:
     # -- other processes' commits ---------------------------------------------------
 
     def change_counter(self) -> int:
-        """Counts commits the listening connection has heard of (any connection's).
+        """Counts the commits of other stores (processes, connections) the listening
+        connection has heard of; this store's own are signed and not counted, as
+        SQLite's ``data_version`` does not count them: the engine keeps its caches
+        current with its own writes, and a count that moved on them made it read
+        again what it already had (a user's person names, on every write and search).
 
         When the listener had to be (re)connected, the count moves too: what was
         committed while nobody listened is unknown, so callers refresh."""
@@ -361,8 +369,9 @@ class PostgresConnection:
                         raise self._error(exc, "checking for other processes' writes") from None
             raise AssertionError("unreachable")
 
-    def _heard(self, _notification: psycopg.Notify) -> None:
-        self._notifications += 1
+    def _heard(self, notification: psycopg.Notify) -> None:
+        if notification.payload != self._token:
+            self._notifications += 1
 
     def _drop_listener(self) -> None:
         if self._listener is not None:
