@@ -180,6 +180,18 @@ def _summary_prompt(vault: Vault, _: FakeChatServer) -> str:
     return _mcp(vault).prompts.render("summarize_me", {}).text
 
 
+def _decision_history(vault: Vault, _: FakeChatServer) -> str:
+    """``memory_decision`` history: each decision shown by its id, as the model asks."""
+    tools = VaultTools(vault, user_id="alice")
+    ids = []
+    for text in (FIRST, SECOND, PLAIN):
+        made = json.loads(tools.call("memory_decision", {"action": "propose", "content": text}))
+        assert made["success"], made
+        ids.append(made["decision"]["id"])
+    shown = [tools.call("memory_decision", {"action": "history", "id": i}) for i in ids]
+    return "\n".join(shown)
+
+
 def _hindsight(vault: Vault, _: FakeChatServer) -> str:
     """Hindsight's recall: the provider's prefetch block and its recall tool, and the
     gateway's Hindsight external memory, against a loopback server."""
@@ -215,6 +227,7 @@ READERS: dict[Reading, Callable[[Vault, FakeChatServer], str]] = {
     Reading.GRAPH_READ: _graph_read,
     Reading.MEMORY_TOOL_VIEW: _memory_tool_view,
     Reading.SUMMARY_PROMPT: _summary_prompt,
+    Reading.DECISION_HISTORY: _decision_history,
 }
 
 

@@ -84,6 +84,7 @@ class Reading(StrEnum):
     GRAPH_READ = "read_graph"
     MEMORY_TOOL_VIEW = "memory tool view"  # Claude's memory tool on the vault (view)
     SUMMARY_PROMPT = "summarize_me prompt"  # the MCP prompt that lists user memories
+    DECISION_HISTORY = "memory_decision history"  # one decision by id (agent.tools.vault)
     # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose
     # get, list and search return the same items to the application that owns it.
 

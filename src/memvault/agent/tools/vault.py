@@ -21,7 +21,7 @@ from ...errors import ConfigError, MemvaultError, NotFoundError, SecurityError, 
 from ...lifecycle.decisions import USER_ONLY, legal_moves
 from ...model import CONFLICTS_KEY, DecisionStatus, Kind, MemoryEntry, Source
 from ...security.notes import write_notes
-from ...security.quarantine import injectable, placeholder
+from ...security.quarantine import injectable, placeholder, withheld
 from ...validation import SUBJECT_USER
 from ...vault import Vault
 
@@ -416,6 +416,12 @@ class VaultTools:
             return fail(f"{action} needs the decision's 'id': call memory_recall to find it")
         if action == "history":
             entry = self.vault.get(entry_id, user_id=self.user_id, agent_id=self.agent_id)
+            why = self.vault.model_view.withheld(
+                [entry], user_id=self.user_id, agent_id=self.agent_id
+            )
+            if entry.id in why:  # read as a listing is: none of its text, and why
+                shown = {"id": entry.id, "content": withheld(entry)}
+                return _ok(decision=shown, withheld=why[entry.id])
             return _ok(
                 decision=self._decision(entry),
                 moves=[
