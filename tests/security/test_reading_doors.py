@@ -22,6 +22,7 @@ from memvault.agent.config import MemoryConfig, MemoryConfigStore
 from memvault.agent.external import BankNaming
 from memvault.agent.external.hindsight import HindsightExternalMemory
 from memvault.agent.external.vault import VaultExternalMemory
+from memvault.agent.providers.builtin import BuiltinFileProvider
 from memvault.agent.providers.hindsight import RECALL_TOOL, RETAIN_TOOL, HindsightProvider
 from memvault.agent.session_block import session_block
 from memvault.agent.tools.vault import VaultTools
@@ -192,6 +193,21 @@ def _decision_history(vault: Vault, _: FakeChatServer) -> str:
     return "\n".join(shown)
 
 
+def _builtin_files(vault: Vault, _: FakeChatServer) -> str:
+    """USER.md and MEMORY.md: the prompt snapshot and the live entries (the memory tool,
+    ``memvault://files``, Claude's memory tool and the MCP prompts read those)."""
+    files = BuiltinFileProvider()
+    files.initialize(user_id="alice", base_dir=str(vault.config.home / "files"))
+    for target, text in (("user", FIRST), ("memory", SECOND), ("user", PLAIN)):
+        added = files.handle_tool_call(
+            "memory", {"action": "add", "target": target, "content": text}
+        )
+        assert json.loads(added)["success"], added
+    snapshot = files.reload()
+    live = [*files.display_entries("user"), *files.display_entries("memory")]
+    return "\n".join([snapshot, *live])
+
+
 def _hindsight(vault: Vault, _: FakeChatServer) -> str:
     """Hindsight's recall: the provider's prefetch block and its recall tool, and the
     gateway's Hindsight external memory, against a loopback server."""
@@ -228,6 +244,7 @@ READERS: dict[Reading, Callable[[Vault, FakeChatServer], str]] = {
     Reading.MEMORY_TOOL_VIEW: _memory_tool_view,
     Reading.SUMMARY_PROMPT: _summary_prompt,
     Reading.DECISION_HISTORY: _decision_history,
+    Reading.BUILTIN_FILES: _builtin_files,
 }
 
 

@@ -85,6 +85,10 @@ class Reading(StrEnum):
     MEMORY_TOOL_VIEW = "memory tool view"  # Claude's memory tool on the vault (view)
     SUMMARY_PROMPT = "summarize_me prompt"  # the MCP prompt that lists user memories
     DECISION_HISTORY = "memory_decision history"  # one decision by id (agent.tools.vault)
+    # USER.md and MEMORY.md (agent.providers.builtin): the prompt snapshot, and the live
+    # entries the memory tool, memvault://files, Claude's memory tool and the MCP prompts
+    # show; an entry that forms an instruction with another of either file is withheld.
+    BUILTIN_FILES = "USER.md / MEMORY.md"
     # Not a reading door: the LangGraph store (integrations.langgraph) is a store, whose
     # get, list and search return the same items to the application that owns it.
 

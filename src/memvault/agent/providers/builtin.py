@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError, SecurityError
+from ...retrieval.assembled import Shown, withheld_beside
 from ...security.pii import redact
 from ...security.scan.invisible import strip_invisible
 from ...security.scan.strict import scan_strict
@@ -98,15 +99,49 @@ def blocked_placeholder(pattern_id: str) -> str:
     )
 
 
-def sanitize(entries: Sequence[str], *, source: Path | None = None) -> list[str]:
+def split_placeholder() -> str:
+    """What the prompt shows instead of an entry that forms an instruction with another."""
+    return (
+        "[WITHHELD: with another entry this one reads as an instruction to the assistant; "
+        "the user can review and remove it]"
+    )
+
+
+def split_entries(files: dict[WriteTarget, list[str]]) -> dict[WriteTarget, set[int]]:
+    """Per file, the positions of the entries that form an instruction with another entry
+    of either file (``retrieval.assembled.withheld_beside``, in both orders). Each entry
+    passed the scan alone when it was written; the prompt shows both files together,
+    where two harmless halves of a cut instruction would meet."""
+    shown = [
+        Shown(f"{target}:{i}", text)
+        for target, entries in files.items()
+        for i, text in enumerate(entries)
+    ]
+    out: dict[WriteTarget, set[int]] = {target: set() for target in files}
+    for found in withheld_beside(shown):
+        target, _, i = found.entry_id.partition(":")
+        out["user" if target == "user" else "memory"].add(int(i))
+    return out
+
+
+def sanitize(
+    entries: Sequence[str],
+    *,
+    source: Path | None = None,
+    split: frozenset[int] | set[int] = frozenset(),
+) -> list[str]:
     """``entries`` as a prompt may show them: a flagged entry replaced by its placeholder,
-    personal data and secrets in the others redacted.
+    personal data and secrets in the others redacted; those at the positions ``split``
+    (:func:`split_entries`) replaced by theirs.
 
     With ``source`` (the file they came from), each flagged entry is also logged as a
     warning, from the same scan: loading a large file scans every entry once, not twice.
     """
     shown = []
-    for entry in entries:
+    for i, entry in enumerate(entries):
+        if i in split:
+            shown.append(split_placeholder())
+            continue
         threat = scan_strict(entry)
         if threat is not None and source is not None:
             logger.warning(
@@ -137,18 +172,24 @@ def _without_invisible(edit: Edit) -> Edit:
 
 
 def render_block(
-    target: WriteTarget, entries: Sequence[str], limit: int, *, source: Path | None = None
+    target: WriteTarget,
+    entries: Sequence[str],
+    limit: int,
+    *,
+    source: Path | None = None,
+    split: frozenset[int] | set[int] = frozenset(),
 ) -> str:
     """One prompt block: rule, header with usage, rule, entries separated by ``§``.
 
     Usage counts the text on disk; flagged entries are shown as placeholders (and
-    logged, naming ``source``, when it is given). Returns "" when there are no entries.
+    logged, naming ``source``, when it is given), as are those at the positions ``split``.
+    Returns "" when there are no entries.
     """
     if not entries:
         return ""
     usage = Usage.of(entries, limit)
     over = ", over the limit" if usage.over else ""
-    shown = sanitize(entries, source=source)
+    shown = sanitize(entries, source=source, split=split)
     cap = limit * RENDER_FACTOR
     kept: list[str] = []
     for entry in shown:
@@ -253,10 +294,17 @@ class BuiltinFileProvider(MemoryProvider):
         """Read both files again and freeze a new prompt snapshot; returns it."""
         taken_at = datetime.now(UTC)
         blocks = []
-        for target in ("user", "memory"):
+        files: dict[WriteTarget, list[str]] = {
+            t: self._file(t).entries() for t in ("user", "memory")
+        }
+        split = split_entries(files)
+        for target, entries in files.items():
             memory_file = self._file(target)
-            entries = memory_file.entries()
-            blocks.append(render_block(target, entries, memory_file.limit, source=memory_file.path))
+            blocks.append(
+                render_block(
+                    target, entries, memory_file.limit, source=memory_file.path, split=split[target]
+                )
+            )
         text = "\n\n".join(block for block in blocks if block)
         if text:
             text += (
@@ -337,8 +385,10 @@ class BuiltinFileProvider(MemoryProvider):
         return self._file(parse_target(target)).entries()
 
     def display_entries(self, target: WriteTarget) -> list[str]:
-        """The live entries as the model may see them (flagged ones as placeholders)."""
-        return sanitize(self.entries(target))
+        """The live entries as the model may see them (flagged ones, and those that form an
+        instruction with an entry of either file, as placeholders)."""
+        files: dict[WriteTarget, list[str]] = {t: self.entries(t) for t in ("user", "memory")}
+        return sanitize(files[target], split=split_entries(files)[target])
 
     def usage_of(self, target: WriteTarget) -> Usage:
         return self._file(parse_target(target)).usage()
@@ -473,4 +523,11 @@ class BuiltinFileProvider(MemoryProvider):
                 logger.exception("on_write hook failed after a %s on %s", action, target)
 
 
-__all__ = ["BuiltinFileProvider", "blocked_placeholder", "redact_edit", "render_block"]
+__all__ = [
+    "BuiltinFileProvider",
+    "blocked_placeholder",
+    "redact_edit",
+    "render_block",
+    "split_entries",
+    "split_placeholder",
+]
