@@ -400,6 +400,33 @@ def test_a_late_list_answer_does_not_replace_the_search_results(page: Page, live
     expect(page.locator("#memories-summary")).to_have_text("1 result for “bees”")
 
 
+def test_a_late_answer_for_the_previous_user_draws_nothing_after_sign_out(
+    page: Page, live: Live
+) -> None:
+    # Signing out (or acting for another user) resets the screen; a list still on its
+    # way for the previous user drew into it afterwards, and the next person to sign
+    # in on that browser saw it until their own list arrived.
+    with live.client(live.bob) as bob:
+        _add(bob, "Bob keeps bees")
+    held: list[Route] = []
+
+    def hold_bobs_list(route: Route) -> None:
+        if not held and "user_id=bob" in route.request.url:
+            held.append(route)  # answered below, after the sign-out
+        else:
+            route.continue_()
+
+    page.route("**/v1/memories?*", hold_bobs_list)
+    sign_in(page, live, live.admin)
+    _act_as(page, "bob")
+    expect(page.locator("#memories-list")).to_contain_text("Loading")
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+    release(page, held)
+    expect(page.locator(ITEMS)).to_have_count(0)
+    assert "Bob keeps bees" not in (page.locator("#memories-list").text_content() or "")
+
+
 # -- 7. keys: copy, and an explicit user or admin choice
 
 

@@ -90,6 +90,7 @@ function wire() {
 }
 
 function reset() {
+  loads(); // a load still on its way (for the previous user) draws nothing now
   view.offset = 0;
   $("#archive-tier").value = TIERS[0];
   $("#archive-list").replaceChildren();

@@ -213,6 +213,7 @@ function wire() {
 }
 
 function reset() {
+  loads(); // a load still on its way (for the previous user) draws nothing now
   view.offset = 0;
   $("#decisions-state").value = "";
   $("#decisions-list").replaceChildren();

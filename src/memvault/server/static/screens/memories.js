@@ -464,6 +464,7 @@ function wire() {
 
 // Another user's search must not linger when an admin switches who they act for.
 function reset() {
+  loads(); // a load still on its way (for the previous user) draws nothing now
   view.offset = 0;
   view.query = "";
   $("#search-query").value = "";
