@@ -296,6 +296,10 @@ class Writer:
         """Validate, then redact (sealing the originals apart), then screen what is kept.
         A draft that says it is held stays held; none can say it was approved. A draft of
         a session tied to a workspace, naming none itself, takes the session's."""
+        with self.derived.writing():
+            return self._build(draft, user_id=user_id, batch=batch)
+
+    def _build(self, draft: Draft, *, user_id: str, batch: bool) -> Built:
         entry = self.validate(draft, user_id=user_id)
         if entry.workspace_id is None and entry.session_id is not None and self.sessions:
             # Seed 004: a session belongs to one workspace, and so do its memories, so a
@@ -328,7 +332,7 @@ class Writer:
         turns they join, then let the derived state follow."""
         if not built:
             return []
-        with self.store.atomic():
+        with self.derived.writing(), self.store.atomic():
             items, neighbours = self._placed(built)
             entries = [e for e, _ in items]
             sealed = {b.entry.id: b.sealed for b in built if b.sealed is not None}
