@@ -13,7 +13,10 @@ figures in the README):
 * hybrid search latency (p50 / p95, query embedding included, every query new) at
   ``--entries`` entries of one user, and the same queries again (the query cache),
   in wall time and in the process's CPU time (comparable on a loaded machine);
-* where ingest time goes: ``--profile`` prints cProfile's top functions of ``add_many``.
+* where ingest time goes: ``--profile`` prints cProfile's top functions of ``add_many``;
+  on Linux, the calling thread's wall time split into running, waiting for a core (the
+  model's threads and other processes hold them) and blocked (the GIL, locks), from
+  ``/proc/self/task/<id>/schedstat``.
 
 Texts: LoCoMo turns and ``bench/data/zh.json`` turns (short), and LongMemEval
 assistant answers of 2-8 kB (long, many with code), ``--long`` share of the entries.
@@ -36,6 +39,7 @@ import pstats
 import random
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -78,6 +82,17 @@ def texts(entries: int, long_share: float, seed: int = 7) -> list[dict[str, Any]
     ]
 
 
+def thread_times() -> tuple[float, float] | None:
+    """(seconds on a core, seconds runnable but waiting for one) of the calling thread
+    so far, from Linux's scheduler statistics; None elsewhere."""
+    try:
+        path = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat")
+        ran, waited, _ = path.read_text().split()
+    except (OSError, ValueError):
+        return None
+    return int(ran) / 1e9, int(waited) / 1e9
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -115,6 +130,7 @@ def main() -> None:
             first = time.perf_counter() - t0
             assert vault.flush(timeout=600)
             t0 = time.perf_counter()
+            sched0 = thread_times()
             if profile is not None:
                 profile.enable()
             for start in range(0, len(sample), 200):
@@ -122,6 +138,7 @@ def main() -> None:
             if profile is not None:
                 profile.disable()
             stored = time.perf_counter() - t0
+            sched1 = thread_times()
             assert vault.flush(timeout=3600)
             embedded = time.perf_counter() - t0
         print(f"\n| measure ({len(sample)} messages, {args.long:.0%} long) | value |")
@@ -129,6 +146,12 @@ def main() -> None:
         print(
             f"| add_many, stored and keyword-searchable | {len(sample) / stored:.0f} messages/s |"
         )
+        if sched0 is not None and sched1 is not None:
+            ran, waited = sched1[0] - sched0[0], sched1[1] - sched0[1]
+            print(
+                f"| add_many's thread: running / waiting for a core / blocked (GIL, locks) "
+                f"| {ran:.2f} / {waited:.2f} / {max(0.0, stored - ran - waited):.2f} s |"
+            )
         print(f"| the process's first write (dictionaries load) | {first * 1000:.0f} ms |")
         print(f"| background embedder, until flush | {len(sample) / embedded:.1f} messages/s |")
         print(f"| the model alone, batches of 64 | {alone:.1f} messages/s |")
