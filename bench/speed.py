@@ -16,7 +16,10 @@ figures in the README):
   on the mix, once on the same sources without any text the default model sends to
   e5 (no Chinese, and not the one Italian answer: an English-only user, whose query
   is embedded by MiniLM alone);
-* where ingest time goes: ``--profile`` prints cProfile's top functions of ``add_many``.
+* where ingest time goes: ``--profile`` prints cProfile's top functions of ``add_many``;
+  on Linux, the calling thread's wall time split into running, waiting for a core (the
+  model's threads and other processes hold them) and blocked (the GIL, locks), from
+  ``/proc/self/task/<id>/schedstat``.
 
 Texts: LoCoMo turns and ``bench/data/zh.json`` turns (short), and LongMemEval
 assistant answers of 2-8 kB (long, many with code), ``--long`` share of the entries.
@@ -39,6 +42,7 @@ import pstats
 import random
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -85,6 +89,17 @@ def texts(
         {"content": text, "session_id": f"s{i // 20}", "metadata": {"speaker": speaker}}
         for i, (speaker, text) in enumerate(picked)
     ]
+
+
+def thread_times() -> tuple[float, float] | None:
+    """(seconds on a core, seconds runnable but waiting for one) of the calling thread
+    so far, from Linux's scheduler statistics; None elsewhere."""
+    try:
+        path = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat")
+        ran, waited, _ = path.read_text().split()
+    except (OSError, ValueError):
+        return None
+    return int(ran) / 1e9, int(waited) / 1e9
 
 
 def pct(values: list[float], q: float) -> float:
@@ -150,6 +165,7 @@ def main() -> None:
             first = time.perf_counter() - t0
             assert vault.flush(timeout=600)
             t0 = time.perf_counter()
+            sched0 = thread_times()
             if profile is not None:
                 profile.enable()
             for start in range(0, len(sample), 200):
@@ -157,6 +173,7 @@ def main() -> None:
             if profile is not None:
                 profile.disable()
             stored = time.perf_counter() - t0
+            sched1 = thread_times()
             assert vault.flush(timeout=3600)
             embedded = time.perf_counter() - t0
         print(f"\n| measure ({len(sample)} messages, {args.long:.0%} long) | value |")
@@ -164,6 +181,12 @@ def main() -> None:
         print(
             f"| add_many, stored and keyword-searchable | {len(sample) / stored:.0f} messages/s |"
         )
+        if sched0 is not None and sched1 is not None:
+            ran, waited = sched1[0] - sched0[0], sched1[1] - sched0[1]
+            print(
+                f"| add_many's thread: running / waiting for a core / blocked (GIL, locks) "
+                f"| {ran:.2f} / {waited:.2f} / {max(0.0, stored - ran - waited):.2f} s |"
+            )
         print(f"| the process's first write (dictionaries load) | {first * 1000:.0f} ms |")
         print(f"| background embedder, until flush | {len(sample) / embedded:.1f} messages/s |")
         print(f"| the model alone, batches of 64 | {alone:.1f} messages/s |")

@@ -13,6 +13,13 @@ kept per user; a user someone is waiting for is served first, newest entries fir
 so one user's bulk load does not hold up another user's search. A wait that runs out
 marks that user's backlog as given up on: later searches do not wait for it again,
 only for entries added after it (the backlog keeps keyword recall until embedded).
+
+Writes first: the model's threads take every core, so a write running beside a batch
+gets a share of them only (``add_many`` ran at less than half its speed). The write
+path marks its work with :meth:`EmbeddingWorker.writing`; the worker starts a chunk of
+a batch only once no write has run for :data:`WRITE_GRACE` seconds, unless a search
+waits for vectors or it has waited :data:`WRITE_YIELD_MAX` seconds in a row (a steady
+stream of writes slows the embedding down, but never stops it).
 """
 
 from __future__ import annotations
@@ -20,12 +27,16 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+import time
 import weakref
 from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from typing import Protocol
+
+import numpy as np
 
 from ..errors import ConflictError
 from ..model import MemoryEntry
@@ -39,6 +50,15 @@ log = logging.getLogger(__name__)
 #: How many back-filled entries are remembered so a queued copy is not embedded again (a
 #: miss only costs a second embedding of the same text).
 BACKFILLED_KEPT = 10_000
+
+#: Seconds without a write before the worker embeds: a bulk load's next ``add_many``
+#: follows the last one at once, and should not meet a model call starting in between.
+WRITE_GRACE = 0.05
+#: The longest the worker waits for writes in a row before it embeds a chunk anyway.
+WRITE_YIELD_MAX = 5.0
+#: Texts per model call of the worker: the point where it may yield to a write. Sorted
+#: by length first, so a call pads little (as ``embed.onnx.CALL_BATCH``).
+CHUNK = 32
 
 
 class VectorCache(Protocol):
@@ -102,6 +122,8 @@ class EmbeddingWorker:
         self.errors = 0
         self._screen = screen
         self._started = False
+        self._writers = 0  # writes running now (``writing``)
+        self._last_write = float("-inf")  # when the latest write ended (monotonic)
         if start:
             self.start()
 
@@ -147,6 +169,37 @@ class EmbeddingWorker:
             self._queued += len(entries)
             self._ensure_thread()
             self._cond.notify_all()
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Mark a write running on this process: the worker starts no model call
+        meanwhile (see the module docstring)."""
+        with self._cond:
+            self._writers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writers -= 1
+                self._last_write = time.monotonic()
+                self._cond.notify_all()
+
+    def _yield_to_writers(self) -> None:
+        """Wait (on the worker's thread) until no write has run for ``WRITE_GRACE``
+        seconds, at most ``WRITE_YIELD_MAX``; not while a search waits for vectors."""
+        deadline = time.monotonic() + WRITE_YIELD_MAX
+        with self._cond:
+            while not self._stopping and not self._waiters:
+                now = time.monotonic()
+                if now >= deadline:
+                    return
+                if self._writers:
+                    left = deadline - now
+                else:
+                    left = min(self._last_write + WRITE_GRACE, deadline) - now
+                    if left <= 0:
+                        return
+                self._cond.wait(left)
 
     def embed_now(self, entries: Sequence[MemoryEntry]) -> None:
         """Embed and store on the caller's thread (synchronous mode)."""
@@ -314,7 +367,7 @@ class EmbeddingWorker:
                 continue
             stop = False
             try:
-                self._process(batch)
+                self._process(batch, polite=True)
                 self._remember_backfilled(batch)
             except Exception as exc:  # keyword search still works; back-fill retries later
                 # At exit (the guard refused the call, or a model loading while the
@@ -346,8 +399,11 @@ class EmbeddingWorker:
             while len(self._backfilled) > BACKFILLED_KEPT:
                 self._backfilled.popitem(last=False)
 
-    def _process(self, batch: list[MemoryEntry]) -> None:
-        vectors = self.embedder.embed([self.text_of(e) for e in batch])
+    def _process(self, batch: list[MemoryEntry], *, polite: bool = False) -> None:
+        """Embed ``batch`` and store its vectors; ``polite`` (the worker's thread) lets
+        writes go first before each chunk of model calls."""
+        texts = [self.text_of(e) for e in batch]
+        vectors = self._embed_politely(texts) if polite else self.embedder.embed(texts)
         if self._screen is not None:
             try:
                 self._screen(batch, vectors)
@@ -368,6 +424,27 @@ class EmbeddingWorker:
             self.index.upsert(
                 user_id, [(e.id, e.agent_id, vectors[i]) for e, i in items if e.id in written]
             )
+
+    def _embed_politely(self, texts: list[str]) -> Vectors:
+        """``embedder.embed(texts)`` a chunk at a time, yielding to writes before each."""
+        if len(texts) <= CHUNK:
+            self._yield_to_writers()
+            return self.embedder.embed(texts)
+        out: Vectors | None = None
+        for picked in _chunks(texts, CHUNK):
+            self._yield_to_writers()
+            vectors = self.embedder.embed([texts[i] for i in picked])
+            if out is None:
+                out = np.zeros((len(texts), vectors.shape[1]), dtype=vectors.dtype)
+            out[picked] = vectors
+        assert out is not None
+        return out
+
+
+def _chunks(texts: Sequence[str], size: int) -> list[list[int]]:
+    """Positions of ``texts`` in chunks of ``size``, longest texts first."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]), reverse=True)
+    return [order[start : start + size] for start in range(0, len(order), size)]
 
 
 def _close_at_exit(ref: weakref.ref[EmbeddingWorker]) -> None:

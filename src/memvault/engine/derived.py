@@ -10,6 +10,7 @@ what the embedder sees of an entry.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 
 from ..config import EmbeddingConfig
@@ -95,6 +96,11 @@ class Derived:
         stores: the write path's model screen (``security.scan.learned.ModelHold``)."""
         if self.worker is not None:
             self.worker.start(screen)
+
+    def writing(self) -> AbstractContextManager[None]:
+        """Around a write's work: the background embedder starts no model call
+        meanwhile, so the write has the cores (``EmbeddingWorker.writing``)."""
+        return nullcontext() if self.worker is None else self.worker.writing()
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every stored entry has its vector; False if ``timeout`` ran out."""

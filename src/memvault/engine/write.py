@@ -64,9 +64,17 @@ from ..security.scan import SemanticScreen, Verdict, assess
 from ..security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
 from ..stores.protocols import Store, WorkspaceStore
 from ..stores.values import SearchDoc, View
+from ..text import index_text
 from ..validation import check_entry_id, check_field, check_records, check_turn_fields
 from .derived import Derived, embed_text
 from .views import not_found
+
+
+def _joined(tokens: Iterable[str]) -> str:
+    """The space-joined tokens of several texts (``index_text`` of them joined by spaces:
+    no token runs across the space between two texts)."""
+    return " ".join(t for t in tokens if t)
+
 
 # The smallest step of a stored time (``stores.rows.format_time`` keeps microseconds).
 _TICK = timedelta(microseconds=1)
@@ -210,13 +218,22 @@ class Writer:
 
     # -- the pieces ------------------------------------------------------------------
 
-    def doc(self, entry: MemoryEntry, context: str | None = None) -> SearchDoc:
+    def doc(
+        self, entry: MemoryEntry, context: str | None = None, *, context_tokens: str | None = None
+    ) -> SearchDoc:
         """The entry's index document (its full-text tokens); ``context`` is the text of
-        its neighbouring turns, read from the store when not given."""
+        its neighbouring turns, read from the store when neither it nor its tokens
+        (``context_tokens``) are given."""
         kw = self.config.keyword
-        if context is None:
+        if context is None and context_tokens is None:
             context = self.conversations.context(entry)
-        return search_doc(entry, kw.indexed_metadata, kw.head_metadata, context)
+        return search_doc(
+            entry,
+            kw.indexed_metadata,
+            kw.head_metadata,
+            context or "",
+            context_tokens=context_tokens,
+        )
 
     def embed_text(self, entry: MemoryEntry) -> str:
         return embed_text(entry, self.config.embedding.metadata_prefix)
@@ -296,6 +313,10 @@ class Writer:
         """Validate, then redact (sealing the originals apart), then screen what is kept.
         A draft that says it is held stays held; none can say it was approved. A draft of
         a session tied to a workspace, naming none itself, takes the session's."""
+        with self.derived.writing():
+            return self._build(draft, user_id=user_id, batch=batch)
+
+    def _build(self, draft: Draft, *, user_id: str, batch: bool) -> Built:
         entry = self.validate(draft, user_id=user_id)
         if entry.workspace_id is None and entry.session_id is not None and self.sessions:
             # Seed 004: a session belongs to one workspace, and so do its memories, so a
@@ -328,7 +349,7 @@ class Writer:
         turns they join, then let the derived state follow."""
         if not built:
             return []
-        with self.store.atomic():
+        with self.derived.writing(), self.store.atomic():
             items, neighbours = self._placed(built)
             entries = [e for e, _ in items]
             sealed = {b.entry.id: b.sealed for b in built if b.sealed is not None}
@@ -352,7 +373,7 @@ class Writer:
             key = session_of(entry)
             if key is not None and window.turns > 0:
                 sessions.setdefault(key, []).append(i)
-        context: dict[str, str] = {}
+        near: dict[str, list[str]] = {}  # each new turn's context, as the texts it joins
         neighbours: dict[SessionKey, dict[str, str]] = {}
         for key, positions in sessions.items():
             stored = self.conversations.turns(key)
@@ -364,11 +385,24 @@ class Writer:
                     latest = entries[i].created_at
             added = [entries[i] for i in positions]
             after = self.conversations.ordered([*stored, *added])
-            context.update(self.conversations.contexts(after))
+            near.update(self.conversations.neighbours(after, (e.id for e in added)))
             moved = changed(stored, after, [e.id for e in added], window)
             if moved:
                 neighbours[key] = moved
-        items = [(e, self.doc(e, context.get(e.id, ""))) for e in entries]
+        # A turn is the neighbour of up to twice ``window`` others: its text (a long
+        # answer: thousands of tokens) is tokenised once per batch, not once per turn.
+        tokens: dict[str, str] = {}
+
+        def tokens_of(text: str) -> str:
+            found = tokens.get(text)
+            if found is None:
+                found = tokens[text] = index_text(text)
+            return found
+
+        items = [
+            (e, self.doc(e, context_tokens=_joined(map(tokens_of, near.get(e.id, ())))))
+            for e in entries
+        ]
         return items, neighbours
 
     def _refresh(self, neighbours: Mapping[SessionKey, Mapping[str, str]]) -> None:

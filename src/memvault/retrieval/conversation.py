@@ -99,10 +99,15 @@ class Window:
 
     def around(self, turns: Sequence[MemoryEntry], texts: Sequence[str], i: int) -> str:
         """The context of ``turns[i]``, given every turn's :meth:`texts`."""
+        return " ".join(self.near(turns, texts, i))
+
+    def near(self, turns: Sequence[MemoryEntry], texts: Sequence[str], i: int) -> list[str]:
+        """The texts whose join (by spaces) is :meth:`around`: the neighbours' texts in
+        order, none for a turn that stands alone. Apart, so a batch can tokenise each
+        text once, however many turns it is a neighbour of."""
         if self.turns == 0 or (self.alone_chars and len(turns[i].content) >= self.alone_chars):
-            return ""
-        near = [*texts[max(0, i - self.turns) : i], *texts[i + 1 : i + 1 + self.turns]]
-        return " ".join(near)
+            return []
+        return [*texts[max(0, i - self.turns) : i], *texts[i + 1 : i + 1 + self.turns]]
 
 
 def contexts(turns: Sequence[MemoryEntry], window: Window) -> dict[str, str]:
@@ -177,6 +182,17 @@ class Conversations:
     def contexts(self, turns: Sequence[MemoryEntry]) -> dict[str, str]:
         """Each of ``turns`` (in order) with its context."""
         return contexts(turns, self.window)
+
+    def neighbours(self, turns: Sequence[MemoryEntry], ids: Iterable[str]) -> dict[str, list[str]]:
+        """Those of ``turns`` (in order) named in ``ids``, with their context as the
+        texts it joins (``Window.near``)."""
+        wanted = set(ids)
+        texts = self.window.texts(turns)
+        return {
+            turn.id: self.window.near(turns, texts, i)
+            for i, turn in enumerate(turns)
+            if turn.id in wanted
+        }
 
     def turns(self, key: SessionKey) -> list[MemoryEntry]:
         """Every stored turn of the session, in turn order."""

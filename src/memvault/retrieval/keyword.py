@@ -31,6 +31,8 @@ def search_doc(
     indexed_metadata: Iterable[str] = DEFAULT_INDEXED_METADATA,
     head_metadata: Iterable[str] = (),
     context: str = "",
+    *,
+    context_tokens: str | None = None,
 ) -> SearchDoc:
     """Tokens for the three full-text columns, derived from the entry and ``context``.
 
@@ -38,6 +40,8 @@ def search_doc(
     its conversation, ``retrieval.conversation``), indexed at the extra weight. Being
     a pure function of its arguments, the document can be recomputed on every update
     and by a re-index, and every backend indexes exactly the same tokens.
+    ``context_tokens``, when given, is ``index_text(context)`` already computed (a batch
+    tokenises each neighbouring text once) and stands for ``context``.
     """
     extra_parts = [entry.category or ""]
     for key in indexed_metadata:
@@ -49,10 +53,13 @@ def search_doc(
     for key in head_metadata:
         if key in entry.metadata:
             head_parts.extend(_flatten(entry.metadata[key]))
+    extra = index_text(*extra_parts)
+    if context_tokens:
+        extra = f"{extra} {context_tokens}" if extra else context_tokens
     return SearchDoc(
         head=index_text(*head_parts),
         body=index_text(entry.content),
-        extra=index_text(*extra_parts),
+        extra=extra,
     )
 
 
