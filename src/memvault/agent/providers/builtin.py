@@ -50,6 +50,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -112,15 +113,16 @@ def split_entries(files: dict[WriteTarget, list[str]]) -> dict[WriteTarget, set[
     of either file (``retrieval.assembled.withheld_beside``, in both orders). Each entry
     passed the scan alone when it was written; the prompt shows both files together,
     where two harmless halves of a cut instruction would meet."""
-    shown = [
-        Shown(f"{target}:{i}", text)
+    place = {
+        f"{target}:{i}": (target, i)
         for target, entries in files.items()
-        for i, text in enumerate(entries)
-    ]
+        for i in range(len(entries))
+    }
+    shown = [Shown(key, files[target][i]) for key, (target, i) in place.items()]
     out: dict[WriteTarget, set[int]] = {target: set() for target in files}
     for found in withheld_beside(shown):
-        target, _, i = found.entry_id.partition(":")
-        out["user" if target == "user" else "memory"].add(int(i))
+        target, i = place[found.entry_id]
+        out[target].add(i)
     return out
 
 
@@ -128,7 +130,7 @@ def sanitize(
     entries: Sequence[str],
     *,
     source: Path | None = None,
-    split: frozenset[int] | set[int] = frozenset(),
+    split: AbstractSet[int] = frozenset(),
 ) -> list[str]:
     """``entries`` as a prompt may show them: a flagged entry replaced by its placeholder,
     personal data and secrets in the others redacted; those at the positions ``split``
@@ -177,7 +179,7 @@ def render_block(
     limit: int,
     *,
     source: Path | None = None,
-    split: frozenset[int] | set[int] = frozenset(),
+    split: AbstractSet[int] = frozenset(),
 ) -> str:
     """One prompt block: rule, header with usage, rule, entries separated by ``§``.
 
