@@ -91,7 +91,7 @@ class _Embedding:
         self,
         queries: QueryBatcher,
         text: str,
-        among: Callable[[], frozenset[str] | None] = lambda: None,
+        among: Callable[[], frozenset[str] | None],
     ) -> None:
         self._queries = queries
         self._text = text
