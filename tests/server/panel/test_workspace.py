@@ -6,7 +6,7 @@ deleted with two clicks; another user's card stays out of sight."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.gateway_server import Live
 from tests.panel_kit import (  # noqa: F401 (fixtures)
@@ -14,6 +14,7 @@ from tests.panel_kit import (  # noqa: F401 (fixtures)
     browser,
     open_screen,
     page,
+    release,
     shot,
     sign_in,
 )
@@ -186,3 +187,29 @@ def test_an_admin_acting_for_alice_edits_her_card(page: Page, live: Live) -> Non
     expect(_column(page, "todo")).to_contain_text("Admin's task")
     assert live.vault.workspace.card(user_id="alice", session_id="chat-1").content.goal == "Ship it"
     assert [t.title for t in live.vault.tasks(user_id="alice")] == ["Admin's task"]
+
+
+def test_a_late_answer_for_the_user_acted_for_before_draws_nothing(page: Page, live: Live) -> None:
+    # An admin acting for bob opens Workspace, then acts for alice before bob's
+    # conversations have arrived. The late answer drew bob's conversations into alice's
+    # screen: the panel now drops any answer asked for someone it no longer acts for.
+    live.vault.workspace.upsert_card(user_id="bob", session_id="bobs-plan", goal="his plan")
+    live.vault.workspace.upsert_card(user_id="alice", session_id="alices-chat", goal="hers")
+    held: list[Route] = []
+
+    def hold_bobs_cards(route: Route) -> None:
+        if not held and "user_id=bob" in route.request.url:
+            held.append(route)  # answered below, once the panel acts for alice
+        else:
+            route.continue_()
+
+    page.route("**/v1/cards?*", hold_bobs_cards)
+    sign_in(page, live, live.admin)
+    act_as(page, "bob")
+    with page.expect_request(lambda r: "/v1/cards?" in r.url and "user_id=bob" in r.url):
+        open_screen(page, "Workspace")
+    act_as(page, "alice")
+    expect(page.locator('#ws-sessions button[data-session="alices-chat"]')).to_be_visible()
+    release(page, held)
+    expect(page.locator('#ws-sessions button[data-session="alices-chat"]')).to_be_visible()
+    expect(page.locator("#screen-workspace")).not_to_contain_text("bobs-plan")

@@ -136,6 +136,19 @@ export function showError(err, todo = "") {
 
 // -- the API ---------------------------------------------------------------------------
 
+// Who the panel speaks for: the key and the user it acts for.
+function identity() {
+  return JSON.stringify([state.key, state.userId]);
+}
+
+// An answer to a request asked for someone the panel no longer speaks for (signed out, or
+// an admin acting for another user since) never reaches the screen that asked: it would
+// draw one user's data in front of the next. The caller's promise is left pending; the
+// screens were reset when the identity changed, so nothing waits on it.
+function unanswered() {
+  return new Promise(() => {});
+}
+
 // userIn: where an admin's "act as" user goes — "query", "body" or "none" (admin routes).
 // raw: return the Response (for downloads) instead of parsed JSON.
 // fields: the labels of the form that sent the request, by HTTP field name, for errors.
@@ -162,7 +175,9 @@ export async function api(method, path, { query = {}, body, userIn = "query", ra
     payload = JSON.stringify(body);
   }
   const qs = params.toString();
+  const asked = identity();
   const res = await fetch(qs ? `${path}?${qs}` : path, { method, headers, body: payload });
+  if (identity() !== asked) return unanswered();
   if (res.ok && raw) return res;
   if (res.status === 204) return null;
   let data = null;
@@ -171,6 +186,7 @@ export async function api(method, path, { query = {}, body, userIn = "query", ra
   } catch {
     data = null;
   }
+  if (identity() !== asked) return unanswered();
   if (!res.ok) {
     const detail = data && data.error ? data.error : {};
     throw new ApiError(res.status, detail.code || `http_${res.status}`,
