@@ -132,6 +132,8 @@ def load_lme(path: Path, count: int) -> list[Corpus]:
         ):
             for t, turn in enumerate(turns):
                 ref = f"{s}:{t}"
+                if not turn["content"].strip():
+                    continue  # an empty turn: nothing to remember (the engine refuses it)
                 if turn.get("has_answer"):
                     gold.append(ref)
                 records.append(
