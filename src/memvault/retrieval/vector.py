@@ -70,23 +70,48 @@ class _UserVectors:
         self.ids = list(ids)
         self.pos = {entry_id: i for i, entry_id in enumerate(self.ids)}
         self.n = len(self.ids)
-        dim = matrix.shape[1] if matrix.size else 0
+        self.dim = matrix.shape[1] if matrix.size else 0
+        # The columns any held vector uses (the rest are 0 in every row, so they add
+        # nothing to a dot product): only those are kept. An embedder whose vectors
+        # have a part per model (``embed.bilingual``) stores half as many numbers for
+        # a user whose memories are all of one language, and a search reads half.
+        loaded = matrix[: self.n]
+        self.cols: npt.NDArray[np.intp] = (
+            np.flatnonzero(np.any(loaded != 0, axis=0)) if self.n else np.arange(self.dim)
+        )
         # Room for a quarter more before the first growth (then doubling): a loaded
         # user mostly searches, and twice its size would double the cache's memory.
-        self.matrix = np.zeros((max(16, self.n + self.n // 4), dim), dtype=np.float32)
-        self.codes = np.zeros(self.matrix.shape[0], dtype=np.int32)
+        rows = max(16, self.n + self.n // 4)
+        self.matrix = np.zeros((rows, self.cols.size), dtype=np.float32)
+        self.codes = np.zeros(rows, dtype=np.int32)
         if self.n:
-            self.matrix[: self.n] = matrix
+            self.matrix[: self.n] = loaded[:, self.cols]
             self.codes[: self.n] = [self._code(a) for a in agents]
 
     def _code(self, agent_id: str | None) -> int:
         return self.agent_codes.setdefault(agent_id, len(self.agent_codes))
 
+    def _widen(self, used: npt.NDArray[np.intp]) -> None:
+        """Keep the columns ``used`` as well (a vector uses a part none held did)."""
+        cols = np.union1d(self.cols, used)
+        matrix = np.zeros((self.matrix.shape[0], cols.size), dtype=np.float32)
+        matrix[:, np.searchsorted(cols, self.cols)] = self.matrix
+        self.cols, self.matrix = cols, matrix
+
+    def _query(self, query: Matrix) -> Matrix:
+        """The query's numbers for the columns kept."""
+        return query if self.cols.size == self.dim else query[self.cols]
+
     def upsert(self, entry_id: str, agent_id: str | None, vector: Matrix) -> None:
-        if self.matrix.shape[1] == 0:
-            self.matrix = np.zeros((self.matrix.shape[0], vector.shape[0]), dtype=np.float32)
-        if vector.shape[0] != self.matrix.shape[1]:
+        if self.dim == 0:
+            self.dim = vector.shape[0]
+            self.cols = np.arange(0, dtype=np.intp)
+            self.matrix = np.zeros((self.matrix.shape[0], 0), dtype=np.float32)
+        if vector.shape[0] != self.dim:
             return  # another model's size: never mixed in
+        used = np.flatnonzero(vector)
+        if np.setdiff1d(used, self.cols, assume_unique=True).size:
+            self._widen(used)
         i = self.pos.get(entry_id)
         if i is None:
             if self.n == self.matrix.shape[0]:
@@ -97,7 +122,7 @@ class _UserVectors:
             self.n += 1
             self.ids.append(entry_id)
             self.pos[entry_id] = i
-        self.matrix[i] = vector
+        self.matrix[i] = vector[self.cols]
         self.codes[i] = self._code(agent_id)
         if self.routes_of is not None and self.routes is not None:
             self.routes |= self.routes_of(vector[None, :])
@@ -122,12 +147,12 @@ class _UserVectors:
         self.n -= 1
 
     def search(self, view: View, query: Matrix, k: int) -> list[tuple[str, float]]:
-        if self.n == 0 or query.shape[0] != self.matrix.shape[1]:
+        if self.n == 0 or query.shape[0] != self.dim:
             return []
         # einsum, not BLAS: as fast for a matrix-vector product (memory-bound), and it
         # leaves no OpenBLAS threads spinning that would slow the embedder's next call
         # (measured: 12 ms -> 49 ms per query embedding on 2 cores).
-        sims = np.einsum("ij,j->i", self.matrix[: self.n], query)
+        sims = np.einsum("ij,j->i", self.matrix[: self.n], self._query(query))
         codes = self.codes[: self.n]
         if not view.all_agents:
             visible = codes == 0
@@ -141,9 +166,10 @@ class _UserVectors:
 
     def similarity(self, query: Matrix, entry_ids: Sequence[str]) -> dict[str, float]:
         rows = [(entry_id, self.pos[entry_id]) for entry_id in entry_ids if entry_id in self.pos]
-        if not rows or query.shape[0] != self.matrix.shape[1]:
+        if not rows or query.shape[0] != self.dim:
             return {}
-        sims = np.einsum("ij,j->i", self.matrix[[i for _, i in rows]], query)  # no BLAS threads
+        part = self._query(query)
+        sims = np.einsum("ij,j->i", self.matrix[[i for _, i in rows]], part)  # no BLAS threads
         return {entry_id: float(sim) for (entry_id, _), sim in zip(rows, sims, strict=True)}
 
 
