@@ -414,16 +414,21 @@ def extract_rules(
     *,
     known: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
     people: Sequence[str] = (),
+    candidates: Sequence[str] | None = None,
 ) -> Extraction:
     """The entities and co-occurrence relations of ``text`` by the rules alone.
 
     ``known(keys)`` answers which of the candidate keys are names the user already has
     (the store's ``find_entities``), so they are found in any case; ``people`` are
-    names known to be people (the entry's speaker)."""
+    names known to be people (the entry's speaker). ``candidates`` are the candidate
+    keys (``candidate_keys(text, max_words=3)``) when the caller has them already."""
     found = _Found()
     for person in people:
         found.add(person, "person")
-    candidates = candidate_keys(text, max_words=3) if known is not None else []
+    if known is None:
+        candidates = []
+    elif candidates is None:
+        candidates = candidate_keys(text, max_words=3)
     have = set(known(candidates)) if known is not None and candidates else set()
     _english(text, found, have)
     if _CJK.search(text):
@@ -479,8 +484,9 @@ class Extractor:
         agent_id: str | None = None,
         known: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
         people: Sequence[str] = (),
+        candidates: Sequence[str] | None = None,
     ) -> Extraction:
-        rules = extract_rules(text, known=known, people=people)
+        rules = extract_rules(text, known=known, people=people, candidates=candidates)
         if self.llm is None or not text.strip():
             return rules
         chat = self.llm(EXTRACT_OPERATION, user_id=user_id, agent_id=agent_id)

@@ -31,6 +31,7 @@ from .co_mentions import entry_pairs, split, touching, touching_counts
 from .runner import PAGE, Runner, SQLBase
 
 _PAGE = 400  # ids per IN list (SQLite's parameter limit is 999 on old builds)
+_WHOLE = 4 * _PAGE  # more keys than this: maybe cheaper to read all of a user's names
 
 
 def _pages(ids: Sequence[str]) -> Iterator[list[str]]:
@@ -374,6 +375,17 @@ class SQLGraph(SQLBase):
         if not keys:
             return {}
         with self._reading("reading the entity graph") as conn:
+            if len(keys) > _WHOLE:
+                # A batch of new entries asks about tens of thousands of candidate keys
+                # (every run of words): a user with no more names than that is read
+                # whole and matched here, the same answer in a few round trips.
+                m = self.dialect.mark
+                sql = f"FROM graph_names WHERE user_id = {m}"
+                count = conn.rows(f"SELECT count(*) {sql}", [user_id])[0][0]
+                if count <= len(keys):
+                    wanted = set(keys)
+                    rows = conn.rows(f"SELECT name_key, entity_id {sql}", [user_id])
+                    return {r[0]: r[1] for r in rows if r[0] in wanted}
             return self._names(conn, user_id, keys)
 
     def entities(
