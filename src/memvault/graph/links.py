@@ -12,7 +12,7 @@ from collections.abc import Sequence, Set
 
 from ..model import MemoryEntry
 from ..names import candidate_keys, display_name, name_key
-from ..stores.graph_values import UNKNOWN, Mention, RelationMention
+from ..stores.graph_values import UNKNOWN, EntryMentions, Mention, RelationMention
 from ..stores.protocols import EntityGraph
 from .extract import Extractor
 from .extraction import Extraction
@@ -104,8 +104,9 @@ class Linker:
         New entries ask the store once per batch which of their candidate keys name an
         entity already (a long answer has thousands of them, and a batch shares most),
         and the keys each entry adds are remembered for the entries after it: each sees
-        the names it would see linked alone, one after another. Changed entries may
-        drop names (an entity left unlinked goes), so each asks for itself."""
+        the names it would see linked alone, one after another; the links are written
+        at once (``link_new_entries``). Changed entries may drop names (an entity left
+        unlinked goes), so each asks for itself."""
         if not new:
             for entry in entries:
                 if entry.quarantine is not None:
@@ -125,14 +126,16 @@ class Linker:
             user_id: set(self.store.find_entities(user_id, list(keys))) if keys else set()
             for user_id, keys in asked.items()
         }
+        linking: dict[str, list[EntryMentions]] = {}
         for entry in linked:
             have = names[entry.user_id]
             found = self._extraction(entry, candidates[entry.id], have)
             if found.mentions:
-                self.store.link_entities(
-                    entry.user_id, entry.id, found.mentions, found.relations, new=True
-                )
+                mentions = EntryMentions(entry.id, found.mentions, found.relations)
+                linking.setdefault(entry.user_id, []).append(mentions)
                 have.update(m.key for m in found.mentions if m.key)
+        for user_id, mentioned in linking.items():
+            self.store.link_new_entries(user_id, mentioned)
 
     def unlink(self, user_id: str, entry_ids: Sequence[str]) -> None:
         """Drop the links of entries about to be deleted (ids inside the caller's view)."""
