@@ -12,6 +12,7 @@ one message by message.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from memvault import Vault
@@ -54,6 +55,7 @@ def _what_is_stored(vault: Vault, user: str) -> dict[str, Any]:
     entries = {e.metadata["n"]: e for e in store.list_entries(view, limit=1000)}
     number = {e.id: n for n, e in entries.items()}
     fields = ("name", "content", "description", "domain", "sensitivity", "quarantine", "kind")
+    fields += ("workspace_id",)
     kept = {n: [getattr(e, f) for f in fields] for n, e in sorted(entries.items())}
     docs = store.search_docs(user, list(number))
     scores = []
@@ -75,6 +77,9 @@ def _what_is_stored(vault: Vault, user: str) -> dict[str, Any]:
 
 def test_a_batch_stores_what_its_messages_store_one_by_one(vault: Vault) -> None:
     records = _records()
+    for user in ("batch", "single"):  # their turns take the workspace of their session
+        for session, workspace in (("s1", "w1"), ("s3", "w3")):
+            vault.store.link_session(user, session, workspace, now=datetime.now(UTC))
     for start in range(0, len(records), 25):
         vault.add_many(records[start : start + 25], user_id="batch")
     for record in records:
@@ -82,6 +87,7 @@ def test_a_batch_stores_what_its_messages_store_one_by_one(vault: Vault) -> None
 
     batch, single = _what_is_stored(vault, "batch"), _what_is_stored(vault, "single")
     assert len(batch["entries"]) == len(records)
+    assert sum(fields[-1] == "w1" for fields in batch["entries"].values()) == 12
     # The sample names things, some in lower case only once they are known.
     assert len(batch["entities"]) > 50 and len(batch["relations"]) > 50
     for part in ("entries", "docs", "scores", "entities", "links", "relations"):
