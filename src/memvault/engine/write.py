@@ -64,6 +64,7 @@ from ..security.scan import SemanticScreen, Verdict, assess
 from ..security.scan.semantic import THRESHOLDS as SEMANTIC_THRESHOLDS
 from ..stores.protocols import Store, WorkspaceStore
 from ..stores.values import SearchDoc, View
+from ..stores.workspace_values import SessionLink
 from ..text import index_text
 from ..validation import check_entry_id, check_field, check_records, check_turn_fields
 from .derived import Derived, embed_text
@@ -309,19 +310,41 @@ class Writer:
             return {}
         return made
 
-    def build(self, draft: Draft, *, user_id: str, batch: bool = False) -> Built:
+    def build(
+        self,
+        draft: Draft,
+        *,
+        user_id: str,
+        batch: bool = False,
+        links: dict[str, SessionLink | None] | None = None,
+    ) -> Built:
         """Validate, then redact (sealing the originals apart), then screen what is kept.
         A draft that says it is held stays held; none can say it was approved. A draft of
-        a session tied to a workspace, naming none itself, takes the session's."""
+        a session tied to a workspace, naming none itself, takes the session's.
+        ``links``: the sessions' links a batch read already (its turns share sessions)."""
         with self.derived.writing():
-            return self._build(draft, user_id=user_id, batch=batch)
+            return self._build(draft, user_id=user_id, batch=batch, links=links)
 
-    def _build(self, draft: Draft, *, user_id: str, batch: bool) -> Built:
+    def _build(
+        self,
+        draft: Draft,
+        *,
+        user_id: str,
+        batch: bool,
+        links: dict[str, SessionLink | None] | None = None,
+    ) -> Built:
         entry = self.validate(draft, user_id=user_id)
         if entry.workspace_id is None and entry.session_id is not None and self.sessions:
             # Seed 004: a session belongs to one workspace, and so do its memories, so a
             # workspace-scoped recall finds what was said in any of its sessions.
-            link = self.sessions.session_link(entry.user_id, entry.session_id)
+            if links is None:
+                link = self.sessions.session_link(entry.user_id, entry.session_id)
+            elif entry.session_id in links:
+                link = links[entry.session_id]
+            else:
+                link = links[entry.session_id] = self.sessions.session_link(
+                    entry.user_id, entry.session_id
+                )
             if link is not None:
                 entry = entry.replace(workspace_id=link.workspace_id)
         if entry.domain is None and self.config.domains.classify:
@@ -425,6 +448,7 @@ class Writer:
         """All records stored in one transaction, or none if any is invalid."""
         check_records(records, "records")
         built: list[Built] = []
+        links: dict[str, SessionLink | None] = {}  # one read per session of the batch
         for i, record in enumerate(records):
             if not isinstance(record, Mapping):
                 raise ValidationError(f"record {i} is not an object", index=i)
@@ -434,7 +458,8 @@ class Writer:
                     f"record {i} has unknown fields {sorted(unknown)}: remove them", index=i
                 )
             try:
-                built.append(self.build(Draft.from_record(record), user_id=user_id, batch=True))
+                draft = Draft.from_record(record)
+                built.append(self.build(draft, user_id=user_id, batch=True, links=links))
             except ValidationError as exc:  # keep the class (e.g. SecurityError) and context
                 raise type(exc)(f"record {i}: {exc}", **{**exc.context, "index": i}) from None
         return self.insert(built)

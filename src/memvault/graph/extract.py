@@ -32,11 +32,15 @@ from .llm import extraction_messages, parse_extraction
 log = logging.getLogger(__name__)
 
 
+# The look ahead first: the look-behinds run only where a sentence may end.
 _SENTENCE_END = re.compile(
-    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bMt)(?<!\bProf)[.!?。！？]+\s*|\n+"
+    r"(?=[.!?。！？])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bSt)(?<!\bMt)(?<!\bProf)"
+    r"[.!?。！？]+\s*|\n+"
 )
 _TOKEN = re.compile(r"[^\W_](?:[\w.&+'’-]*[\w+])?|[^\w\s]")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# Scripts without letter case (a key of these alone matches only itself).
+_UNCASED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _CONNECTORS = frozenset({"of", "de", "del", "da", "van", "von", "&"})
 
 # Words that are capitalised for other reasons than naming something.
@@ -414,16 +418,21 @@ def extract_rules(
     *,
     known: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
     people: Sequence[str] = (),
+    candidates: Sequence[str] | None = None,
 ) -> Extraction:
     """The entities and co-occurrence relations of ``text`` by the rules alone.
 
     ``known(keys)`` answers which of the candidate keys are names the user already has
     (the store's ``find_entities``), so they are found in any case; ``people`` are
-    names known to be people (the entry's speaker)."""
+    names known to be people (the entry's speaker). ``candidates`` are the candidate
+    keys (``candidate_keys(text, max_words=3)``) when the caller has them already."""
     found = _Found()
     for person in people:
         found.add(person, "person")
-    candidates = candidate_keys(text, max_words=3) if known is not None else []
+    if known is None:
+        candidates = []
+    elif candidates is None:
+        candidates = candidate_keys(text, max_words=3)
     have = set(known(candidates)) if known is not None and candidates else set()
     _english(text, found, have)
     if _CJK.search(text):
@@ -432,9 +441,10 @@ def extract_rules(
                 found.add(word, kind)
         for name in _ZH_PROJECT.findall(text):
             found.add(name, "project")
+    lowered = text.lower() if text.isascii() else None
     for key in candidates:  # the user's own names, however written here
         if key in have and key not in found.names and _dictionary_worthy(key):
-            found.add(_surface(text, key), UNKNOWN)
+            found.add(_surface(text, key, lowered), UNKNOWN)
     keys = found.order[:MAX_ENTITIES]
     mentions = tuple(Mention(k, found.names[k], found.types[k]) for k in keys)
     related = keys[:MAX_RELATED]
@@ -453,8 +463,18 @@ def _dictionary_worthy(key: str) -> bool:
     return len(key) >= 4 and key not in _COMMON_CAPITALISED
 
 
-def _surface(text: str, key: str) -> str:
-    """How ``key`` is written in ``text`` (else the key itself)."""
+def _surface(text: str, key: str, lowered: str | None = None) -> str:
+    """How ``key`` is written in ``text`` (else the key itself); ``lowered`` is the
+    lower case of ``text`` when it is all ASCII."""
+    # Where case cannot differ, ignoring it is finding the key in the lower case (both
+    # ASCII) or as it is (CJK has no case): the same first match, without a regex.
+    at = None
+    if lowered is not None and key.isascii():
+        at = lowered.find(key.lower())
+    elif _UNCASED.fullmatch(key):
+        at = text.find(key)
+    if at is not None:
+        return text[at : at + len(key)] if at >= 0 else key
     match = re.search(re.escape(key), text, flags=re.IGNORECASE)
     return match.group(0) if match else key
 
@@ -479,8 +499,9 @@ class Extractor:
         agent_id: str | None = None,
         known: Callable[[Sequence[str]], Mapping[str, str]] | None = None,
         people: Sequence[str] = (),
+        candidates: Sequence[str] | None = None,
     ) -> Extraction:
-        rules = extract_rules(text, known=known, people=people)
+        rules = extract_rules(text, known=known, people=people, candidates=candidates)
         if self.llm is None or not text.strip():
             return rules
         chat = self.llm(EXTRACT_OPERATION, user_id=user_id, agent_id=agent_id)

@@ -8,11 +8,11 @@ name never becomes an entity); the entry's speaker is a person.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from ..model import MemoryEntry
-from ..names import display_name, name_key
-from ..stores.graph_values import UNKNOWN, Mention, RelationMention
+from ..names import candidate_keys, display_name, name_key
+from ..stores.graph_values import UNKNOWN, EntryMentions, Mention, RelationMention
 from ..stores.protocols import EntityGraph
 from .extract import Extractor
 from .extraction import Extraction
@@ -66,6 +66,15 @@ class Linker:
         self.person_key = person_key
 
     def extraction(self, entry: MemoryEntry) -> Extraction:
+        candidates = candidate_keys(entry_text(entry), max_words=3)
+        have = set(self.store.find_entities(entry.user_id, candidates)) if candidates else set()
+        return self._extraction(entry, candidates, have)
+
+    def _extraction(
+        self, entry: MemoryEntry, candidates: Sequence[str], have: Set[str]
+    ) -> Extraction:
+        """What ``entry`` names, given its candidate keys and those of them (or more)
+        that already name an entity of its user (``have``)."""
         people: list[str] = []
         if self.person_key:
             speaker = entry.metadata.get(self.person_key)
@@ -73,7 +82,7 @@ class Linker:
                 people.append(speaker)
 
         def known(keys: Sequence[str]) -> dict[str, str]:
-            return self.store.find_entities(entry.user_id, keys)
+            return {k: k for k in keys if k in have}
 
         found = self.extractor.extract(
             entry_text(entry),
@@ -81,6 +90,7 @@ class Linker:
             agent_id=entry.agent_id,
             known=known,
             people=people,
+            candidates=candidates,
         )
         return with_stated(entry, found)
 
@@ -89,17 +99,43 @@ class Linker:
 
         An entry held for review names nothing until a person approves it (then the
         review links it): the names in held text would otherwise reach models through
-        the entity graph (``memvault://entities``, the graph tools)."""
-        for entry in entries:
-            if entry.quarantine is not None:
-                if not new:
+        the entity graph (``memvault://entities``, the graph tools).
+
+        New entries ask the store once per batch which of their candidate keys name an
+        entity already (a long answer has thousands of them, and a batch shares most),
+        and the keys each entry adds are remembered for the entries after it: each sees
+        the names it would see linked alone, one after another; the links are written
+        at once (``link_new_entries``). Changed entries may drop names (an entity left
+        unlinked goes), so each asks for itself."""
+        if not new:
+            for entry in entries:
+                if entry.quarantine is not None:
                     self.store.link_entities(entry.user_id, entry.id, (), (), new=False)
-                continue
-            found = self.extraction(entry)
-            if found.mentions or not new:
+                    continue
+                found = self.extraction(entry)
                 self.store.link_entities(
-                    entry.user_id, entry.id, found.mentions, found.relations, new=new
+                    entry.user_id, entry.id, found.mentions, found.relations, new=False
                 )
+            return
+        linked = [e for e in entries if e.quarantine is None]
+        candidates = {e.id: candidate_keys(entry_text(e), max_words=3) for e in linked}
+        asked: dict[str, dict[str, None]] = {}
+        for entry in linked:
+            asked.setdefault(entry.user_id, {}).update(dict.fromkeys(candidates[entry.id]))
+        names = {
+            user_id: set(self.store.find_entities(user_id, list(keys))) if keys else set()
+            for user_id, keys in asked.items()
+        }
+        linking: dict[str, list[EntryMentions]] = {}
+        for entry in linked:
+            have = names[entry.user_id]
+            found = self._extraction(entry, candidates[entry.id], have)
+            if found.mentions:
+                mentions = EntryMentions(entry.id, found.mentions, found.relations)
+                linking.setdefault(entry.user_id, []).append(mentions)
+                have.update(m.key for m in found.mentions if m.key)
+        for user_id, mentioned in linking.items():
+            self.store.link_new_entries(user_id, mentioned)
 
     def unlink(self, user_id: str, entry_ids: Sequence[str]) -> None:
         """Drop the links of entries about to be deleted (ids inside the caller's view)."""

@@ -52,7 +52,11 @@ LIFE_ZH = (
 
 @cache
 def _pattern(words: tuple[str, ...], flags: int = re.IGNORECASE) -> re.Pattern[str]:
-    return re.compile(r"\b(" + "|".join(re.escape(w.lower()) for w in words) + r")\b", flags)
+    # A look at the first letter first: the word boundary and the alternation then run
+    # only where a word of the list can start (the same matches, found faster).
+    first = "".join(sorted({re.escape(w[:1].lower()) for w in words if w}))
+    body = r"\b(" + "|".join(re.escape(w.lower()) for w in words) + r")\b"
+    return re.compile(f"(?=[{first}]){body}" if first else body, flags)
 
 
 def _words_in(text: str, lowered: str, words: tuple[str, ...]) -> set[str]:

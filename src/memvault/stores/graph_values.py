@@ -39,6 +39,16 @@ class RelationMention:
     type: str = MENTIONED_WITH
 
 
+@dataclass(frozen=True, slots=True)
+class EntryMentions:
+    """What one just-inserted entry names, for linking a batch of them at once
+    (``EntityGraph.link_new_entries``)."""
+
+    entry_id: str
+    mentions: tuple[Mention, ...]
+    relations: tuple[RelationMention, ...] = ()
+
+
 # -- co-mentions as places --------------------------------------------------------------
 #
 # Co-mentions kept as places on an entry's links instead of as relation rows.

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..model import EntryOrder, MemoryEntry
 from ..results.graph import Entity, Relation
 from ..results.stats import DayCount, UserMemories
-from .graph_values import Mention, RelationMention
+from .graph_values import EntryMentions, Mention, RelationMention
 from .stats import TallyRow
 from .values import (
     DEFAULT_WEIGHTS,
@@ -333,6 +333,11 @@ class EntityGraph(Protocol):
         """Replace the entry's links and relations with these (creating entities for new
         keys); entities left with no link are removed. ``new``: the entry was just
         inserted and has no links yet (nothing to replace). Joins an enclosing ``atomic()``."""
+
+    def link_new_entries(self, user_id: str, entries: Sequence[EntryMentions]) -> None:
+        """What ``link_entities(user_id, e.entry_id, e.mentions, e.relations, new=True)``
+        of each of ``entries`` in turn leaves, written at once (a batch's names,
+        entities, types and links in a few statements). Joins an enclosing ``atomic()``."""
 
     def unlink_entries(self, user_id: str, entry_ids: Sequence[str]) -> None:
         """Drop the entries' links and relations (before they are deleted), and the

@@ -44,8 +44,11 @@ KEYWORD_WINDOW = 32
 
 _START = r"(?<![A-Za-z0-9_-])"
 _END = r"(?![A-Za-z0-9_-])"
+# Each pattern opens with a look at the character a match can start with: the
+# look-behinds and alternatives then run only there (the same matches, faster).
 _PREFIXED = re.compile(
-    _START
+    r"(?=[srAgx])"
+    + _START
     + r"(?:"
     + r"sk-(?:proj-|ant-(?:api[0-9]{2}-)?|svcacct-)?[A-Za-z0-9_-]{20,}"
     + r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
@@ -58,7 +61,8 @@ _PREFIXED = re.compile(
     + _END
 )
 _JWT = re.compile(
-    r"(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_.-])"
+    r"(?=e)(?<![A-Za-z0-9_.-])"
+    r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*(?![A-Za-z0-9_.-])"
 )
 _PEM = re.compile(
     r"-----BEGIN (?P<label>(?:[A-Z0-9]+ )*)PRIVATE KEY(?P<block>(?: BLOCK)?)-----"

@@ -32,8 +32,9 @@ _RIGHT = r"(?![0-9A-Za-z_])(?![.,/:-][0-9])"
 # A plain run may be glued to the word before it ("card4111111111111111"): people write
 # that, and the Luhn check and the issuer prefixes keep ids and hashes out.
 _GLUED_LEFT = r"(?<![0-9_+])(?<![0-9][.,/:-])"
+# The look ahead first: the look-behinds run only where a digit starts a match.
 _CANDIDATE = re.compile(
-    r"(?:"
+    r"(?=[0-9])(?:"
     + _GLUED_LEFT
     + r"[0-9]{13,19}"
     + r"|"

@@ -18,7 +18,7 @@ from .base import Finding, finding
 
 KIND = "cn_id"
 
-_CANDIDATE = re.compile(r"(?<![0-9A-Za-z_])[1-9][0-9]{16}[0-9Xx](?![0-9A-Za-z_])")
+_CANDIDATE = re.compile(r"(?=[1-9])(?<![0-9A-Za-z_])[1-9][0-9]{16}[0-9Xx](?![0-9A-Za-z_])")
 _EARLIEST = datetime.date(1900, 1, 1)
 
 

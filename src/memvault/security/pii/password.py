@@ -35,14 +35,17 @@ from .base import Finding, finding
 
 KIND = "password"
 
+# Each pattern opens with a look at the character a match can start with: the
+# look-behinds and alternatives then run only there (the same matches, faster).
 _ZH_CUE = re.compile(
-    r"(?:密码|密碼|口令|(?<![A-Za-z])(?:pin|PIN)码)"
+    r"(?=[密口pP])(?:密码|密碼|口令|(?<![A-Za-z])(?:pin|PIN)码)"
     r"(?P<link>\s*(?:都|也|还|就|一直|仍然|依然)?"
     r"(?:\s*(?:是|为|為|:|：|=|改成了?|改为了?|换成了?|设为|设置为|设置成|设成了?|就是)\s*){1,2}"
     r"|[ \t]+)"
 )
 _EN_CUE = re.compile(
-    r"(?<![A-Za-z])(?:password|passwd|passcode|passphrase|pwd|pw|pin(?:[ -]?code)?)(?![A-Za-z])"
+    r"(?=p)(?<![A-Za-z])"
+    r"(?:password|passwd|passcode|passphrase|pwd|pw|pin(?:[ -]?code)?)(?![A-Za-z])"
     r"(?:\s+(?:for|to|of|on)\s+(?:(?:the|my|our|your|his|her|their)\s+)?"
     r"[^\s,.;:!?\"']{1,40}(?:\s+(?!is\b|was\b)[^\s,.;:!?\"']{1,20})?)?"
     r"(?P<link>\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+|still\s+|just\s+|actually\s+)?"
@@ -50,7 +53,8 @@ _EN_CUE = re.compile(
     re.IGNORECASE,
 )
 _INTL_CUE = re.compile(
-    r"(?<![^\W\d_])(?:mot\s+de\s+passe|mdp|passwort|kennwort|contraseña|contrasena|clave|"
+    r"(?=[mpkcsпパ暗비암])(?<![^\W\d_])"
+    r"(?:mot\s+de\s+passe|mdp|passwort|kennwort|contraseña|contrasena|clave|"
     r"senha|parola\s+d['’]ordine|пароль|パスワード|暗証番号|비밀번호|암호)"
     r"(?:\s+(?:du|de|des|de\s+la|für|für\s+das|für\s+den|de\s+mi|do|da|di|от|для)"
     r"\s+[^\s,.;:!?\"']{1,30})?"
@@ -59,7 +63,7 @@ _INTL_CUE = re.compile(
     re.IGNORECASE,
 )
 _EN_CHANGE = re.compile(
-    r"(?<![A-Za-z])(?:chang|set|reset|updat)(?:e|ed|es|ing|ting)?\s+"
+    r"(?=[csru])(?<![A-Za-z])(?:chang|set|reset|updat)(?:e|ed|es|ing|ting)?\s+"
     r"(?:(?:my|the|your|our|his|her|their)\s+)?(?:[A-Za-z-]{1,20}\s+)?"
     r"(?:password|passwd|passcode|passphrase|pin)(?P<link>\s+to\s+)",
     re.IGNORECASE,

@@ -30,14 +30,16 @@ _EDGE_LEFT = r"(?<![0-9A-Za-z_+])(?<![0-9][ .,/:-])"
 _EDGE_RIGHT = r"(?![0-9A-Za-z_])(?![ .,/:-]?[0-9])"
 # A mobile number may be glued to the word before it ("tel13812345678"); its shape (11
 # digits, 1[3-9] first) is specific enough.
+# Each pattern opens with a look at the character a match can start with: the
+# look-behinds and alternatives then run only there (the same matches, faster).
 _CN_MOBILE = re.compile(
-    r"(?<![0-9_+])(?<![0-9][ .,/:-])"
+    r"(?=[+081])(?<![0-9_+])(?<![0-9][ .,/:-])"
     + r"(?:(?:\+|00)?86[ -]?)?"
     + r"(?:1[3-9][0-9]{9}|1[3-9][0-9](?P<s>[ -])[0-9]{4}(?P=s)[0-9]{4})"
     + _EDGE_RIGHT
 )
 _INTERNATIONAL = re.compile(
-    r"(?<![0-9A-Za-z_+])\+[1-9][0-9]{0,3}(?:[ -]?\(?[0-9]{1,4}\)?){1,5}" + _EDGE_RIGHT
+    r"(?=\+)(?<![0-9A-Za-z_+])\+[1-9][0-9]{0,3}(?:[ -]?\(?[0-9]{1,4}\)?){1,5}" + _EDGE_RIGHT
 )
 
 

@@ -79,11 +79,17 @@ _SPACED_PHRASE = re.compile(
 )
 _WORD_GAP = re.compile(r"[ \t]{2,}")
 # A word broken across lines with a hyphen: "in-\nstructions".
-_LINE_BREAK = re.compile(r"(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
+# (Patterns open with a look ahead at what a match starts with where that is rarer
+# than what the look-behind after it accepts: the same matches, found faster.)
+_LINE_BREAK = re.compile(r"(?=-)(?<=[^\W\d_])-[ \t]*\n[ \t]*(?=[^\W\d_])")
 # A separator between two letters inside a word: "ig-nore", "in.struc.tions".
-_INNER_SEP = re.compile(r"(?<=[^\W\d_])[-.·*](?=[^\W\d_])")
+_INNER_SEP = re.compile(r"(?=[-.·*])(?<=[^\W\d_])[-.·*](?=[^\W\d_])")
 _LEET = str.maketrans("013457@$!|", "oieastasil")
-_LEET_WORD = re.compile(r"(?<![\w$@])(?=[a-z0-9])(?=[a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{2,}", re.I)
+# A word of letters alone is left as it is (``_unleet``), so it is not matched at all
+# (``(?=[a-z]*[0-9@$!|])``): a word with a digit or symbol is matched whole, as before.
+_LEET_WORD = re.compile(
+    r"(?<![\w$@])(?=[a-z0-9])(?=[a-z]*[0-9@$!|])(?=[a-z0-9@$!|]*[a-z])[a-z0-9@$!|]{2,}", re.I
+)
 
 
 # Cheap tests for whether a step can change anything.

@@ -17,6 +17,7 @@ from ...results.graph import Entity, Relation
 from ..graph_values import (
     MENTIONED_WITH,
     UNKNOWN,
+    EntryMentions,
     Mention,
     Place,
     RelationMention,
@@ -217,6 +218,11 @@ class MemoryGraph:
                 places = self._g_places.get((user_id, entry_id), {})
                 rels += [(entry_id, s, t, MENTIONED_WITH) for s, t in unfold(places)]
             return links, sorted(set(rels))
+
+    def link_new_entries(self, user_id: str, entries: Sequence[EntryMentions]) -> None:
+        # Dicts in memory: one entry after another costs no round trips.
+        for e in entries:
+            self.link_entities(user_id, e.entry_id, e.mentions, e.relations, new=True)
 
     def find_entities(self, user_id: str, keys: Sequence[str]) -> dict[str, str]:
         with self._lock:

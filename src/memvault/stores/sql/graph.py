@@ -24,13 +24,14 @@ from ...errors import ConflictError, NotFoundError
 from ...model import MemoryEntry, new_id
 from ...names import name_key
 from ...results.graph import Entity, Relation
-from ..graph_values import UNKNOWN, Mention, Place, RelationMention, merged
+from ..graph_values import UNKNOWN, EntryMentions, Mention, Place, RelationMention, merged
 from ..values import NO_FILTER, EntryFilter, View
 from .clauses import filter_clause, view_clause
 from .co_mentions import entry_pairs, split, touching, touching_counts
 from .runner import PAGE, Runner, SQLBase
 
 _PAGE = 400  # ids per IN list (SQLite's parameter limit is 999 on old builds)
+_WHOLE = 4 * _PAGE  # more keys than this: maybe cheaper to read all of a user's names
 
 
 def _pages(ids: Sequence[str]) -> Iterator[list[str]]:
@@ -213,6 +214,112 @@ class SQLGraph(SQLBase):
             )
             self._prune(conn, user_id, before - set(ids.values()))
 
+    def link_new_entries(self, user_id: str, entries: Sequence[EntryMentions]) -> None:
+        m = self.dialect.mark
+        with self._writing("changing the entity graph") as conn:
+            wanted = [{x.key: x for x in e.mentions if x.key} for e in entries]
+            ids = self._names(conn, user_id, list({k: None for w in wanted for k in w}))
+            # What the entities the batch touches are (type, shown name), as the entries
+            # one after another leave them: those stored, then those the batch makes.
+            types = self._types(conn, user_id, list(ids.values()))
+            shown: dict[str, str] = {}
+            made: dict[str, str] = {}  # key -> the new entity it names
+            overridden: set[str] = set()
+            filled: set[str] = set()
+            for mine in wanted:
+                fresh = [k for k in mine if k not in ids]
+                for key in fresh:
+                    x = mine[key]
+                    ids[key] = made[key] = new_id()
+                    types[ids[key]], shown[ids[key]] = x.type[:64], x.name[:255] or key
+                # link_entities reads the stored types once per entry, before it types.
+                typed = [
+                    k
+                    for k, x in mine.items()
+                    if k not in fresh and (x.override or x.type != UNKNOWN)
+                ]
+                before = {ids[k]: types.get(ids[k]) for k in typed}
+                for key in typed:
+                    x, i = mine[key], ids[key]
+                    if not x.override and before[i] != UNKNOWN:
+                        continue  # typed already: a later guess never changes it
+                    if x.override:
+                        types[i], shown[i] = x.type[:64], x.name[:255] or key
+                        overridden.add(i)
+                    elif types.get(i) == UNKNOWN:
+                        types[i] = x.type[:64]
+                        filled.add(i)
+            self._store_made(conn, user_id, made, ids, types, shown)
+            for i in overridden - set(made.values()):
+                conn.run(
+                    f"UPDATE graph_entities SET name = {m}, type = {m} "
+                    f"WHERE user_id = {m} AND entity_id = {m}",
+                    [shown[i], types[i], user_id, i],
+                )
+            for i in filled - overridden - set(made.values()):
+                conn.run(
+                    f"UPDATE graph_entities SET type = {m} WHERE user_id = {m} "
+                    f"AND entity_id = {m} AND type = {m}",
+                    [types[i], user_id, i, UNKNOWN],
+                )
+            links: list[tuple[Any, ...]] = []
+            said: list[tuple[str, ...]] = []
+            for e, mine in zip(entries, wanted, strict=True):
+                order = list(dict.fromkeys(ids[x.key] for x in e.mentions if x.key in mine))
+                places, rows = split(
+                    order,
+                    {
+                        (ids[r.source], ids[r.target], r.type[:64])
+                        for r in e.relations
+                        if r.source in mine and r.target in mine and ids[r.source] != ids[r.target]
+                    },
+                )
+                links += [(user_id, e.entry_id, i, *places.get(i, (None, None))) for i in order]
+                said += [(user_id, e.entry_id, s, t, k) for s, t, k in sorted(rows)]
+            conn.many(
+                self.dialect.insert_skipping(
+                    "INTO graph_links (user_id, entry_id, entity_id, co_first, co_last) "
+                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
+                ),
+                links,
+            )
+            conn.many(
+                self.dialect.insert_skipping(
+                    "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
+                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
+                ),
+                said,
+            )
+
+    def _store_made(
+        self,
+        conn: Runner,
+        user_id: str,
+        made: dict[str, str],
+        ids: dict[str, str],
+        types: Mapping[str, str],
+        shown: Mapping[str, str],
+    ) -> None:
+        """Name and store the entities a batch makes (``made``: key -> id), as the
+        batch leaves them; a key another writer named first names its entity instead
+        (``ids`` follows)."""
+        if not made:
+            return
+        m = self.dialect.mark
+        conn.many(
+            self.dialect.insert_skipping(
+                f"INTO graph_names (user_id, name_key, entity_id) VALUES ({m}, {m}, {m})"
+            ),
+            [(user_id, k, i) for k, i in made.items()],
+        )
+        won = self._names(conn, user_id, list(made))
+        conn.many(
+            f"INSERT INTO graph_entities (user_id, entity_id, name, type) "
+            f"VALUES ({m}, {m}, {m}, {m})",
+            [(user_id, i, shown[i], types[i]) for k, i in made.items() if won.get(k) == i],
+        )
+        ids.update(won)
+
     def unlink_entries(self, user_id: str, entry_ids: Sequence[str]) -> None:
         if not entry_ids:
             return
@@ -374,6 +481,17 @@ class SQLGraph(SQLBase):
         if not keys:
             return {}
         with self._reading("reading the entity graph") as conn:
+            if len(keys) > _WHOLE:
+                # A batch of new entries asks about tens of thousands of candidate keys
+                # (every run of words): a user with no more names than that is read
+                # whole and matched here, the same answer in a few round trips.
+                m = self.dialect.mark
+                sql = f"FROM graph_names WHERE user_id = {m}"
+                count = conn.rows(f"SELECT count(*) {sql}", [user_id])[0][0]
+                if count <= len(keys):
+                    wanted = set(keys)
+                    rows = conn.rows(f"SELECT name_key, entity_id {sql}", [user_id])
+                    return {r[0]: r[1] for r in rows if r[0] in wanted}
             return self._names(conn, user_id, keys)
 
     def entities(
