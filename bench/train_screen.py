@@ -26,14 +26,17 @@ The ``heldout`` rows of ``attacks8`` / ``benign8`` (``make_train8.py``), the tun
 corpus's ``heldout.jsonl``, LoCoMo 5-9 and the measured LongMemEval sample are never
 fitted on: ``bench/scan_eval.py`` measures on them.
 
-Chosen by 5-fold cross-validation on the training data alone: the L2 weight, and
-whether the two routes get one probe or one each (the vector's halves never overlap,
-so two probes fold into one weight vector: the route flags carry each route's own
-offset, and one dot product still scores a memory). The threshold, per route, is the
-lowest score at which at most :data:`BENIGN_FLAGGED` of the benign look-alikes and
-:data:`CHAT_FLAGGED` of the chat turns of that route are flagged out of fold. The
-file also carries reference scores of a few fixed texts, which a test checks against
-the installed model files (a changed model changes them).
+Chosen by 5-fold cross-validation on the training data alone, by the share of the
+session 8 attacks (text the rules were never tuned on) that the rules and the model
+stop together: the L2 weight; how much an attack the rules already stop weighs (the
+model is there for what they miss); the weight of the benign look-alikes against the
+chat turns; and whether the two routes get one probe or one each (the vector's halves
+never overlap, so two probes fold into one weight vector: the route flags carry each
+route's own offset, and one dot product still scores a memory). The threshold, per
+route, is the lowest score at which at most :data:`BENIGN_FLAGGED` of the benign
+look-alikes and :data:`CHAT_FLAGGED` of the chat turns of that route that the rules
+let through are flagged out of fold. The file also carries reference scores of a few
+fixed texts, which a test checks against the installed model files (a changed model changes them).
 
     .venv/bin/python bench/train_screen.py [--cache /tmp/screen-vectors.npz]
 """
@@ -67,6 +70,7 @@ LME_SAMPLE = 600
 ZH_SAMPLE = 400
 L2_GRID = (1.0, 3.0, 10.0)
 CAUGHT_GRID = (1.0, 0.3, 0.0)
+BENIGN_SHARE_GRID = (0.25, 0.4)
 BENIGN_FLAGGED = 0.02
 CHAT_FLAGGED = 0.003
 FOLDS = 5
@@ -166,12 +170,12 @@ class Data:
     rules: npt.NDArray[np.bool_]  # the rules refuse or hold the text already
     fresh: npt.NDArray[np.bool_]  # a session 8 text (the rules were never tuned on it)
 
-    def weights(self, caught: float) -> Array:
-        """Attacks, benign look-alikes and chat weigh 1/2, 1/4 and 1/4 in all; an attack
-        the rules already stop weighs ``caught`` times another."""
-        share = {"attack": 0.5, "benign": 0.25, "chat": 0.25}
-        w = np.array([share[k] for k in self.kind])
-        w[(self.kind == "attack") & self.rules] *= caught
+    def weights(self, choice: Choice) -> Array:
+        """Attacks weigh 1/2 in all, benign look-alikes ``choice.benign`` and chat the
+        rest; an attack the rules already stop weighs ``choice.caught`` times another."""
+        share = {"attack": 0.5, "benign": choice.benign, "chat": 0.5 - choice.benign}
+        w = np.ones(len(self.kind))
+        w[(self.kind == "attack") & self.rules] *= choice.caught
         for k in share:
             mine = self.kind == k
             w[mine] *= share[k] / max(float(w[mine].sum()), 1e-12)
@@ -179,13 +183,29 @@ class Data:
         return out
 
 
-def fit_model(
-    data: Data, rows: npt.NDArray[np.int_], l2: float, caught: float, per_route: bool
-) -> list[tuple[Array, float]]:
+@dataclass(frozen=True)
+class Choice:
+    """What cross-validation chooses."""
+
+    l2: float
+    caught: float  # weight of an attack the rules already stop
+    benign: float  # share of the benign look-alikes in the total weight (chat: 0.5 less it)
+    per_route: bool  # one probe per route, or one for all
+
+    def __str__(self) -> str:
+        how = "one probe per route" if self.per_route else "one probe"
+        return (
+            f"L2 {self.l2:g}, rule-stopped attacks x{self.caught:g}, "
+            f"benign share {self.benign:g}, {how}"
+        )
+
+
+def fit_model(data: Data, rows: npt.NDArray[np.int_], choice: Choice) -> list[tuple[Array, float]]:
     """One (weights, bias) per route (the same pair for every route when joint)."""
-    weight = data.weights(caught)
+    weight = data.weights(choice)
     rows = rows[weight[rows] > 0]
-    if not per_route:
+    l2 = choice.l2
+    if not choice.per_route:
         w, b = fit(data.x[rows], data.y[rows], weight[rows], l2)
         return [(w, b)] * int(data.route.max() + 1)
     out = []
@@ -219,14 +239,12 @@ def thresholds(data: Data, held: Array) -> list[float]:
     return out
 
 
-def cross_validate(
-    data: Data, l2: float, caught: float, per_route: bool
-) -> tuple[Array, list[float]]:
+def cross_validate(data: Data, choice: Choice) -> tuple[Array, list[float]]:
     folds = np.array_split(np.random.default_rng(0).permutation(len(data.y)), FOLDS)
     held = np.zeros(len(data.y))
     for fold in folds:
         train = np.setdiff1d(np.arange(len(data.y)), fold)
-        held[fold] = score(data, fold, fit_model(data, train, l2, caught, per_route))
+        held[fold] = score(data, fold, fit_model(data, train, choice))
     return held, thresholds(data, held)
 
 
@@ -280,27 +298,31 @@ def main() -> None:
     # Chosen by what the rules and the model stop together on the session 8 texts: the
     # rules were written against the older corpora and stop more of them than of text
     # they never saw.
-    best: tuple[float, float, float, bool, list[float]] | None = None
-    for per_route in (False, True) if len(names) > 1 else (False,):
-        for caught in CAUGHT_GRID:
-            for l2 in L2_GRID:
-                held, cut = cross_validate(data, l2, caught, per_route)
-                new, every = rates(data, held, cut, fresh), rates(data, held, cut, kind == kind)
-                how = "one probe per route" if per_route else "one probe"
-                print(
-                    f"{FOLDS}-fold CV, L2 {l2:g}, rule-stopped attacks x{caught:g}, {how}: "
-                    f"session 8 attacks {new['attack']:.1%}, benign {new['benign']:.1%}; "
-                    f"all attacks {every['attack']:.1%}, benign {every['benign']:.1%}, "
-                    f"chat {every['chat']:.2%}"
-                )
-                if best is None or new["attack"] > best[0] + 1e-9:
-                    best = (new["attack"], l2, caught, per_route, cut)
+    best: tuple[float, Choice, list[float]] | None = None
+    grid = [
+        Choice(l2, caught, benign_share, per_route)
+        for per_route in ((False, True) if len(names) > 1 else (False,))
+        for caught in CAUGHT_GRID
+        for benign_share in BENIGN_SHARE_GRID
+        for l2 in L2_GRID
+    ]
+    for choice in grid:
+        held, cut = cross_validate(data, choice)
+        new, every = rates(data, held, cut, fresh), rates(data, held, cut, kind == kind)
+        print(
+            f"{FOLDS}-fold CV, {choice}: "
+            f"session 8 attacks {new['attack']:.1%}, benign {new['benign']:.1%}; "
+            f"all attacks {every['attack']:.1%}, benign {every['benign']:.1%}, "
+            f"chat {every['chat']:.2%}",
+            flush=True,
+        )
+        if best is None or new["attack"] > best[0] + 1e-9:
+            best = (new["attack"], choice, cut)
     assert best is not None
-    _, l2, caught, per_route, cut = best
-    how = "one probe per route" if per_route else "one probe"
-    print(f"chosen: L2 {l2:g}, rule-stopped attacks x{caught:g}, {how}")
+    _, choice, cut = best
+    print(f"chosen: {choice}")
 
-    model = fit_model(data, np.arange(len(data.y)), l2, caught, per_route)
+    model = fit_model(data, np.arange(len(data.y)), choice)
     # One weight vector for stored vectors: each route's probe on its own half (scale
     # folded in), its bias less its threshold on its route flag (a stored flag is
     # 1/sqrt(2)), so that "score >= 0" flags a memory on every route.

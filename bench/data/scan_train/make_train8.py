@@ -1,7 +1,7 @@
 """Writes session 8's training texts (``attacks8.jsonl``, ``benign8.jsonl``) for the model screen.
 
 Written by hand for issue 31 item 4, in twenty-two languages, without reading the
-frozen corpus (``../scan_frozen``). The texts live in ``texts8_a.py`` … ``texts8_e.py``;
+frozen corpus (``../scan_frozen``). The texts live in ``texts8_a.py`` … ``texts8_f.py``;
 this script turns them into JSON Lines of the shape of ``attacks.jsonl`` /
 ``benign.jsonl`` (``class``, ``lang``, ``text``; a split instruction also carries
 ``group`` and ``part``), and marks each row's ``split``: ``heldout`` for about a fifth
@@ -27,8 +27,9 @@ import texts8_b  # noqa: E402
 import texts8_c  # noqa: E402
 import texts8_d  # noqa: E402
 import texts8_e  # noqa: E402
+import texts8_f  # noqa: E402
 
-PARTS = (texts8_a, texts8_b, texts8_c, texts8_d, texts8_e)
+PARTS = (texts8_a, texts8_b, texts8_c, texts8_d, texts8_e, texts8_f)
 HELDOUT_FIFTHS = 1  # of five hash buckets
 
 
