@@ -1,10 +1,13 @@
 """Caught and benign-lost rates of the threat scan: tuning corpus, frozen held-out corpus, chat.
 
-Two corpora of ``{text, class, lang}`` lines:
+Corpora of ``{text, class, lang}`` lines:
 
 * **tuning** — ``tests/scan_corpus/attacks.jsonl`` and ``benign.jsonl`` (plus the 24
   ``heldout.jsonl`` attacks): the rules and the semantic threshold were written
   against these.
+* **session 8 held-out split** — the rows of ``bench/data/scan_train/attacks8.jsonl``
+  and ``benign8.jsonl`` marked ``"split": "heldout"`` (a stable hash of the text):
+  the model screen is fitted on the other rows only (``--corpus heldout8``).
 * **frozen** — ``bench/data/scan_frozen/`` (issue 31): written once, before any
   tuning, and never to be tuned on. Its ``split`` attacks are pairs (``group``,
   ``part``): each part is measured alone and the pair joined as one text, as it
@@ -15,7 +18,7 @@ the semantic screen when ``security.semantic_screen`` turns it on — made by th
 public function, ``engine.write.semantic_screen``, from the default embedder), and,
 when the default leaves the semantic screen off, once more with it on.
 
-    .venv/bin/python bench/scan_eval.py [--corpus tuning|frozen|both] [--no-semantic]
+    .venv/bin/python bench/scan_eval.py [--corpus tuning|frozen|both|heldout8] [--no-semantic]
         [--misses] [--lme-turns N] [--no-turns] [--write-path]
 
 Per run: attacks caught % (refused = ``block``, held = ``quarantine``; either keeps
@@ -58,6 +61,7 @@ from shapes import LOCOMO
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "scan_corpus"
 FROZEN = ROOT / "bench" / "data" / "scan_frozen"
+TRAIN8 = ROOT / "bench" / "data" / "scan_train"
 LME = LOCOMO.parents[1] / "longmemeval" / "longmemeval_s_dev.jsonl.xz"
 
 Row = dict[str, Any]
@@ -362,17 +366,31 @@ def _with(screen: SemanticScreen) -> Check:
     return check
 
 
+def heldout8() -> tuple[list[Row], list[Row]]:
+    """The held-out split of session 8's training texts (``make_train8.py``): rows
+    ``bench/train_screen.py`` never fits on."""
+    attacks, benign = load(TRAIN8, "attacks8"), load(TRAIN8, "benign8")
+    return (
+        [r for r in attacks if r["split"] == "heldout"],
+        [r for r in benign if r["split"] == "heldout"],
+    )
+
+
 def corpora(which: str) -> Iterable[tuple[str, list[Row], list[Row]]]:
     if which in ("tuning", "both"):
         yield "tuning corpus", load(CORPUS, "attacks"), load(CORPUS, "benign")
         yield "tuning corpus, held-out attacks", load(CORPUS, "heldout"), []
+    if which in ("tuning", "both", "heldout8"):
+        yield "session 8 corpus, held-out split", *heldout8()
     if which in ("frozen", "both"):
         yield "frozen held-out corpus", load(FROZEN, "attacks"), load(FROZEN, "benign")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", choices=("tuning", "frozen", "both"), default="both")
+    parser.add_argument(
+        "--corpus", choices=("tuning", "frozen", "both", "heldout8"), default="both"
+    )
     parser.add_argument("--no-semantic", action="store_true", help="rules only")
     parser.add_argument(
         "--misses",

@@ -20,7 +20,8 @@ import re
 from .model import Threat
 
 # Pairs of quotation marks in the scripts the scan reads, and inline code. ASCII
-# single quotes only count when they are not apostrophes (a letter on the outside).
+# single quotes only count when they are not apostrophes (a Latin or Cyrillic letter on
+# the outside: Korean and Japanese put a particle right after a closing quote).
 _QUOTED = re.compile(
     r"\"[^\"\n]{3,600}\""
     r"|“[^”\n]{3,600}”"
@@ -30,7 +31,7 @@ _QUOTED = re.compile(
     r"|「[^」\n]{2,600}」"
     r"|『[^』\n]{2,600}』"
     r"|‘[^’\n]{3,600}’"
-    r"|(?<![\w'])'[^'\n]{3,600}'(?![\w'])"
+    r"|(?<![0-9A-Za-z\u00c0-\u024f\u0400-\u04ff'])'[^'\n]{3,600}'(?![0-9A-Za-z\u00c0-\u024f\u0400-\u04ff'])"
     r"|`[^`\n]{2,600}`"
 )
 
@@ -45,11 +46,17 @@ _REPORTING = re.compile(
     r"|attaque\w*|hame[çc]onnage|malveillant\w*|arnaque\w*"
     r"|ataque\w*|estafa\w*|malicios[oa]s?|fraude\w*|golpe\w*|ataca\w*"
     r"|attacc\w*|truffa\w*|aanval\w*|oplichting|atak\w*|oszust\w*|saldırı\w*|dolandırıc\w*"
-    r"|атак\w*|мошенн\w*|фишинг\w*|вредонос\w*|инцидент\w*|serangan|penipuan|tấn công|lừa đảo)\b"
+    r"|атак\w*|мошенн\w*|фишинг\w*|вредонос\w*|инцидент\w*|serangan|penipuan|tấn công|lừa đảo"
+    # "security" and "injection", the words a security note or report is framed by
+    r"|security|quarantin\w*|sicherheit\w*|injektion\w*|sécurité|seguridad|inyecci[oó]n\w*"
+    r"|segurança|injeç[aã]o\w*|sicurezza|iniezion\w*|beveiliging\w*|injectie\w*"
+    r"|bezpieczeństw\w*|wstrzykni\w*|güvenlik\w*|enjeksiyon\w*|безопасност\w*|инъекц\w*"
+    r"|безпек\w*|шахрай\w*|keamanan|injeksi|an ninh|bảo mật|usalama|utapeli)\b"
     r"|攻击|攻撃|注入|钓鱼|釣魚|诈骗|詐騙|恶意|惡意|拦截|攔截|越狱|越獄|可疑|安全(?:周报|報告|报告|通报|事件)"
     r"|インジェクション|フィッシング|詐欺|不審|セキュリティ報告"
     r"|공격|피싱|사기|악성|인젝션"
-    r"|هجوم|احتيال|تصيّد|התקפה|הונאה|फ़िशिंग|हमला|धोखाधड़ी|การโจมตี|หลอกลวง",
+    r"|هجوم|احتيال|تصيّد|התקפה|הונאה|फ़िशिंग|हमला|धोखाधड़ी|การโจมตี|หลอกลวง"
+    r"|セキュリティ|検知|보안|탐지|資安|安全|أمني|الأمان|אבטחה|सुरक्षा|ความปลอดภัย|امنیت|کلاهبردار",
     re.IGNORECASE,
 )
 

@@ -1,0 +1,90 @@
+"""Writes session 8's training texts (``attacks8.jsonl``, ``benign8.jsonl``) for the model screen.
+
+Written by hand for issue 31 item 4, in twenty-two languages, without reading the
+frozen corpus (``../scan_frozen``). The texts live in ``texts8_a.py`` … ``texts8_f.py``;
+this script turns them into JSON Lines of the shape of ``attacks.jsonl`` /
+``benign.jsonl`` (``class``, ``lang``, ``text``; a split instruction also carries
+``group`` and ``part``), and marks each row's ``split``: ``heldout`` for about a fifth
+of them, chosen by a stable hash of the text (of the group for the two halves of a
+split instruction, so both stay on one side), ``train`` for the rest. Training
+(``bench/train_screen.py``) never reads the held-out rows; ``bench/scan_eval.py
+--corpus train8`` measures on them. Run from the repository root:
+``python bench/data/scan_train/make_train8.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import texts8_a  # noqa: E402
+import texts8_b  # noqa: E402
+import texts8_c  # noqa: E402
+import texts8_d  # noqa: E402
+import texts8_e  # noqa: E402
+import texts8_f  # noqa: E402
+
+PARTS = (texts8_a, texts8_b, texts8_c, texts8_d, texts8_e, texts8_f)
+HELDOUT_FIFTHS = 1  # of five hash buckets
+
+
+def split_of(key: str) -> str:
+    """``heldout`` or ``train``, the same for the same key on every machine."""
+    bucket = int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:8], 16) % 5
+    return "heldout" if bucket < HELDOUT_FIFTHS else "train"
+
+
+def rows() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    attacks: list[dict[str, object]] = []
+    benign: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for part in PARTS:
+        for cls, lang, text in part.ATTACKS:
+            attacks.append({"class": cls, "lang": lang, "text": text, "split": split_of(text)})
+        for i, (lang, first, second) in enumerate(part.SPLITS):
+            group = f"s8-{part.__name__[-1]}{i}"
+            where = split_of(first + "\n" + second)
+            for n, text in enumerate((first, second), start=1):
+                attacks.append(
+                    {
+                        "class": "split",
+                        "lang": lang,
+                        "text": text,
+                        "group": group,
+                        "part": n,
+                        "split": where,
+                    }
+                )
+        for kind, lang, text in part.BENIGN:
+            benign.append({"class": kind, "lang": lang, "text": text, "split": split_of(text)})
+    for row in [*attacks, *benign]:
+        if row["text"] in seen:
+            raise SystemExit(f"duplicate text: {row['text']!r}")
+        seen.add(str(row["text"]))
+    return attacks, benign
+
+
+def write(name: str, items: list[dict[str, object]]) -> None:
+    lines = [json.dumps(r, ensure_ascii=False) for r in items]
+    (HERE / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    attacks, benign = rows()
+    write("attacks8.jsonl", attacks)
+    write("benign8.jsonl", benign)
+    langs = {str(r["lang"]).split("-")[0] for r in [*attacks, *benign]}
+    held = (
+        sum(r["split"] == "heldout" for r in attacks),
+        sum(r["split"] == "heldout" for r in benign),
+    )
+    print(f"{len(attacks)} attacks, {len(benign)} benign, {len(langs)} languages; held out {held}")
+
+
+if __name__ == "__main__":
+    main()
