@@ -320,7 +320,8 @@ def screens(no_semantic: bool) -> tuple[list[tuple[str, Check]], list[str]]:
         notes.append(
             "Default: the rules at write time, and the model screen on each recalled memory "
             "at the prompt block ('rules + model screen'; trained by bench/train_screen.py "
-            "on the tuning corpora and LoCoMo conversations 0-4)."
+            "on the train rows of the tuning corpora and on chat: LoCoMo conversations 0-4, "
+            "LongMemEval-S turns outside the measured sample, the Chinese set's dev users)."
         )
         runs.append(("rules + model screen (the default)", _with_model(model)))
     if no_semantic:
