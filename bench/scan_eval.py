@@ -207,8 +207,8 @@ def locomo_turns(path: Path) -> list[str]:
     return [t.text for t in iter_turns(data) if t.text.strip()]
 
 
-def lme_turns(path: Path, count: int, seed: int = 31) -> list[str]:
-    """A seeded sample of ``count`` distinct LongMemEval-S turn texts (user and assistant)."""
+def lme_texts(path: Path) -> list[str]:
+    """Every distinct LongMemEval-S turn text (user and assistant), in file order."""
     seen: dict[str, None] = {}
     with lzma.open(path, "rt", encoding="utf-8") as f:
         for line in f:
@@ -217,10 +217,19 @@ def lme_turns(path: Path, count: int, seed: int = 31) -> list[str]:
                     text = str(turn.get("content", ""))
                     if text.strip():
                         seen.setdefault(text, None)
-    texts = list(seen)
+    return list(seen)
+
+
+def lme_sample(texts: list[str], count: int, seed: int = 31) -> list[str]:
+    """The seeded sample of ``count`` of ``texts`` that this script measures."""
     if count >= len(texts):
         return texts
     return random.Random(seed).sample(texts, count)
+
+
+def lme_turns(path: Path, count: int, seed: int = 31) -> list[str]:
+    """A seeded sample of ``count`` distinct LongMemEval-S turn texts (user and assistant)."""
+    return lme_sample(lme_texts(path), count, seed)
 
 
 def turns_report(

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
 import math
 import random
 from dataclasses import dataclass
@@ -57,7 +56,7 @@ import numpy.typing as npt
 from memvault.config import VaultConfig
 from memvault.embed.factory import make_embedder
 from memvault.security.scan import Verdict, assess
-from scan_eval import LME, lme_turns
+from scan_eval import LME, lme_sample, lme_texts
 from scan_fp import iter_turns
 from shapes import LOCOMO
 
@@ -127,16 +126,10 @@ def chat_texts(seed: int = 7) -> list[str]:
     random.Random(seed).shuffle(turns)
     chat = turns[:LOCOMO_SAMPLE]
     if LME.exists():
-        measured = set(lme_turns(LME, 5000))
-        seen: dict[str, None] = {}
-        with lzma.open(LME, "rt", encoding="utf-8") as f:
-            for line in f:
-                for session in json.loads(line)["haystack_sessions"]:
-                    for turn in session:
-                        text = str(turn.get("content", ""))
-                        if text.strip() and text not in measured:
-                            seen.setdefault(text, None)
-        chat += random.Random(seed).sample(sorted(seen), LME_SAMPLE)
+        every = lme_texts(LME)
+        measured = set(lme_sample(every, 5000))
+        rest = sorted(t for t in every if t not in measured)
+        chat += random.Random(seed).sample(rest, LME_SAMPLE)
     zh = json.loads(ZH.read_text(encoding="utf-8"))
     dev = [str(t["content"]) for u in zh["users"] if u["split"] == "dev" for t in u["turns"]]
     chat += random.Random(seed).sample(dev, min(ZH_SAMPLE, len(dev)))
