@@ -337,14 +337,12 @@ class Writer:
         if entry.workspace_id is None and entry.session_id is not None and self.sessions:
             # Seed 004: a session belongs to one workspace, and so do its memories, so a
             # workspace-scoped recall finds what was said in any of its sessions.
-            if links is None:
-                link = self.sessions.session_link(entry.user_id, entry.session_id)
-            elif entry.session_id in links:
-                link = links[entry.session_id]
-            else:
-                link = links[entry.session_id] = self.sessions.session_link(
+            known = links if links is not None else {}
+            if entry.session_id not in known:
+                known[entry.session_id] = self.sessions.session_link(
                     entry.user_id, entry.session_id
                 )
+            link = known[entry.session_id]
             if link is not None:
                 entry = entry.replace(workspace_id=link.workspace_id)
         if entry.domain is None and self.config.domains.classify:

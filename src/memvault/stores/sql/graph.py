@@ -189,29 +189,7 @@ class SQLGraph(SQLBase):
                         [user_id, entry_id],
                     )
             ids = self._resolve(conn, user_id, mentions) if mentions else {}
-            order = list(dict.fromkeys(ids[x.key] for x in mentions if x.key in ids))
-            places, rows = split(
-                order,
-                {
-                    (ids[r.source], ids[r.target], r.type[:64])
-                    for r in relations
-                    if r.source in ids and r.target in ids and ids[r.source] != ids[r.target]
-                },
-            )
-            conn.many(
-                self.dialect.insert_skipping(
-                    "INTO graph_links (user_id, entry_id, entity_id, co_first, co_last) "
-                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
-                ),
-                [(user_id, entry_id, i, *places.get(i, (None, None))) for i in order],
-            )
-            conn.many(
-                self.dialect.insert_skipping(
-                    "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
-                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
-                ),
-                [(user_id, entry_id, s, t, k) for s, t, k in sorted(rows)],
-            )
+            self._insert_links(conn, user_id, [(entry_id, mentions, relations, ids)])
             self._prune(conn, user_id, before - set(ids.values()))
 
     def link_new_entries(self, user_id: str, entries: Sequence[EntryMentions]) -> None:
@@ -262,34 +240,55 @@ class SQLGraph(SQLBase):
                     f"AND entity_id = {m} AND type = {m}",
                     [types[i], user_id, i, UNKNOWN],
                 )
-            links: list[tuple[Any, ...]] = []
-            said: list[tuple[str, ...]] = []
-            for e, mine in zip(entries, wanted, strict=True):
-                order = list(dict.fromkeys(ids[x.key] for x in e.mentions if x.key in mine))
-                places, rows = split(
-                    order,
-                    {
-                        (ids[r.source], ids[r.target], r.type[:64])
-                        for r in e.relations
-                        if r.source in mine and r.target in mine and ids[r.source] != ids[r.target]
-                    },
-                )
-                links += [(user_id, e.entry_id, i, *places.get(i, (None, None))) for i in order]
-                said += [(user_id, e.entry_id, s, t, k) for s, t, k in sorted(rows)]
-            conn.many(
-                self.dialect.insert_skipping(
-                    "INTO graph_links (user_id, entry_id, entity_id, co_first, co_last) "
-                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
-                ),
-                links,
+            self._insert_links(
+                conn,
+                user_id,
+                [
+                    (e.entry_id, e.mentions, e.relations, {k: ids[k] for k in mine})
+                    for e, mine in zip(entries, wanted, strict=True)
+                ],
             )
-            conn.many(
-                self.dialect.insert_skipping(
-                    "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
-                    f"VALUES ({m}, {m}, {m}, {m}, {m})"
-                ),
-                said,
+
+    def _insert_links(
+        self,
+        conn: Runner,
+        user_id: str,
+        linked: Sequence[
+            tuple[str, Sequence[Mention], Sequence[RelationMention], Mapping[str, str]]
+        ],
+    ) -> None:
+        """Store each entry's links (its entities in order of mention, with their
+        co-mention places) and its relations between them: ``(entry id, mentions,
+        relations, key -> entity id of the keys it links)`` per entry."""
+        m = self.dialect.mark
+        links: list[tuple[Any, ...]] = []
+        said: list[tuple[str, ...]] = []
+        for entry_id, mentions, relations, ids in linked:
+            order = list(dict.fromkeys(ids[x.key] for x in mentions if x.key in ids))
+            places, rows = split(
+                order,
+                {
+                    (ids[r.source], ids[r.target], r.type[:64])
+                    for r in relations
+                    if r.source in ids and r.target in ids and ids[r.source] != ids[r.target]
+                },
             )
+            links += [(user_id, entry_id, i, *places.get(i, (None, None))) for i in order]
+            said += [(user_id, entry_id, s, t, k) for s, t, k in sorted(rows)]
+        conn.many(
+            self.dialect.insert_skipping(
+                "INTO graph_links (user_id, entry_id, entity_id, co_first, co_last) "
+                f"VALUES ({m}, {m}, {m}, {m}, {m})"
+            ),
+            links,
+        )
+        conn.many(
+            self.dialect.insert_skipping(
+                "INTO graph_relations (user_id, entry_id, source_id, target_id, rel_type) "
+                f"VALUES ({m}, {m}, {m}, {m}, {m})"
+            ),
+            said,
+        )
 
     def _store_made(
         self,
