@@ -5,6 +5,7 @@ Real SQLite files (and the in-memory store); an injected clock."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -89,6 +90,26 @@ def test_the_log_writes_when_enough_wait_or_time_passed(tmp_path: Path) -> None:
         clock.now = T0 + timedelta(seconds=6)
         log.record("alice", ids[3:])  # the interval (on the vault's clock) has passed
         assert vault.get(ids[3], user_id="alice").access_count == 1
+
+
+def test_a_background_log_writes_off_the_search_and_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    clock = Clock()
+    log = AccessLog(store, clock, max_pending=1, background=True)
+    with Vault(store=store, embedder=None) as vault:
+        entry = vault.add("note", user_id="alice")
+        other = sqlite3.connect(path)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        log.record("alice", [entry.id])  # due: taken now, written once the lock is free
+        assert vault.get(entry.id, user_id="alice").access_count == 0
+        other.rollback()
+        other.close()
+        clock.now = T0 + DAY
+        log.record("alice", [entry.id])  # a second batch, taken later, written after it
+        log.flush()
+        stored = vault.get(entry.id, user_id="alice")
+        assert (stored.access_count, stored.last_accessed_at) == (2, T0 + DAY)
 
 
 def test_a_failed_write_is_logged_and_never_raised(

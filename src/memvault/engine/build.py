@@ -213,7 +213,8 @@ def _parts(
         screen=screen,
         replaced=None if detector is None else ReplacementCheck(recall, detector),
     )
-    accesses = AccessLog(store, clock) if lc.track_access else None
+    # Written on a thread of their own: a batch's commit never lands in a search.
+    accesses = AccessLog(store, clock, background=True) if lc.track_access else None
     if accesses is not None:
         recall.on_recall = accesses.record
 

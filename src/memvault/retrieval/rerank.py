@@ -221,7 +221,7 @@ class OwnWords:
             words = _Words(frozenset(index_form(t) for t in tokenize(text)), "")
         else:
             runs = sorted(set(_RUN.findall(text.lower())))
-            words = _Words(None, "\n" + "".join(r + "\n" for r in runs))
+            words = _Words(None, "\n" + "\n".join(runs) + "\n" if runs else "\n")
         return self._words.setdefault(key, words)
 
     def covered(self, entry: MemoryEntry, terms: frozenset[str], starts: Sequence[str]) -> set[str]:
