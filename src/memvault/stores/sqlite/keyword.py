@@ -9,6 +9,7 @@ document frequencies of the caller's view only (``keyword_docs`` and
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import json
 import sqlite3
@@ -147,6 +148,20 @@ class SQLiteKeywordIndex(SQLiteConnection):
         idf: list[Any] = []
         view_docs = 0
         phrases: list[tuple[int, str, str, int]] = []  # (pk, phrase, column, occurrences)
+        if len(group) >= _PYTHON_TERMS and _rows_count(flt):
+            many = SQLiteKeywordIndex._rank_many(
+                conn,
+                view,
+                flt,
+                group,
+                every_term=every_term,
+                limit=limit,
+                weights=weights,
+                entries=entries,
+                avg=avg,
+            )
+            if many is not None:
+                return many
         for term in group:
             if is_phrase(term):
                 found = _phrase_rows(conn, view, scope, term)
@@ -201,13 +216,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 phrases=phrases,
             )
         agents, aparams = agents_sql(view, "k")
-        fsql, fparams = filter_sql(flt)
-        filtered = ""
-        if fsql:
-            # Filters the instance table cannot see are checked on the entry itself.
-            where, wparams = view_sql(view)
-            filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
-            fparams = [*wparams, *fparams]
+        fsql, _ = filter_sql(flt)
         phrase_sql, phrase_args = "", []
         if phrases:  # the phrases' counts, found in the tokens, join the instance rows
             phrase_sql = """
@@ -230,7 +239,20 @@ class SQLiteKeywordIndex(SQLiteConnection):
         if every_term:  # every term of the group is in the entry (whatever its weight)
             freqs += ", " + " + ".join("max(term = ?)" for _ in scored) + " AS present"
             having = f" AND h.present = {len(group)}"
-        sql = f"""
+        part_args: list[Any] = []
+        for i in range(len(scored)):
+            part_args += [idf[2 * i + 1], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
+
+        def best(joined: bool, rows: int) -> list[tuple[int, float]]:
+            """The best ``rows`` of the view, the filter checked on each entry (joined)
+            or not at all."""
+            filtered, fparams = "", []
+            if joined:  # filters the instance table cannot see, checked on the entry
+                where, wparams = view_sql(view)
+                fsql, fargs = filter_sql(flt)
+                filtered = f"CROSS JOIN memories m ON m.pk = h.doc AND {where}{fsql}"
+                fparams = [*wparams, *fargs]
+            sql = f"""
             SELECT h.doc, {parts} AS score
             FROM (
                 SELECT doc, {freqs}
@@ -244,24 +266,90 @@ class SQLiteKeywordIndex(SQLiteConnection):
             WHERE {agents} AND score > 0{having}
             ORDER BY score DESC, h.doc
             LIMIT ?
-        """
-        part_args: list[Any] = []
-        for i in range(len(scored)):
-            part_args += [idf[2 * i + 1], BM25_K1, BM25_K1, BM25_B, BM25_B, avg]
-        args = (
-            *part_args,
-            *scored,
-            *(scored if every_term else ()),
-            weights.head,
-            weights.body,
-            weights.extra,
-            *scored,
-            *phrase_args,
-            *fparams,
-            *aparams,
-            limit,
+            """
+            args = (
+                *part_args,
+                *scored,
+                *(scored if every_term else ()),
+                weights.head,
+                weights.body,
+                weights.extra,
+                *scored,
+                *phrase_args,
+                *fparams,
+                *aparams,
+                rows,
+            )
+            return [(int(pk), float(s)) for pk, s in conn.execute(sql, args).fetchall()]
+
+        if not fsql or not _rows_count(flt):
+            return best(bool(fsql), limit)
+        # Moments only: the best page unfiltered, the filter read for those entries; a
+        # filter that leaves out more than the page is joined after all.
+        page = min(max(2 * limit, 64), PAGE)
+        first = best(False, page)
+        kept = _passing(conn, flt, first, limit)
+        if len(kept) == limit or len(first) < page:
+            return kept
+        return best(True, limit)
+
+    @staticmethod
+    def _rank_many(
+        conn: sqlite3.Connection,
+        view: View,
+        flt: EntryFilter,
+        group: Sequence[str],
+        *,
+        every_term: bool,
+        limit: int,
+        weights: KeywordWeights,
+        entries: int,
+        avg: float,
+    ) -> list[tuple[int, float]] | None:
+        """``_rank`` for a group of many terms, without a count per term: the instance
+        rows of the view's entries say how many of them hold each term, so the
+        document frequencies come with the rows (a long Chinese query has dozens of
+        terms, and their counts were a fifth of its search). None when the stored
+        tokens are the cheaper way (the caller then counts, as for few terms).
+
+        The choice reads the whole table's document counts (``memories_vocab``), each
+        capped at the view's size, in place of the view's own: it depends on other
+        users' data, the scores never do."""
+        scope = scope_match(view, NO_FILTER)
+        plain = [t for t in group if not is_phrase(t)]
+        phrase_df: dict[str, int] = {}
+        phrases: list[tuple[int, str, str, int]] = []
+        for term in group:
+            if is_phrase(term):
+                found = _phrase_rows(conn, view, scope, term)
+                phrases += found
+                phrase_df[term] = len({pk for pk, *_ in found})
+        occurrences, docs = 0, sum(phrase_df.values())
+        if plain:
+            marks = ", ".join("?" for _ in plain)
+            row = conn.execute(
+                "SELECT coalesce(sum(cnt), 0), coalesce(sum(min(doc, ?)), 0) "
+                f"FROM memories_vocab WHERE term IN ({marks})",
+                (entries, *plain),
+            ).fetchone()
+            occurrences, docs = int(row[0]), docs + int(row[1])
+        if occurrences * _INSTANCE_SHARE > docs * avg:
+            return None
+        return SQLiteKeywordIndex._rank_instances(
+            conn,
+            view,
+            flt,
+            group,
+            every_term=every_term,
+            limit=limit,
+            weights=weights,
+            scored=group,
+            idfs=None,
+            avg=avg,
+            phrases=phrases,
+            entries=entries,
+            phrase_df=phrase_df,
         )
-        return [(int(pk), float(score)) for pk, score in conn.execute(sql, args).fetchall()]
 
     @staticmethod
     def _rank_instances(
@@ -274,28 +362,49 @@ class SQLiteKeywordIndex(SQLiteConnection):
         limit: int,
         weights: KeywordWeights,
         scored: Sequence[str],
-        idfs: Sequence[float],
+        idfs: Sequence[float] | None,
         avg: float,
         phrases: Sequence[tuple[int, str, str, int]] = (),
+        entries: int = 0,
+        phrase_df: dict[str, int] | None = None,
     ) -> list[tuple[int, float]]:
         """``_rank``'s SQL, its sums done here: the same instance rows (the view's, as
         its join keeps them) and phrase counts, each term's count added in the same
         order (a column's weights, then the phrases') and the terms' shares summed in
-        query order, so the scores are identical to the last bit."""
+        query order, so the scores are identical to the last bit.
+
+        ``idfs`` None: ``scored`` is the whole group, and each term's document frequency
+        is the number of the view's entries its rows name (``phrase_df`` for phrases),
+        as ``_rank`` counts it; terms in none drop out, as there. A filter of moments
+        only (expiry, supersession: :func:`_rows_count`) is checked after scoring, on
+        the best entries, not joined to every row (it reads the entry's row, long
+        content and all)."""
         agents, aparams = agents_sql(view, "k")
         fsql, fparams = filter_sql(flt)
+        later = bool(fsql) and _rows_count(flt)
         filtered = ""
-        if fsql:  # as in ``_rank``: what the instance table cannot see, on the entry
+        if fsql and not later:  # as in ``_rank``: what the instance table cannot see
             where, wparams = view_sql(view)
             filtered = f" CROSS JOIN memories m ON m.pk = k.pk AND {where}{fsql}"
             fparams = [*wparams, *fparams]
-        marks = ", ".join("?" for _ in scored)
-        rows = conn.execute(
-            "SELECT i.doc, i.term, i.col, k.len FROM memories_inst i "
-            f"CROSS JOIN keyword_docs k ON k.pk = i.doc{filtered} "
-            f"WHERE i.term IN ({marks}) AND i.col IN ('head', 'body', 'extra') AND {agents}",
-            (*fparams, *scored, *aparams),
-        ).fetchall()
+        elif later:
+            fparams = []
+        plain = [t for t in scored if not is_phrase(t)]
+        marks = ", ".join("?" for _ in plain)
+        rows = (
+            conn.execute(
+                "SELECT i.doc, i.term, i.col, k.len FROM memories_inst i "
+                f"CROSS JOIN keyword_docs k ON k.pk = i.doc{filtered} "
+                f"WHERE i.term IN ({marks}) AND i.col IN ('head', 'body', 'extra') AND {agents}",
+                (*fparams, *plain, *aparams),
+            ).fetchall()
+            if plain
+            else []
+        )
+        if idfs is None:
+            scored, idfs = _frequencies(scored, rows, phrase_df or {}, entries, weights)
+            if not scored:
+                return []
         slot = {t: i for i, t in enumerate(scored)}
         weight_of = {"head": weights.head, "body": weights.body, "extra": weights.extra}
         n = len(scored)
@@ -303,11 +412,13 @@ class SQLiteKeywordIndex(SQLiteConnection):
         counts: dict[int, list[float | None]] = {}
         lengths: dict[int, int] = {}
         for doc, term, col, length in rows:
+            i = slot.get(term)
+            if i is None:
+                continue  # in no entry of the view
             found = counts.get(doc)
             if found is None:
                 found = counts[doc] = [None] * n
                 lengths[doc] = length
-            i = slot[term]
             count = found[i]
             found[i] = weight_of[col] if count is None else count + weight_of[col]
         if phrases:
@@ -323,7 +434,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
                     ).fetchall()
                 )
             for doc, phrase, col, occurrences in phrases:
-                if doc not in lengths:
+                if doc not in lengths or phrase not in slot:
                     continue  # outside the view (another agent's) or the filter
                 found = counts.get(doc)
                 if found is None:
@@ -343,6 +454,8 @@ class SQLiteKeywordIndex(SQLiteConnection):
                     score += bm25_part(idfs[i], freq, length, avg)
             if score > 0:
                 ranked.append((doc, score))
+        if later:
+            return _passing(conn, flt, ranked, limit)
         return heapq.nsmallest(limit, ranked, key=lambda p: (-p[1], p[0]))
 
     @staticmethod
@@ -425,6 +538,75 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 if view.sees(found):
                     out[int(row[-1])] = found
         return out
+
+
+def _rows_count(flt: EntryFilter) -> bool:
+    """Whether the instance rows of the view, unfiltered, are what ``flt`` leaves to
+    score: it holds only moments (expiry, supersession, existence) and at most "not
+    held", which nearly every entry passes, so the few it leaves out are found among
+    the best after scoring (``_passing``) instead of on every row. Scores never depend
+    on the filter (a term's document frequency is the view's), so the order is the
+    same either way."""
+    return dataclasses.replace(flt.timeless(), quarantined=None) == NO_FILTER
+
+
+def _passing(
+    conn: sqlite3.Connection, flt: EntryFilter, ranked: list[tuple[int, float]], limit: int
+) -> list[tuple[int, float]]:
+    """The best ``limit`` of ``ranked`` that pass ``flt``, best first (ties by pk), the
+    filter read for a page of the best at a time."""
+    fsql, fparams = filter_sql(flt)
+
+    def key(p: tuple[int, float]) -> tuple[float, int]:
+        return (-p[1], p[0])
+
+    page = min(max(2 * limit, 64), PAGE)
+    order = heapq.nsmallest(page, ranked, key=key)  # the first page of the whole order
+    whole = len(order) == len(ranked)
+    out: list[tuple[int, float]] = []
+    start = 0
+    while len(out) < limit:
+        if start >= len(order):
+            if whole:
+                break
+            order, whole = sorted(ranked, key=key), True  # the filter left out a page
+            continue
+        chunk = order[start : start + page]
+        marks = ", ".join("?" for _ in chunk)
+        kept = {
+            int(pk)
+            for (pk,) in conn.execute(
+                f"SELECT m.pk FROM memories m WHERE m.pk IN ({marks}){fsql}",
+                (*(pk for pk, _ in chunk), *fparams),
+            )
+        }
+        out += [p for p in chunk if p[0] in kept]
+        start += len(chunk)
+    return out[:limit]
+
+
+def _frequencies(
+    group: Sequence[str],
+    rows: Sequence[tuple[int, str, str, int]],
+    phrase_df: dict[str, int],
+    entries: int,
+    weights: KeywordWeights,
+) -> tuple[list[str], list[float]]:
+    """The terms of ``group`` found in the view, in query order, and their weighted
+    idfs, as ``_rank`` computes them: each plain term's document frequency is the
+    number of distinct entries its instance rows (the view's, unfiltered) name."""
+    docs: dict[str, set[int]] = {}
+    for doc, term, _col, _len in rows:
+        docs.setdefault(term, set()).add(doc)
+    scored: list[str] = []
+    idfs: list[float] = []
+    for term in group:
+        df = phrase_df.get(term, 0) if is_phrase(term) else len(docs.get(term, ()))
+        if df:
+            weight = phrase_weight(term, weights) if is_phrase(term) else 1.0
+            scored.append(term)
+            idfs.append(bm25_idf(entries, df) * weight)
+    return scored, idfs
 
 
 def _phrase_rows(
