@@ -39,14 +39,21 @@ def _vault(tmp_path: Path, embedder: Embedder, mode: str = "auto") -> Vault:
 
 def test_the_weights_reproduce_their_reference_scores(embedder: Embedder) -> None:
     """The shipped weights belong to the installed model files: a changed model moves
-    the reference scores recorded when the weights were trained."""
+    the reference scores recorded when the weights were trained.
+
+    The scores are logits of weights of norm ~185, so they magnify the last bits of a
+    vector: multilingual-e5's engine gives slightly other vectors on another CPU (its
+    approximate reciprocal square root differs between vendors), which moved the
+    Chinese references by 0.04 and 0.10 on an AMD machine against the one that recorded
+    them (MiniLM's did not move). Another e5 model moves them by 2.9 and 4.8; the
+    allowance sits between."""
     screen = ModelScreen.for_embedder(embedder)
     assert screen is not None
     texts = [t for t, _ in shipped_weights().reference]
     for (text, expected), got in zip(
         shipped_weights().reference, screen.scores(texts), strict=True
     ):
-        assert got == pytest.approx(expected, abs=0.05), text
+        assert got == pytest.approx(expected, abs=0.5), text
 
 
 def test_it_serves_only_the_model_it_was_trained_for() -> None:
@@ -221,3 +228,29 @@ def test_a_listing_withholds_what_only_the_model_screen_flags(
         for listed in (first, later):
             assert "Heizung" in listed
             assert "Vergiss" not in listed
+
+
+def test_a_memory_without_a_vector_is_scored_on_the_text_its_vector_is_made_of(
+    tmp_path: Path, embedder: Embedder
+) -> None:
+    """A recalled memory too recent to have a vector is embedded at the block: from the
+    text the worker embeds, so its score is the one its stored vector gives later (the
+    verdict does not flip when the vector arrives)."""
+    config = load_config(environ={}, home=tmp_path / "home", embedding={"background": True})
+    with Vault(tmp_path / "m.db", config=config, embedder=embedder) as vault:
+        recall = vault._e.recall
+        screen = recall.screen
+        assert screen is not None and recall.vector is not None
+        entry = vault.add(
+            PLAIN,
+            user_id="u",
+            name="Heizung",
+            description="Nachricht vom Vermieter",
+            metadata={"tags": ["Haus"], "from": "Vermieter"},
+        )
+        before = screen.scores([recall.embedded(entry)])[0]
+        vault.flush()
+        view = vault._e.ask(QUERY, "u", None, 10, {}).view
+        stored = recall.vector.index.similarity(view, screen.probe, [entry.id])
+        assert entry.id in stored
+        assert stored[entry.id] + screen.weights.bias == pytest.approx(before, abs=1e-4)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,7 +48,7 @@ from ..stores import open_store
 from ..stores.protocols import EntityGraph, Store
 from .backup import Backup
 from .deciding import DecisionService, ReplacementCheck
-from .derived import Derived
+from .derived import Derived, embed_text
 from .history import HistoryService
 from .listing import Listing
 from .namespaces.admin import Admin
@@ -199,7 +200,15 @@ def _parts(
     linker = _linker(store, cfg, llm)
     writer = Writer(store, cfg, protector, derived, clock, semantic, domains=domains, linker=linker)
     channels = channels_for(store, cfg, derived.index, native, derived.settle)
-    recall = Recall(store, cfg, channels, people, clock, reranker)
+    recall = Recall(
+        store,
+        cfg,
+        channels,
+        people,
+        clock,
+        reranker,
+        embedded=partial(embed_text, metadata_prefix=cfg.embedding.metadata_prefix),
+    )
     reveals = RevealService(store, cfg, protector, clock)
     history = HistoryService(store, writer, clock)
     detector = replacements_for(cfg, llm.call)

@@ -137,8 +137,13 @@ class Recall:
         people: People,
         clock: Callable[[], datetime],
         reranker: Model | None = None,
+        embedded: Callable[[MemoryEntry], str] = screened_text,
     ) -> None:
         self.store = store
+        # What the embedder reads of an entry: the model screen scores a memory too
+        # recent to have a vector on the text its vector will be made of, so its verdict
+        # does not change when the vector arrives.
+        self.embedded = embedded
         self.config = config
         self.channels = tuple(channels)
         self.people = people
@@ -281,7 +286,7 @@ class Recall:
         scores = {i: s + screen.weights.bias for i, s in sims.items()}
         pending = [h.entry for h in hits if h.entry.id in set(ids) - scores.keys()]
         if pending:
-            fresh = screen.scores([screened_text(e) for e in pending])
+            fresh = screen.scores([self.embedded(e) for e in pending])
             scores.update(zip((e.id for e in pending), fresh, strict=True))
         return [h for h in hits if not screen.flags(scores.get(h.entry.id, float("-inf")))]
 
