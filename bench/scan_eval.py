@@ -8,6 +8,8 @@ Corpora of ``{text, class, lang}`` lines:
 * **session 8 held-out split** — the rows of ``bench/data/scan_train/attacks8.jsonl``
   and ``benign8.jsonl`` marked ``"split": "heldout"`` (a stable hash of the text):
   the model screen is fitted on the other rows only (``--corpus heldout8``).
+* **session 9 held-out split** — the same for ``attacks9.jsonl`` / ``benign9.jsonl``
+  (``make_train9.py``: mostly English, with Chinese; ``--corpus heldout9``).
 * **frozen** — ``bench/data/scan_frozen/`` (issue 31): written once, before any
   tuning, and never to be tuned on. Its ``split`` attacks are pairs (``group``,
   ``part``): each part is measured alone and the pair joined as one text, as it
@@ -18,7 +20,8 @@ the semantic screen when ``security.semantic_screen`` turns it on — made by th
 public function, ``engine.write.semantic_screen``, from the default embedder), and,
 when the default leaves the semantic screen off, once more with it on.
 
-    .venv/bin/python bench/scan_eval.py [--corpus tuning|frozen|both|heldout8] [--no-semantic]
+    .venv/bin/python bench/scan_eval.py [--corpus tuning|frozen|both|heldout8|heldout9]
+        [--no-semantic]
         [--misses] [--lme-turns N] [--no-turns] [--write-path]
 
 Per run: attacks caught % (refused = ``block``, held = ``quarantine``; either keeps
@@ -376,10 +379,10 @@ def _with(screen: SemanticScreen) -> Check:
     return check
 
 
-def heldout8() -> tuple[list[Row], list[Row]]:
-    """The held-out split of session 8's training texts (``make_train8.py``): rows
-    ``bench/train_screen.py`` never fits on."""
-    attacks, benign = load(TRAIN8, "attacks8"), load(TRAIN8, "benign8")
+def heldout(session: int) -> tuple[list[Row], list[Row]]:
+    """The held-out split of a session's training texts (``make_train8.py``,
+    ``make_train9.py``): rows ``bench/train_screen.py`` never fits on."""
+    attacks, benign = load(TRAIN8, f"attacks{session}"), load(TRAIN8, f"benign{session}")
     return (
         [r for r in attacks if r["split"] == "heldout"],
         [r for r in benign if r["split"] == "heldout"],
@@ -391,7 +394,9 @@ def corpora(which: str) -> Iterable[tuple[str, list[Row], list[Row]]]:
         yield "tuning corpus", load(CORPUS, "attacks"), load(CORPUS, "benign")
         yield "tuning corpus, held-out attacks", load(CORPUS, "heldout"), []
     if which in ("tuning", "both", "heldout8"):
-        yield "session 8 corpus, held-out split", *heldout8()
+        yield "session 8 corpus, held-out split", *heldout(8)
+    if which in ("tuning", "both", "heldout9"):
+        yield "session 9 corpus, held-out split", *heldout(9)
     if which in ("frozen", "both"):
         yield "frozen held-out corpus", load(FROZEN, "attacks"), load(FROZEN, "benign")
 
@@ -399,7 +404,7 @@ def corpora(which: str) -> Iterable[tuple[str, list[Row], list[Row]]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--corpus", choices=("tuning", "frozen", "both", "heldout8"), default="both"
+        "--corpus", choices=("tuning", "frozen", "both", "heldout8", "heldout9"), default="both"
     )
     parser.add_argument("--no-semantic", action="store_true", help="rules only")
     parser.add_argument(
