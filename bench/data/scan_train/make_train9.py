@@ -33,8 +33,9 @@ import texts9_c  # noqa: E402
 import texts9_d  # noqa: E402
 import texts9_e  # noqa: E402
 import texts9_f  # noqa: E402
+import texts9_g  # noqa: E402
 
-PARTS = (texts9_a, texts9_b, texts9_c, texts9_d, texts9_e, texts9_f)
+PARTS = (texts9_a, texts9_b, texts9_c, texts9_d, texts9_e, texts9_f, texts9_g)
 HELDOUT_FIFTHS = 1  # of five hash buckets
 NEAR = 0.6  # character-trigram Jaccard at which two texts count as one
 
