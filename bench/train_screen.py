@@ -14,36 +14,40 @@ with its route's flag, exactly as the store keeps it.
 Training data (never the frozen held-out corpus ``bench/data/scan_frozen``):
 
 * attacks: ``tests/scan_corpus/attacks.jsonl``, ``bench/data/scan_train/attacks.jsonl``
-  and the ``train`` rows of ``bench/data/scan_train/attacks8.jsonl`` (a split
-  instruction's halves each, and the two joined as the prompt block would hold them);
+  and the ``train`` rows of ``bench/data/scan_train/attacks8.jsonl`` and
+  ``attacks9.jsonl`` (a split instruction's halves each, and the two joined as the
+  prompt block would hold them);
 * benign look-alikes: ``tests/scan_corpus/benign.jsonl``,
-  ``bench/data/scan_train/benign.jsonl`` and the ``train`` rows of ``benign8.jsonl``;
+  ``bench/data/scan_train/benign.jsonl`` and the ``train`` rows of ``benign8.jsonl``
+  and ``benign9.jsonl``;
 * chat: a seeded sample of LoCoMo turns from conversations 0-4, of LongMemEval-S turns
   outside the sample ``bench/scan_eval.py`` measures, and of the Chinese set's dev
   users (``bench/data/zh.json``, users z0-z11).
 
-The ``heldout`` rows of ``attacks8`` / ``benign8`` (``make_train8.py``), the tuning
+The ``heldout`` rows of sessions 8 and 9 (``make_train8.py``, ``make_train9.py``), the tuning
 corpus's ``heldout.jsonl``, LoCoMo 5-9 and the measured LongMemEval sample are never
 fitted on: ``bench/scan_eval.py`` measures on them.
 
 Chosen by 5-fold cross-validation on the training data alone, by the share of the
-session 8 attacks (text the rules were never tuned on) that the rules and the model
-stop together: the L2 weight; how much an attack the rules already stop weighs (the
-model is there for what they miss); the weight of the benign look-alikes against the
-chat turns; and whether the two routes get one probe or one each (the vector's halves
-never overlap, so two probes fold into one weight vector: the route flags carry each
-route's own offset, and one dot product still scores a memory). The threshold, per
+attacks of sessions 8 and 9 (text the rules were never tuned on) that the rules and
+the model stop together, for each route on its own (a route's probe reads only its
+half of the vector, and has its own threshold): the L2 weight; how much an attack the
+rules already stop weighs (the model is there for what they miss); the weight of the
+benign look-alikes against the chat turns. The vector's halves never overlap, so the
+two routes' probes fold into one weight vector (the route flags carry each route's own
+offset) and one dot product still scores a memory. The threshold, per
 route, is the lowest score at which at most :data:`BENIGN_FLAGGED` of the benign
 look-alikes and :data:`CHAT_FLAGGED` of the chat turns of that route that the rules
 let through are flagged out of fold. The file also carries reference scores of a few
 fixed texts, which a test checks against the installed model files (a changed model changes them).
 
-    .venv/bin/python bench/train_screen.py [--cache /tmp/screen-vectors.npz]
+    .venv/bin/python bench/train_screen.py [--cache /tmp/screen-vectors.npz] [--out PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -54,6 +58,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.config import VaultConfig
+from memvault.embed.base import Embedder
 from memvault.embed.factory import make_embedder
 from memvault.security.scan import Verdict, assess
 from scan_eval import LME, lme_sample, lme_texts
@@ -67,7 +72,7 @@ ZH = ROOT / "bench" / "data" / "zh.json"
 LOCOMO_SAMPLE = 900
 LME_SAMPLE = 600
 ZH_SAMPLE = 400
-L2_GRID = (1.0, 3.0, 10.0)
+L2_GRID = (1.0, 3.0, 10.0, 30.0)
 CAUGHT_GRID = (1.0, 0.3, 0.0)
 BENIGN_SHARE_GRID = (0.25, 0.4)
 BENIGN_FLAGGED = 0.02
@@ -94,6 +99,7 @@ def attack_texts() -> list[str]:
         *load(ROOT / "tests/scan_corpus/attacks.jsonl"),
         *load(TRAIN / "attacks.jsonl"),
         *load(TRAIN / "attacks8.jsonl", "train"),
+        *load(TRAIN / "attacks9.jsonl", "train"),
     ]
     texts = [str(r["text"]) for r in rows]
     halves: dict[str, list[tuple[int, str]]] = {}
@@ -109,14 +115,40 @@ def benign_texts() -> list[str]:
         *load(ROOT / "tests/scan_corpus/benign.jsonl"),
         *load(TRAIN / "benign.jsonl"),
         *load(TRAIN / "benign8.jsonl", "train"),
+        *load(TRAIN / "benign9.jsonl", "train"),
     ]
     return [str(r["text"]) for r in rows]
 
 
-def session8_texts() -> set[str]:
-    """Every text of ``attacks8`` / ``benign8`` (either split)."""
-    rows = [*load(TRAIN / "attacks8.jsonl"), *load(TRAIN / "benign8.jsonl")]
-    return {str(r["text"]) for r in rows}
+def fresh_texts() -> set[str]:
+    """Every text of sessions 8 and 9 (``attacks8`` / ``benign8``, ``attacks9`` /
+    ``benign9``, either split): text the rules were never tuned on."""
+    names = ("attacks8", "benign8", "attacks9", "benign9")
+    return {str(r["text"]) for name in names for r in load(TRAIN / f"{name}.jsonl")}
+
+
+def embed_cached(embedder: Embedder, texts: list[str], cache: Path | None) -> Array:
+    """The stored vector of each text; with ``cache``, texts embedded before are read
+    from it (keyed by a hash of the text, so adding training texts embeds only those)."""
+
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    known: dict[str, Array] = {}
+    if cache and cache.exists():
+        with np.load(cache, allow_pickle=False) as saved:
+            if "keys" in saved:
+                known = dict(zip(saved["keys"].tolist(), saved["x"], strict=True))
+    todo = sorted({t for t in texts if key(t) not in known})
+    if todo:
+        print(f"embedding {len(todo)} texts not in the cache", flush=True)
+        # The store's own call: each text gets the vector a stored memory would get.
+        fresh = np.asarray(embedder.embed(todo), dtype=np.float64)
+        known.update(zip(map(key, todo), fresh, strict=True))
+        if cache:
+            every = sorted(known)
+            np.savez(cache, keys=np.array(every), x=np.stack([known[k] for k in every]))
+    return np.stack([known[key(t)] for t in texts]).astype(np.float64)
 
 
 def chat_texts(seed: int = 7) -> list[str]:
@@ -138,6 +170,14 @@ def chat_texts(seed: int = 7) -> list[str]:
 
 def fit(x: Array, y: Array, weight: Array, l2: float, steps: int = 30) -> tuple[Array, float]:
     """L2-regularised logistic regression by Newton's method (the bias unpenalised)."""
+    # A column that is zero in every row (the other route's half) keeps a zero weight:
+    # leaving it out gives the same fit, several times faster.
+    live = np.flatnonzero(np.abs(x).max(axis=0) > 0)
+    if len(live) < x.shape[1]:
+        w_live, b = fit(x[:, live], y, weight, l2, steps)
+        w = np.zeros(x.shape[1])
+        w[live] = w_live
+        return w, b
     n, d = x.shape
     a = np.hstack([x, np.ones((n, 1))])
     theta = np.zeros(d + 1)
@@ -161,7 +201,7 @@ class Data:
     kind: npt.NDArray[np.str_]  # "attack", "benign", "chat"
     route: npt.NDArray[np.int_]  # index into the route names
     rules: npt.NDArray[np.bool_]  # the rules refuse or hold the text already
-    fresh: npt.NDArray[np.bool_]  # a session 8 text (the rules were never tuned on it)
+    fresh: npt.NDArray[np.bool_]  # a session 8 or 9 text (the rules were never tuned on it)
 
     def weights(self, choice: Choice) -> Array:
         """Attacks weigh 1/2 in all, benign look-alikes ``choice.benign`` and chat the
@@ -183,24 +223,22 @@ class Choice:
     l2: float
     caught: float  # weight of an attack the rules already stop
     benign: float  # share of the benign look-alikes in the total weight (chat: 0.5 less it)
-    per_route: bool  # one probe per route, or one for all
 
     def __str__(self) -> str:
-        how = "one probe per route" if self.per_route else "one probe"
-        return (
-            f"L2 {self.l2:g}, rule-stopped attacks x{self.caught:g}, "
-            f"benign share {self.benign:g}, {how}"
-        )
+        caught, benign = f"x{self.caught:g}", f"{self.benign:g}"
+        return f"L2 {self.l2:g}, rule-stopped attacks {caught}, benign share {benign}"
 
 
 def fit_model(data: Data, rows: npt.NDArray[np.int_], choice: Choice) -> list[tuple[Array, float]]:
-    """One (weights, bias) per route (the same pair for every route when joint)."""
+    """One (weights, bias) per route, each fitted on its route's rows alone.
+
+    One probe fitted on every row gave the same cross-validated figures to the tenth
+    of a percent (session 9): a row is zero outside its route's half, and each route's
+    flag carries its own offset, so the joint fit falls apart into these; fitted
+    apart, each reads half the columns, several times faster."""
     weight = data.weights(choice)
     rows = rows[weight[rows] > 0]
     l2 = choice.l2
-    if not choice.per_route:
-        w, b = fit(data.x[rows], data.y[rows], weight[rows], l2)
-        return [(w, b)] * int(data.route.max() + 1)
     out = []
     for r in range(int(data.route.max() + 1)):
         mine = rows[data.route[rows] == r]
@@ -256,20 +294,14 @@ def rates(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, help="keep the training vectors in this .npz")
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write the weights")
     args = parser.parse_args()
     embedder = make_embedder(VaultConfig().embedding)
     if embedder is None:
         raise SystemExit("the default local embedder is not installed")
     attacks, benign, chat = attack_texts(), benign_texts(), chat_texts()
     texts = [*attacks, *benign, *chat]
-    if args.cache and args.cache.exists():
-        vectors = np.load(args.cache)["x"]
-    else:
-        # The store's own call: each text gets the vector a stored memory would get.
-        vectors = np.asarray(embedder.embed(texts), dtype=np.float64)
-        if args.cache:
-            np.savez(args.cache, x=vectors)
-    assert vectors.shape[0] == len(texts), "stale --cache: delete it"
+    vectors = embed_cached(embedder, texts, args.cache)
     routes_of = getattr(embedder, "routes", None)
     names = sorted(set(routes_of(texts))) if routes_of else ["all"]
     route = np.array([names.index(r) for r in routes_of(texts)] if routes_of else [0] * len(texts))
@@ -277,7 +309,7 @@ def main() -> None:
     scale = float(np.sqrt(vectors.shape[1] / 8))
     kind = np.array(["attack"] * len(attacks) + ["benign"] * len(benign) + ["chat"] * len(chat))
     rules = np.array([assess(t).verdict is not Verdict.ALLOW for t in texts])
-    ours = session8_texts()
+    ours = fresh_texts()
     fresh = np.array([t in ours or t.split("\n")[0] in ours for t in texts])
     data = Data(vectors * scale, (kind == "attack").astype(np.float64), kind, route, rules, fresh)
     print(f"training: {len(attacks)} attacks, {len(benign)} benign look-alikes, {len(chat)} chat")
@@ -288,34 +320,54 @@ def main() -> None:
             counts[k] = f"{int(np.sum(mine))} ({np.mean(rules[mine]):.0%} by the rules)"
         print(f"  route {name}: {counts}")
 
-    # Chosen by what the rules and the model stop together on the session 8 texts: the
-    # rules were written against the older corpora and stop more of them than of text
-    # they never saw.
-    best: tuple[float, Choice, list[float]] | None = None
+    # Chosen by what the rules and the model stop together on the texts of sessions 8
+    # and 9: the rules were written against the older corpora and stop more of them
+    # than of text they never saw. Each route chooses for itself: its probe reads only
+    # its own half of the vector and has its own threshold, so one route's choice
+    # changes nothing of the other's scores (a joint probe shares only its bias).
     grid = [
-        Choice(l2, caught, benign_share, per_route)
-        for per_route in ((False, True) if len(names) > 1 else (False,))
+        Choice(l2, caught, benign_share)
         for caught in CAUGHT_GRID
         for benign_share in BENIGN_SHARE_GRID
         for l2 in L2_GRID
     ]
+    runs: list[tuple[Choice, Array, list[float]]] = []
     for choice in grid:
         held, cut = cross_validate(data, choice)
+        runs.append((choice, held, cut))
         new, every = rates(data, held, cut, fresh), rates(data, held, cut, kind == kind)
+        by_route = ", ".join(
+            f"{n} {rates(data, held, cut, fresh & (route == r))['attack']:.1%}"
+            for r, n in enumerate(names)
+        )
         print(
             f"{FOLDS}-fold CV, {choice}: "
-            f"session 8 attacks {new['attack']:.1%}, benign {new['benign']:.1%}; "
+            f"fresh attacks {new['attack']:.1%} ({by_route}), benign {new['benign']:.1%}; "
             f"all attacks {every['attack']:.1%}, benign {every['benign']:.1%}, "
             f"chat {every['chat']:.2%}",
             flush=True,
         )
-        if best is None or new["attack"] > best[0] + 1e-9:
-            best = (new["attack"], choice, cut)
-    assert best is not None
-    _, choice, cut = best
-    print(f"chosen: {choice}")
+    chosen: list[Choice] = []
+    held = np.zeros(len(data.y))
+    cut = []
+    for r, n in enumerate(names):
+        mine = fresh & (route == r)
+        choice, their_held, their_cut = max(
+            runs, key=lambda run: rates(data, run[1], run[2], mine)["attack"]
+        )
+        chosen.append(choice)
+        held[route == r] = their_held[route == r]
+        cut.append(their_cut[r])
+        print(f"chosen for route {n}: {choice}")
+    new, every = rates(data, held, cut, fresh), rates(data, held, cut, kind == kind)
+    print(
+        f"{FOLDS}-fold CV, each route's choice: fresh attacks {new['attack']:.1%}, "
+        f"benign {new['benign']:.1%}; all attacks {every['attack']:.1%}, "
+        f"benign {every['benign']:.1%}, chat {every['chat']:.2%}"
+    )
 
-    model = fit_model(data, np.arange(len(data.y)), choice)
+    everything = np.arange(len(data.y))
+    model = [fit_model(data, everything, choice)[r] for r, choice in enumerate(chosen)]
     # One weight vector for stored vectors: each route's probe on its own half (scale
     # folded in), its bias less its threshold on its route flag (a stored flag is
     # 1/sqrt(2)), so that "score >= 0" flags a memory on every route.
@@ -341,7 +393,7 @@ def main() -> None:
     reference = (
         np.asarray(embedder.embed(list(REFERENCE_TEXTS)), dtype=np.float64) @ w_stored + bias
     )
-    OUT.write_text(
+    args.out.write_text(
         json.dumps(
             {
                 "model": embedder.name,
@@ -357,7 +409,7 @@ def main() -> None:
         + "\n",
         encoding="utf-8",
     )
-    print(f"wrote {OUT.relative_to(ROOT)} ({embedder.name})")
+    print(f"wrote {args.out} ({embedder.name})")
 
 
 if __name__ == "__main__":
