@@ -148,6 +148,12 @@ class SQLiteKeywordIndex(SQLiteConnection):
         idf: list[Any] = []
         view_docs = 0
         phrases: list[tuple[int, str, str, int]] = []  # (pk, phrase, column, occurrences)
+        phrase_df: dict[str, int] = {}
+        for term in group:
+            if is_phrase(term):
+                found = _phrase_rows(conn, view, scope, term)
+                phrases += found
+                phrase_df[term] = len({pk for pk, *_ in found})
         if len(group) >= _PYTHON_TERMS and _rows_count(flt):
             many = SQLiteKeywordIndex._rank_many(
                 conn,
@@ -159,14 +165,13 @@ class SQLiteKeywordIndex(SQLiteConnection):
                 weights=weights,
                 entries=entries,
                 avg=avg,
+                phrases=(phrases, phrase_df),
             )
             if many is not None:
                 return many
         for term in group:
             if is_phrase(term):
-                found = _phrase_rows(conn, view, scope, term)
-                phrases += found
-                df = len({pk for pk, *_ in found})
+                df = phrase_df[term]
             else:
                 df = conn.execute(
                     "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
@@ -305,6 +310,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
         weights: KeywordWeights,
         entries: int,
         avg: float,
+        phrases: tuple[list[tuple[int, str, str, int]], dict[str, int]],
     ) -> list[tuple[int, float]] | None:
         """``_rank`` for a group of many terms, without a count per term: the instance
         rows of the view's entries say how many of them hold each term, so the
@@ -315,15 +321,8 @@ class SQLiteKeywordIndex(SQLiteConnection):
         The choice reads the whole table's document counts (``memories_vocab``), each
         capped at the view's size, in place of the view's own: it depends on other
         users' data, the scores never do."""
-        scope = scope_match(view, NO_FILTER)
+        found, phrase_df = phrases  # the phrases' rows and counts (``_rank`` read them)
         plain = [t for t in group if not is_phrase(t)]
-        phrase_df: dict[str, int] = {}
-        phrases: list[tuple[int, str, str, int]] = []
-        for term in group:
-            if is_phrase(term):
-                found = _phrase_rows(conn, view, scope, term)
-                phrases += found
-                phrase_df[term] = len({pk for pk, *_ in found})
         occurrences, docs = 0, sum(phrase_df.values())
         if plain:
             marks = ", ".join("?" for _ in plain)
@@ -346,7 +345,7 @@ class SQLiteKeywordIndex(SQLiteConnection):
             scored=group,
             idfs=None,
             avg=avg,
-            phrases=phrases,
+            phrases=found,
             entries=entries,
             phrase_df=phrase_df,
         )
