@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 
 from ..llm.client import LLMFor
 from ..names import candidate_keys, display_name, name_key
@@ -344,20 +345,20 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
         # Whether each token is capitalised, asked once; a token in lower case never is.
         caps = [False if t.islower() else _capitalised(t) for t in tokens]
         tokenised.append((tokens, caps))
-        for i, t in enumerate(tokens):
-            if i > 0 and caps[i]:
-                capitalised_inside.add(t.lower())
+        capitalised_inside.update(map(str.lower, compress(tokens[1:], caps[1:])))
     for tokens, caps in tokenised:
-        i = 0
-        while i < len(tokens):
+        # A name starts at a capitalised token: only those are read (most tokens are in
+        # lower case), from where the last name ended on.
+        resume = 0
+        for i in compress(range(len(tokens)), caps):
+            if i < resume:
+                continue
             token = tokens[i]
-            if not caps[i] or token.lower() in _CONNECTORS:
-                i += 1
+            if token.lower() in _CONNECTORS:
                 continue
             opener = _everyday(token.lower()) or (i == 0 and token.lower() in _OPENERS)
             if opener and i + 1 < len(tokens) and caps[i + 1]:
-                i += 1  # "Then Grace", "Thanks Priya": the name starts after the opener
-                continue
+                continue  # "Then Grace", "Thanks Priya": the name starts after the opener
             j = i + 1
             while j < len(tokens) and not _possessive(tokens[j - 1]):
                 if caps[j] and tokens[j].lower() not in _COMMON_CAPITALISED:
@@ -387,15 +388,15 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
                     or any(c.isupper() for c in token[1:])
                     or not (_everyday(low) or low in _OPENERS or low.endswith(_EVERYDAY_ENDINGS))
                 ):
-                    i = j
+                    resume = j
                     continue
             if len(words) == 1 and _everyday(words[0].lower()):
-                i = j
+                resume = j
                 continue
             earlier = tokens[k - 1] if k >= 1 else None
             after = tokens[j] if j < len(tokens) else None
             found.add(" ".join(words), _type_of(words, before, earlier=earlier, after=after))
-            i = j
+            resume = j
 
 
 @lru_cache(maxsize=4096)
