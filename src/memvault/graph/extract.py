@@ -7,9 +7,9 @@ possessive, or is a name the user already has — common words that open a sente
 ("Yesterday", "The") never do. Names the user already has are also found written
 in lower case ("caroline"), except very short ones and stop words. Chinese: jieba's
 part-of-speech tags (nr person, ns place, nt organisation, nz other proper noun), on
-the dictionary ``memvault.text`` loaded, under one lock. Types come from cues (a
-title, an organisation suffix, a list of well-known tools, "project X") and are
-"unknown" when nothing tells. Two entities one entry names are related
+the dictionary ``memvault.text`` loaded, under one lock (:mod:`.tagging`). Types come
+from cues (a title, an organisation suffix, a list of well-known tools, "project X")
+and are "unknown" when nothing tells. Two entities one entry names are related
 (``mentioned_with``), unless the LLM says how.
 """
 
@@ -27,6 +27,7 @@ from ..llm.client import LLMFor
 from ..names import candidate_keys, display_name, name_key
 from ..stores.graph_values import MENTIONED_WITH, UNKNOWN, Mention, RelationMention
 from ..text import ENGLISH_STOPWORDS, QUESTION_WORDS, _segmenter
+from . import tagging
 from .extraction import MAX_ENTITIES, MAX_RELATED, Extraction
 from .llm import extraction_messages, parse_extraction
 
@@ -401,12 +402,11 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
 
 @lru_cache(maxsize=4096)
 def _chinese_names(run: str) -> tuple[tuple[str, str], ...]:
-    """(word, type) for the proper nouns jieba tags in a CJK run."""
+    """(word, type) for the proper nouns jieba tags in a CJK run (``jieba.posseg``'s
+    tags, its unknown stretches searched by numpy: :mod:`.tagging`)."""
     _segmenter()  # the dictionary memvault.text loaded
-    import jieba.posseg as posseg  # type: ignore[import-untyped]
-
     with _posseg_lock:
-        pairs = [(p.word, p.flag) for p in posseg.cut(run, HMM=True)]
+        pairs = tagging.cut(run)
     return tuple(
         (word, _chinese_type(word, _JIEBA_TYPES[flag]))
         for word, flag in pairs
