@@ -122,7 +122,7 @@ def viterbi(text: str) -> tuple[float, list[State]]:
         if not mask.any():
             mask = expected  # not empty: the rows lead somewhere
         cols = np.flatnonzero(mask)
-        grid = (before[:, None] + model.trans[np.ix_(rows, cols)]) + emitted[cols][None, :]
+        grid = (before[:, None] + model.trans[rows][:, cols]) + emitted[cols][None, :]
         picked = _best(grid, rows, model)
         scores = grid[picked, np.arange(cols.size)]
         back.append((cols, rows[picked]))
