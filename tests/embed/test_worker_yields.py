@@ -98,3 +98,21 @@ def test_a_large_batch_is_embedded_a_chunk_at_a_time_longest_first(
     assert model.calls[0] == sorted(texts, key=len, reverse=True)[: worker.CHUNK]
     assert vault.store.load_vectors("a", model.name).ids
     assert len(vault.store.load_vectors("a", model.name).ids) == len(texts)
+
+
+def test_a_batch_wakes_the_waiting_worker_once_not_at_every_entry(
+    vault: Vault, model: RecordingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each wake-up of the worker's thread takes the GIL from the write: a batch of
+    # records marks itself once, and only the end of the outermost mark wakes it.
+    embedder = vault._e.writer.derived.worker
+    assert embedder is not None
+    wakes: list[int] = []
+    notify = embedder._cond.notify_all
+    monkeypatch.setattr(embedder._cond, "notify_all", lambda: (wakes.append(1), notify())[1])
+    vault.add_many([{"content": f"note {i} about tulips"} for i in range(50)], user_id="a")
+    assert 1 <= len(wakes) <= 3  # the end of the write, and the entries queued
+    assert vault.flush(timeout=60)
+    assert sorted(t for call in model.calls for t in call) == sorted(
+        f"note {i} about tulips" for i in range(50)
+    )

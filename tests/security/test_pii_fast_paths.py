@@ -62,3 +62,17 @@ def test_a_pattern_finds_what_it_found_without_its_first_look(
     pattern: re.Pattern[str], look: str, text: str
 ) -> None:
     assert _matches(pattern, text) == _matches(_before(pattern, look), text)
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+@example("xoxb-0123456789")  # the shortest vendor key: 15 characters
+@example("token " + "aB3_-+/" * 3)
+@example("eyJhbGciOi.eyJzdWIi.sig")
+def test_a_text_without_a_long_run_holds_no_key(text: str) -> None:
+    # The API-key detector skips its key searches where no such run occurs.
+    if api_key._LONG_RUN.search(text) is None:
+        assert api_key._PREFIXED.search(text) is None
+        assert api_key._HIGH_ENTROPY.search(text) is None
+    if "eyJ" not in text:
+        assert api_key._JWT.search(text) is None
+    assert api_key._PREFIXED.search("xoxb-0123456789") is not None

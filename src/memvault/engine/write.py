@@ -447,20 +447,22 @@ class Writer:
         check_records(records, "records")
         built: list[Built] = []
         links: dict[str, SessionLink | None] = {}  # one read per session of the batch
-        for i, record in enumerate(records):
-            if not isinstance(record, Mapping):
-                raise ValidationError(f"record {i} is not an object", index=i)
-            unknown = set(record) - RECORD_FIELDS
-            if unknown:
-                raise ValidationError(
-                    f"record {i} has unknown fields {sorted(unknown)}: remove them", index=i
-                )
-            try:
-                draft = Draft.from_record(record)
-                built.append(self.build(draft, user_id=user_id, batch=True, links=links))
-            except ValidationError as exc:  # keep the class (e.g. SecurityError) and context
-                raise type(exc)(f"record {i}: {exc}", **{**exc.context, "index": i}) from None
-        return self.insert(built)
+        # One mark for the whole batch: the embedder waits for its end, not each entry's.
+        with self.derived.writing():
+            for i, record in enumerate(records):
+                if not isinstance(record, Mapping):
+                    raise ValidationError(f"record {i} is not an object", index=i)
+                unknown = set(record) - RECORD_FIELDS
+                if unknown:
+                    raise ValidationError(
+                        f"record {i} has unknown fields {sorted(unknown)}: remove them", index=i
+                    )
+                try:
+                    draft = Draft.from_record(record)
+                    built.append(self.build(draft, user_id=user_id, batch=True, links=links))
+                except ValidationError as exc:  # keep the class (e.g. SecurityError), context
+                    raise type(exc)(f"record {i}: {exc}", **{**exc.context, "index": i}) from None
+            return self.insert(built)
 
     def _delete(self, view: View, entry_ids: Sequence[str]) -> list[str]:
         """Delete the entries inside ``view`` (returns the ids deleted), and refresh the

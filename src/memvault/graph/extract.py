@@ -7,9 +7,9 @@ possessive, or is a name the user already has — common words that open a sente
 ("Yesterday", "The") never do. Names the user already has are also found written
 in lower case ("caroline"), except very short ones and stop words. Chinese: jieba's
 part-of-speech tags (nr person, ns place, nt organisation, nz other proper noun), on
-the dictionary ``memvault.text`` loaded, under one lock. Types come from cues (a
-title, an organisation suffix, a list of well-known tools, "project X") and are
-"unknown" when nothing tells. Two entities one entry names are related
+the dictionary ``memvault.text`` loaded, under one lock (:mod:`.tagging`). Types come
+from cues (a title, an organisation suffix, a list of well-known tools, "project X")
+and are "unknown" when nothing tells. Two entities one entry names are related
 (``mentioned_with``), unless the LLM says how.
 """
 
@@ -21,11 +21,13 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 
 from ..llm.client import LLMFor
 from ..names import candidate_keys, display_name, name_key
 from ..stores.graph_values import MENTIONED_WITH, UNKNOWN, Mention, RelationMention
 from ..text import ENGLISH_STOPWORDS, QUESTION_WORDS, _segmenter
+from . import tagging
 from .extraction import MAX_ENTITIES, MAX_RELATED, Extraction
 from .llm import extraction_messages, parse_extraction
 
@@ -344,20 +346,20 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
         # Whether each token is capitalised, asked once; a token in lower case never is.
         caps = [False if t.islower() else _capitalised(t) for t in tokens]
         tokenised.append((tokens, caps))
-        for i, t in enumerate(tokens):
-            if i > 0 and caps[i]:
-                capitalised_inside.add(t.lower())
+        capitalised_inside.update(map(str.lower, compress(tokens[1:], caps[1:])))
     for tokens, caps in tokenised:
-        i = 0
-        while i < len(tokens):
+        # A name starts at a capitalised token: only those are read (most tokens are in
+        # lower case), from where the last name ended on.
+        resume = 0
+        for i in compress(range(len(tokens)), caps):
+            if i < resume:
+                continue
             token = tokens[i]
-            if not caps[i] or token.lower() in _CONNECTORS:
-                i += 1
+            if token.lower() in _CONNECTORS:
                 continue
             opener = _everyday(token.lower()) or (i == 0 and token.lower() in _OPENERS)
             if opener and i + 1 < len(tokens) and caps[i + 1]:
-                i += 1  # "Then Grace", "Thanks Priya": the name starts after the opener
-                continue
+                continue  # "Then Grace", "Thanks Priya": the name starts after the opener
             j = i + 1
             while j < len(tokens) and not _possessive(tokens[j - 1]):
                 if caps[j] and tokens[j].lower() not in _COMMON_CAPITALISED:
@@ -387,25 +389,24 @@ def _english(text: str, found: _Found, known: set[str]) -> None:
                     or any(c.isupper() for c in token[1:])
                     or not (_everyday(low) or low in _OPENERS or low.endswith(_EVERYDAY_ENDINGS))
                 ):
-                    i = j
+                    resume = j
                     continue
             if len(words) == 1 and _everyday(words[0].lower()):
-                i = j
+                resume = j
                 continue
             earlier = tokens[k - 1] if k >= 1 else None
             after = tokens[j] if j < len(tokens) else None
             found.add(" ".join(words), _type_of(words, before, earlier=earlier, after=after))
-            i = j
+            resume = j
 
 
 @lru_cache(maxsize=4096)
 def _chinese_names(run: str) -> tuple[tuple[str, str], ...]:
-    """(word, type) for the proper nouns jieba tags in a CJK run."""
+    """(word, type) for the proper nouns jieba tags in a CJK run (``jieba.posseg``'s
+    tags, its unknown stretches searched by numpy: :mod:`.tagging`)."""
     _segmenter()  # the dictionary memvault.text loaded
-    import jieba.posseg as posseg  # type: ignore[import-untyped]
-
     with _posseg_lock:
-        pairs = [(p.word, p.flag) for p in posseg.cut(run, HMM=True)]
+        pairs = tagging.cut(run)
     return tuple(
         (word, _chinese_type(word, _JIEBA_TYPES[flag]))
         for word, flag in pairs

@@ -71,6 +71,9 @@ _PEM = re.compile(
 )
 # "=" only as base64 padding, so that ``API_KEY=<value>`` splits at the "=".
 _HIGH_ENTROPY = re.compile(r"(?<![A-Za-z0-9_+/-])[A-Za-z0-9_+/-]{20,512}={0,2}(?![A-Za-z0-9_+/=-])")
+# Every vendor key above is a run of 15 or more of these characters (``xoxb-`` and ten
+# more the shortest), a keyword-adjacent secret one of 20 or more.
+_LONG_RUN = re.compile(r"[A-Za-z0-9_+/-]{15}")
 _KEYWORD = re.compile(
     r"(?:key|token|secret|bearer|credential|apikey|access|auth|密钥|秘钥|令牌|凭证|凭据)"
 )
@@ -127,19 +130,23 @@ class ApiKeyDetector:
 
     def detect(self, text: str) -> list[Finding]:
         found: list[Finding] = []
-        for match in _PREFIXED.finditer(text):
+        # Most chat holds no run long enough for a key, nor a JWT's opening: its
+        # searches are skipped (they could find nothing).
+        long = _LONG_RUN.search(text) is not None
+        for match in _PREFIXED.finditer(text) if long else ():
             value = match.group()
             # ``sk-`` also starts hyphenated words ("sk-learn-..."): demand digits too.
             if value.startswith("sk-") and not any(c.isdigit() for c in value):
                 continue
             found.append(finding(KIND, text, match.start(), match.end()))
-        found.extend(
-            finding(KIND, text, match.start(), match.end())
-            for match in _JWT.finditer(text)
-            if is_jwt(match.group())
-        )
+        if "eyJ" in text:
+            found.extend(
+                finding(KIND, text, match.start(), match.end())
+                for match in _JWT.finditer(text)
+                if is_jwt(match.group())
+            )
         taken = [(f.start, f.end) for f in found]
-        for match in _HIGH_ENTROPY.finditer(text):
+        for match in _HIGH_ENTROPY.finditer(text) if long else ():
             start, end = match.span()
             if any(start < t_end and t_start < end for t_start, t_end in taken):
                 continue

@@ -17,6 +17,7 @@ import binascii
 import codecs
 import re
 from collections.abc import Iterator
+from itertools import islice
 from urllib.parse import unquote_plus
 
 _MAX_CANDIDATES = 8
@@ -51,7 +52,20 @@ def _readable(raw: bytes) -> str | None:
     return text
 
 
+# Both encodings need a run this long of their characters: a text without one has
+# nothing to decode (most chat), and a search for it is cheaper than theirs.
+_LONG_RUN = re.compile(r"[A-Za-z0-9+/_-]{16}")
+
+
+def _at_least(regex: re.Pattern[str], text: str, count: int) -> bool:
+    """Whether ``regex`` matches ``text`` ``count`` times or more (found one by one,
+    up to ``count``, rather than all of them)."""
+    return next(islice(regex.finditer(text), count - 1, None), None) is not None
+
+
 def _base64_runs(text: str) -> Iterator[str]:
+    if _LONG_RUN.search(text) is None:
+        return
     seen = 0
     for regex, decoder in (
         (_BASE64, base64.b64decode),
@@ -77,11 +91,11 @@ def layers(text: str) -> Iterator[tuple[str, str]]:
     """Each decodable hidden layer of ``text`` as ``(name, decoded text)``."""
     for decoded in _base64_runs(text):
         yield "base64", decoded
-    if len(_PERCENT.findall(text)) >= 3:
+    if _at_least(_PERCENT, text, 3):
         decoded = unquote_plus(text)
         if decoded != text:
             yield "URL encoding", decoded
-    if len(_LATIN_WORD.findall(text)) >= 3:
+    if _at_least(_LATIN_WORD, text, 3):
         yield "rot13", codecs.encode(text, "rot13")
 
 

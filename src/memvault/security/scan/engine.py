@@ -46,25 +46,22 @@ def _rules() -> tuple[Gate, Gate]:
 
 def _rule_threats(text: str, *, latin_only: bool = False) -> Iterator[Threat]:
     # Each rule runs where one of its triggers occurs (Pattern.matches); the gate finds
-    # those rules for a whole table in one pass over the text.
+    # those rules for a whole table in one pass over the text, and runs their regexes.
     latin_rules, native_rules = _rules()
     skeleton = normalize(text)
     hit: set[str] = set()
-    for pattern in latin_rules.candidates(skeleton):
-        if pattern.search(skeleton):
-            hit.add(pattern.id)
-            yield pattern.threat()
+    for pattern in latin_rules.matching(skeleton):
+        hit.add(pattern.id)
+        yield pattern.threat()
     if latin_only:
         return
     plain = deobfuscate(skeleton)
     if plain != skeleton:
-        for pattern in latin_rules.candidates(plain):
-            if pattern.id not in hit and pattern.search(plain):
-                yield pattern.threat("written with spacing, separators or leetspeak")
+        for pattern in latin_rules.matching(plain, skip=hit):
+            yield pattern.threat("written with spacing, separators or leetspeak")
     view = native(text)
-    for pattern in native_rules.candidates(view):
-        if pattern.search(view):
-            yield pattern.threat()
+    for pattern in native_rules.matching(view):
+        yield pattern.threat()
 
 
 def _inside(threats: Iterable[Threat], where: str, cap: Verdict | None = None) -> Iterator[Threat]:

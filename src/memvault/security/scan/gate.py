@@ -13,16 +13,23 @@ characters (a trie of hundreds of CJK words costs more to run than to skip).
 A rule that passes runs its regex only when the text also holds what the regex cannot
 match without (:mod:`.literals`), which skips most of the regex runs over long texts
 and cannot change a finding.
+
+A regex that runs is tried, on a long text, only where a match can begin
+(:meth:`Gate.matching`): Python's ``re`` has no fast skip for a case-insensitive
+pattern, so its search starts a match attempt at every character of the text, which
+on a few kilobytes costs far more than finding the few words every match of the rule
+opens with (``literals.openings``) and trying there. A search finds a match exactly
+when a match begins at one of its positions, so the finding is the same.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .literals import required, twin_free
+from .literals import openings, required, twin_free
 
 if TYPE_CHECKING:
     from .model import Pattern
@@ -62,6 +69,8 @@ class Gate:
     _always: frozenset[int]
     # For each rule: clauses of strings its matches hold one of each (``required``).
     _needs: tuple[tuple[frozenset[str], ...], ...]
+    # For each rule: strings one of which every match begins with (None: unknown).
+    _openings: tuple[tuple[str, ...] | None, ...]
 
     @classmethod
     def of(cls, rules: Sequence[Pattern]) -> Gate:
@@ -87,6 +96,10 @@ class Gate:
         needs = tuple(
             () if rule.mask is not None else _ordered(required(rule.regex)) for rule in rules
         )
+        # A masked rule's regex runs on another text than the view: it is searched whole.
+        starts = tuple(
+            None if rule.mask is not None else _sorted(openings(rule.regex)) for rule in rules
+        )
         return cls(
             tuple(rules),
             _finder(ascii_words),
@@ -94,6 +107,7 @@ class Gate:
             opens,
             frozenset(always),
             needs,
+            starts,
         )
 
     def candidates(self, text: str) -> list[Pattern]:
@@ -101,6 +115,10 @@ class Gate:
         run on): one of their triggers occurs in its lower case, and so does a string
         of each clause their regex needs."""
         lowered = text.lower()
+        return [self.rules[i] for i in self._candidates(text, lowered, twin_free(text))]
+
+    def _candidates(self, text: str, lowered: str, plain: bool) -> list[int]:
+        """``candidates`` as indexes; ``plain``: ``text`` is :func:`twin_free`."""
         found = set(self._ascii.findall(lowered))
         if not lowered.isascii():
             found.update(self._other.findall(lowered))
@@ -109,13 +127,34 @@ class Gate:
         opened: set[int] = set(self._always)
         for word in found:
             opened |= self._opens[word]
-        if not twin_free(text):
-            return [self.rules[i] for i in sorted(opened)]
+        if not plain:
+            return sorted(opened)
         return [
-            self.rules[i]
+            i
             for i in sorted(opened)
             if all(any(s in lowered for s in clause) for clause in self._needs[i])
         ]
+
+    def matching(self, text: str, skip: Collection[str] = ()) -> Iterator[Pattern]:
+        """The rules, in table order, whose regex finds a match in ``text`` (the
+        ``candidates`` whose ``Pattern.search`` is true), but those whose id is in
+        ``skip``."""
+        lowered = text.lower()
+        plain = twin_free(text)
+        # Where the lower case keeps every character in its place (one character for
+        # one, none a case twin), a match can only begin where an opening occurs in it.
+        placed = plain and len(lowered) == len(text) and len(text) >= _LONG
+        for i in self._candidates(text, lowered, plain):
+            rule = self.rules[i]
+            if rule.id in skip:
+                continue
+            starts = self._openings[i]
+            if placed and starts is not None:
+                found = _search_from(rule.regex, text, lowered, starts)
+            else:
+                found = rule.search(text)
+            if found:
+                yield rule
 
 
 def _finder(words: Sequence[str]) -> re.Pattern[str]:
@@ -125,6 +164,33 @@ def _finder(words: Sequence[str]) -> re.Pattern[str]:
         return re.compile(r"(?!)")
     first = "".join(sorted({re.escape(w[0]) for w in words}))
     return re.compile(f"(?=[{first}])(?=({_trie_regex(words)}))")
+
+
+# Below this many characters the whole search costs about as little as looking for the
+# openings; and where the openings occur at more than one place in this many, the
+# attempts at each cost more than the search.
+_LONG = 256
+_DENSITY = 16
+
+
+def _search_from(regex: re.Pattern[str], text: str, lowered: str, starts: Sequence[str]) -> bool:
+    """Whether ``regex`` finds a match in ``text``, trying only where one of ``starts``
+    occurs in ``lowered`` (its lower case, character for character)."""
+    places: set[int] = set()
+    most = len(text) // _DENSITY
+    for start in starts:
+        at = lowered.find(start)
+        while at >= 0:
+            places.add(at)
+            at = lowered.find(start, at + 1)
+        if len(places) > most:
+            return regex.search(text) is not None
+    match = regex.match
+    return any(match(text, at) is not None for at in places)
+
+
+def _sorted(found: frozenset[str] | None) -> tuple[str, ...] | None:
+    return None if found is None else tuple(sorted(found))
 
 
 def _ordered(clauses: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:

@@ -158,10 +158,77 @@ def required(regex: re.Pattern[str]) -> tuple[frozenset[str], ...]:
     return tuple(seen)
 
 
+# -- where a match can begin ---------------------------------------------------------
+
+# A match's opening as ``(string, whole)`` pairs: every match begins with one of the
+# strings; ``whole`` says the string is all the node matched (what follows it in the
+# regex follows it in the text), so the next node's openings extend it.
+_Openings = frozenset[tuple[str, bool]]
+_UNKNOWN: _Openings = frozenset({("", False)})
+_ZERO_WIDTH: _Openings = frozenset({("", True)})
+# More openings than this cost more to look for than the regex's own search.
+_MAX_OPENINGS = 48
+
+
+def _opening_sequence(items: Iterable[tuple[Any, Any]]) -> _Openings:
+    out: _Openings = _ZERO_WIDTH
+    for item in items:
+        if not any(whole for _, whole in out):
+            break
+        follow = _opening(item)
+        grown = frozenset(
+            pair
+            for start, whole in out
+            for pair in (((start + s, w) for s, w in follow) if whole else ((start, False),))
+        )
+        if len(grown) > _MAX_OPENINGS:
+            return frozenset((start, False) for start, _ in out)
+        out = grown
+    return out
+
+
+def _opening(item: tuple[Any, Any]) -> _Openings:
+    op, arg = item
+    if op is sre.LITERAL:
+        return frozenset({(chr(arg).lower(), True)}) if _plain(arg) else _UNKNOWN
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return _ZERO_WIDTH  # \b, ^, look-arounds: they consume nothing
+    if op is sre.IN:
+        chars = _in(arg).exact
+        return _UNKNOWN if chars is None else frozenset((c, True) for c in chars)
+    if op is sre.SUBPATTERN:
+        return _opening_sequence(arg[3])
+    if op is sre.ATOMIC_GROUP:
+        return _opening_sequence(arg)
+    if op is sre.BRANCH:
+        union = frozenset(pair for alternative in arg[1] for pair in _opening_sequence(alternative))
+        return union if len(union) <= _MAX_OPENINGS else _UNKNOWN
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        low, high, body = arg
+        inner = _opening_sequence(body)
+        if not (low == high == 1):
+            inner = frozenset((s, False) for s, _ in inner)  # another round may follow
+        return inner | _ZERO_WIDTH if low == 0 else inner
+    return _UNKNOWN
+
+
+def openings(regex: re.Pattern[str]) -> frozenset[str] | None:
+    """Lower-case strings one of which every match of ``regex`` begins with, or None
+    when the reading finds none that every match needs. Where none of them occurs in
+    a text's lower case (:func:`twin_free` text of the same length), no match can
+    begin, so the regex only needs trying where one does."""
+    parsed = sre_parse.parse(regex.pattern, regex.flags)
+    found = {start for start, _ in _opening_sequence(parsed)}
+    if not found or "" in found:
+        return None
+    # A string that begins with another adds no place to try.
+    return frozenset(s for s in found if not any(s != t and s.startswith(t) for t in found))
+
+
 def twin_free(text: str) -> bool:
     """Whether clauses may be tested on the lower case of ``text``, the text a regex
     runs on: it holds none of the :data:`CASE_TWINS`."""
     return _TWINS.search(text) is None
 
 
-__all__ = ["CASE_TWINS", "required", "twin_free"]
+__all__ = ["CASE_TWINS", "openings", "required", "twin_free"]
