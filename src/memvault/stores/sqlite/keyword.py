@@ -316,12 +316,19 @@ class SQLiteKeywordIndex(SQLiteConnection):
         rows of the view's entries say how many of them hold each term, so the
         document frequencies come with the rows (a long Chinese query has dozens of
         terms, and their counts were a fifth of its search). None when the stored
-        tokens are the cheaper way (the caller then counts, as for few terms).
+        tokens are the cheaper way, or when the view holds less than half the table
+        (the caller then counts, as for few terms, and chooses by the view's counts).
 
         The choice reads the whole table's document counts (``memories_vocab``), each
         capped at the view's size, in place of the view's own: it depends on other
         users' data, the scores never do."""
         found, phrase_df = phrases  # the phrases' rows and counts (``_rank`` read them)
+        table = conn.execute("SELECT coalesce(sum(entries), 0) FROM keyword_stats").fetchone()
+        if entries * 2 < int(table[0]):
+            # The view is a small part of the table: its own counts tell the two ways'
+            # costs apart (the stored tokens are often cheaper), which the table's
+            # counts cannot.
+            return None
         plain = [t for t in group if not is_phrase(t)]
         occurrences, docs = 0, sum(phrase_df.values())
         if plain:
