@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -39,15 +41,19 @@ def split_of(key: str) -> str:
     return "heldout" if bucket < HELDOUT_FIFTHS else "train"
 
 
-def rows() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+def rows(
+    parts: Sequence[Any] = PARTS, prefix: str = "s8", seen: Iterable[str] = ()
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The attack and benign rows of ``parts`` (split pairs grouped as ``prefix-<part><i>``);
+    a text met twice, or among ``seen``, stops the run."""
     attacks: list[dict[str, object]] = []
     benign: list[dict[str, object]] = []
-    seen: set[str] = set()
-    for part in PARTS:
+    seen = set(seen)
+    for part in parts:
         for cls, lang, text in part.ATTACKS:
             attacks.append({"class": cls, "lang": lang, "text": text, "split": split_of(text)})
         for i, (lang, first, second) in enumerate(part.SPLITS):
-            group = f"s8-{part.__name__[-1]}{i}"
+            group = f"{prefix}-{part.__name__[-1]}{i}"
             where = split_of(first + "\n" + second)
             for n, text in enumerate((first, second), start=1):
                 attacks.append(

@@ -19,7 +19,6 @@ session 8, and prints the nearest pair between this round's two sides.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import make_train8  # noqa: E402
 import texts9_a  # noqa: E402
 import texts9_b  # noqa: E402
 import texts9_c  # noqa: E402
@@ -34,16 +34,10 @@ import texts9_d  # noqa: E402
 import texts9_e  # noqa: E402
 import texts9_f  # noqa: E402
 import texts9_g  # noqa: E402
+from make_train8 import write  # noqa: E402
 
 PARTS = (texts9_a, texts9_b, texts9_c, texts9_d, texts9_e, texts9_f, texts9_g)
-HELDOUT_FIFTHS = 1  # of five hash buckets
 NEAR = 0.6  # character-trigram Jaccard at which two texts count as one
-
-
-def split_of(key: str) -> str:
-    """``heldout`` or ``train``, the same for the same key on every machine."""
-    bucket = int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:8], 16) % 5
-    return "heldout" if bucket < HELDOUT_FIFTHS else "train"
 
 
 def earlier_texts() -> list[str]:
@@ -98,39 +92,8 @@ def held_out_elsewhere() -> list[str]:
 
 
 def rows() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    attacks: list[dict[str, object]] = []
-    benign: list[dict[str, object]] = []
     # A text of an earlier round would sit on both sides of a held-out split.
-    seen: set[str] = set(earlier_texts())
-    for part in PARTS:
-        for cls, lang, text in part.ATTACKS:
-            attacks.append({"class": cls, "lang": lang, "text": text, "split": split_of(text)})
-        for i, (lang, first, second) in enumerate(part.SPLITS):
-            group = f"s9-{part.__name__[-1]}{i}"
-            where = split_of(first + "\n" + second)
-            for n, text in enumerate((first, second), start=1):
-                attacks.append(
-                    {
-                        "class": "split",
-                        "lang": lang,
-                        "text": text,
-                        "group": group,
-                        "part": n,
-                        "split": where,
-                    }
-                )
-        for kind, lang, text in part.BENIGN:
-            benign.append({"class": kind, "lang": lang, "text": text, "split": split_of(text)})
-    for row in [*attacks, *benign]:
-        if row["text"] in seen:
-            raise SystemExit(f"duplicate text: {row['text']!r}")
-        seen.add(str(row["text"]))
-    return attacks, benign
-
-
-def write(name: str, items: list[dict[str, object]]) -> None:
-    lines = [json.dumps(r, ensure_ascii=False) for r in items]
-    (HERE / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return make_train8.rows(PARTS, "s9", earlier_texts())
 
 
 def main() -> None:
