@@ -101,13 +101,13 @@ class Gate:
             None if rule.mask is not None else _sorted(openings(rule.regex)) for rule in rules
         )
         return cls(
-            tuple(rules),
-            _finder(ascii_words),
-            _finder(other_words),
-            opens,
-            frozenset(always),
-            needs,
-            starts,
+            rules=tuple(rules),
+            _ascii=_finder(ascii_words),
+            _other=_finder(other_words),
+            _opens=opens,
+            _always=frozenset(always),
+            _needs=needs,
+            _openings=starts,
         )
 
     def candidates(self, text: str) -> list[Pattern]:
