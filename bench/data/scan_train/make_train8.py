@@ -80,16 +80,20 @@ def write(name: str, items: list[dict[str, object]]) -> None:
     (HERE / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def main() -> None:
-    attacks, benign = rows()
-    write("attacks8.jsonl", attacks)
-    write("benign8.jsonl", benign)
+def save(attacks: list[dict[str, object]], benign: list[dict[str, object]], n: int) -> None:
+    """Write round ``n``'s rows (``attacks<n>.jsonl``, ``benign<n>.jsonl``), say what they hold."""
+    write(f"attacks{n}.jsonl", attacks)
+    write(f"benign{n}.jsonl", benign)
     langs = {str(r["lang"]).split("-")[0] for r in [*attacks, *benign]}
     held = (
         sum(r["split"] == "heldout" for r in attacks),
         sum(r["split"] == "heldout" for r in benign),
     )
     print(f"{len(attacks)} attacks, {len(benign)} benign, {len(langs)} languages; held out {held}")
+
+
+def main() -> None:
+    save(*rows(), 8)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,6 @@ import texts9_d  # noqa: E402
 import texts9_e  # noqa: E402
 import texts9_f  # noqa: E402
 import texts9_g  # noqa: E402
-from make_train8 import write  # noqa: E402
 
 PARTS = (texts9_a, texts9_b, texts9_c, texts9_d, texts9_e, texts9_f, texts9_g)
 NEAR = 0.6  # character-trigram Jaccard at which two texts count as one
@@ -108,14 +107,7 @@ def main() -> None:
     score, text, other = nearest(held, [*train, *earlier_texts()])
     print(f"nearest between this round's held-out rows and any training text: {score:.2f}")
     print(f"  {text!r}\n  {other!r}")
-    write("attacks9.jsonl", attacks)
-    write("benign9.jsonl", benign)
-    langs = {str(r["lang"]).split("-")[0] for r in [*attacks, *benign]}
-    held = (
-        sum(r["split"] == "heldout" for r in attacks),
-        sum(r["split"] == "heldout" for r in benign),
-    )
-    print(f"{len(attacks)} attacks, {len(benign)} benign, {len(langs)} languages; held out {held}")
+    make_train8.save(attacks, benign, 9)
 
 
 if __name__ == "__main__":
