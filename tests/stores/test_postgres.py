@@ -12,6 +12,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,31 @@ def test_a_server_that_goes_away_gives_store_unavailable_and_the_pool_recovers(
     put(store, entry("e3", "after the outage"))
     assert hit_ids(store, OWNER, "outage") == ["e1", "e3"]
     assert store.change_counter() != counted  # a new listener: callers refresh their caches
+    store.close()
+
+
+def test_the_first_call_after_a_long_outage_is_served_while_the_pool_still_pauses(
+    url: str,
+) -> None:
+    """The pool's pauses between reconnection attempts grow while the server is down
+    (here past the one-second wait of a call); the first call after it is back must
+    not fail for that."""
+    server = postgres.running_server()
+    if server is None:
+        pytest.skip("the server is external: this test stops and restarts its own")
+    store = PostgresStore(url, connect_timeout_s=1)
+    put(store, entry("e1", "before the outage"))
+    server.stop()
+    try:
+        for _ in range(3):  # each call fails; the pool keeps trying with growing pauses
+            with pytest.raises(StoreUnavailableError):
+                store.get(OWNER, "e1")
+        time.sleep(2.5)
+    finally:
+        server.start()
+    assert store.get(OWNER, "e1") is not None
+    put(store, entry("e2", "after the outage"))
+    assert hit_ids(store, OWNER, "outage") == ["e1", "e2"]
     store.close()
 
 

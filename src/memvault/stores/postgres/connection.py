@@ -78,6 +78,11 @@ class _Check:
         ConnectionPool.check_connection(conn)
 
 
+def _close(conn: psycopg.Connection[Any]) -> None:
+    """Give back a connection that belongs to no pool: close it."""
+    conn.close()
+
+
 def conninfo_of(url: str) -> str:
     """The libpq URL of a ``postgresql://`` or ``postgresql+driver://`` store URL."""
     parts = urlsplit(url)
@@ -159,29 +164,36 @@ class PostgresConnection:
             name="memvault",
         )
 
-    def _getconn(self) -> tuple[ConnectionPool[Any], psycopg.Connection[Any]]:
-        """A pooled connection, and the pool to give it back to.
+    def _getconn(
+        self,
+    ) -> tuple[Callable[[psycopg.Connection[Any]], None], psycopg.Connection[Any]]:
+        """A connection, and how to give it back.
 
-        After an outage the pool retries with growing pauses, so it may still be
-        pausing when the server is back: if no connection comes in time but the server
-        answers a direct connection, the pool is replaced by a fresh one."""
+        After an outage the pool retries with growing pauses (and a stale connection
+        it lends fails its check, which costs a pause of its own), so it may still be
+        pausing when the server is back. If no connection comes in time, one direct
+        connection tells whether the server answers: if it does, that connection
+        serves this call (closed when given back) and the pool is replaced by a fresh
+        one for the calls after it, so the first call after an outage never fails
+        because the pool was waiting."""
         self._check_open()
         pool = self._pool
         try:
-            return pool, pool.getconn()
+            return pool.putconn, pool.getconn()
         except PoolTimeout:
             try:
-                psycopg.connect(self._conninfo, **self._kwargs).close()
+                direct = psycopg.connect(self._conninfo, **self._kwargs)
             except psycopg.Error:
-                raise  # still unreachable: the caller reports the pool's timeout
+                raise  # still unreachable: the caller reports it
             with self._pool_lock:
-                self._check_open()
+                if self._closed:
+                    direct.close()
+                    self._check_open()
                 if self._pool is pool:
                     self._pool = self._new_pool()
                     self._pool.open(wait=False)
                     pool.close(timeout=0)
-                fresh = self._pool
-            return fresh, fresh.getconn()
+            return _close, direct
 
     # -- errors ---------------------------------------------------------------------
 
@@ -269,7 +281,7 @@ class PostgresConnection:
                 local.depth = depth
             return
         try:
-            pool, conn = self._getconn()
+            give_back, conn = self._getconn()
         except (PoolTimeout, psycopg.Error) as exc:
             raise self._error(exc, what) from None
         local.conn, local.depth = conn, 1
@@ -288,7 +300,7 @@ class PostgresConnection:
         finally:
             local.conn, local.depth = None, 0
             self._check.given_back(conn)
-            pool.putconn(conn)
+            give_back(conn)
 
     @contextmanager
     def _read(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
@@ -301,7 +313,7 @@ class PostgresConnection:
                 raise self._error(exc, what) from None
             return
         try:
-            pool, conn = self._getconn()
+            give_back, conn = self._getconn()
         except (PoolTimeout, psycopg.Error) as exc:
             raise self._error(exc, what) from None
         try:
@@ -313,7 +325,7 @@ class PostgresConnection:
                 with suppress(psycopg.Error):
                     conn.rollback()
             self._check.given_back(conn)
-            pool.putconn(conn)
+            give_back(conn)
 
     @contextmanager
     def _snapshot(self, what: str = "the read") -> Iterator[psycopg.Connection[Any]]:
