@@ -170,8 +170,8 @@ WHOLE_WORDS = 0.6
 
 
 def _route(text: str) -> tuple[str, list[str]]:
-    """The route by script and function words, and the lowercased words of two letters
-    or more (empty when the script decided)."""
+    """The route by script and function words and, for a text left with MiniLM, its
+    lowercased words of two letters or more (none otherwise)."""
     latin = other = accented = 0
     for ch in text:
         kind = _script(ch)
