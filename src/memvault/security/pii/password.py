@@ -1,5 +1,7 @@
 """Passwords written out in conversation, in Chinese, English and the other languages
-of the scan (French, German, Spanish, Portuguese, Italian, Russian, Japanese, Korean).
+of the scan (French, German, Spanish, Portuguese, Italian, Russian, Japanese, Korean,
+Dutch, Turkish, Polish, Czech, Indonesian, Swahili, Vietnamese, the Nordic languages,
+Finnish, Hungarian, Romanian, Arabic, Hebrew, Thai, Hindi, Persian).
 
 People tell an assistant things like "wifi 密码是 abc12345", "密码：Qwe!2024",
 "my password for Netflix is hunter22" or "pwd: s3cret!". The finding is the
@@ -11,8 +13,11 @@ A password is reported only when three things line up:
 1. a cue word: 密码/密碼/口令/PIN码, or password/passwd/passcode/passphrase/pwd/pw/pin;
    an English cue may be followed by a short "for <account>" / "to the wifi" phrase;
    or mot de passe/mdp, Passwort/Kennwort, contraseña/clave, senha, parola d'ordine,
-   пароль, パスワード/暗証番号, 비밀번호/암호, with their languages' links (est, ist,
-   lautet, es, é, è, это, は, 는 ...);
+   пароль, パスワード/暗証番号, 비밀번호/암호, wachtwoord, şifre, hasło, heslo,
+   kata sandi, nenosiri, mật khẩu, lösenord, adgangskode, passord, salasana, jelszó,
+   parolă, كلمة المرور, סיסמה, รหัสผ่าน, पासवर्ड, رمز عبور, with their languages' links
+   (est, ist, lautet, es, é, è, это, は, 는, is, jest, adalah, ni, là, är, คือ ...); in
+   these languages an unquoted value needs a digit or a symbol;
 2. a link that introduces a value: 是/为/改成/设为/：/=, or is/was/: /=, or
    "set to"/"changed to" (a bare space, or "change my password to", also counts,
    but only before a value with a digit or symbol in it: "wifi 密码 abc12345");
@@ -53,13 +58,23 @@ _EN_CUE = re.compile(
     re.IGNORECASE,
 )
 _INTL_CUE = re.compile(
-    r"(?=[mpkcsпパ暗비암])(?<![^\W\d_])"
+    r"(?=[mpkcsпパ暗비암whşnlajsكסהรपر])(?<![^\W\d_])"
     r"(?:mot\s+de\s+passe|mdp|passwort|kennwort|contraseña|contrasena|clave|"
-    r"senha|parola\s+d['’]ordine|пароль|パスワード|暗証番号|비밀번호|암호)"
-    r"(?:\s+(?:du|de|des|de\s+la|für|für\s+das|für\s+den|de\s+mi|do|da|di|от|для)"
+    r"senha|parola\s+d['’]ordine|пароль|パスワード|暗証番号|비밀번호|암호|"
+    # nl, tr, pl, cs/sk, id/ms, sw, vi, sv, da, no, fi, hu, ro, ar, he, th, hi, fa
+    r"wachtwoord|şifre(?:m|si|niz)?|sifre(?:m|si)?|hasło|haslo|heslo|kata\s+sandi|"
+    r"nenosiri|mật\s+khẩu|mat\s+khau|lösenord(?:et)?|losenord|adgangskode(?:n)?|"
+    r"passord(?:et)?|salasana|jelszó|jelszo|jelszavam|parolă|parola\s+mea|"
+    r"كلمة\s+(?:المرور|السر)|ה?סיסמה|ה?סיסמא|รหัสผ่าน|पासवर्ड|رمز\s+عبور)"
+    # "my" and a few accounts, in either order ("kata sandi wifi saya: ...")
+    r"(?:\s+(?:saya|aku|yangu|wangu|mijn|moje|mój|benim|của\s+tôi|min|mitt|minun|"
+    r"wifi|wi-fi|wlan|email|e-mail|gmail|router|bank|laptop|pc)){0,2}"
+    r"(?:\s+(?:du|de|des|de\s+la|für|für\s+das|für\s+den|de\s+mi|do|da|di|от|для|"
+    r"voor|van|untuk|ya|wa|cho|của|för|till|til|for|pro|k|na)"
     r"\s+[^\s,.;:!?\"']{1,30})?"
-    r"(?P<link>\s*[:：=]\s*|\s+(?:est|était|ist|war|lautet|es|era|é|è|это|—|-)\s+"
-    r"|\s*(?:は|が|：)\s*|\s*(?:은|는|이|가)\s*)",
+    r"(?P<link>\s*[:：=]\s*|\s+(?:est|était|ist|war|lautet|es|era|é|è|это|—|-|"
+    r"is|was|to|jest|je|adalah|ialah|ni|là|är|var|er|on|este|היא|הוא)\s+"
+    r"|\s*(?:は|が|：)\s*|\s*(?:은|는|이|가)\s*|\s*คือ\s*)",
     re.IGNORECASE,
 )
 _EN_CHANGE = re.compile(
