@@ -13,6 +13,7 @@ import numpy as np
 
 from memvault.embed import multilingual
 from memvault.embed.base import Embedder
+from memvault.embed.bilingual import BilingualEmbedder
 from memvault.embed.local import LocalEmbedder
 from memvault.retrieval.relevance import BACKGROUND, SHIPPED, fingerprint, shipped
 
@@ -21,7 +22,9 @@ def main() -> None:
     arrays: dict[str, np.ndarray] = {"fingerprint": np.array(fingerprint())}
     models: list[Embedder] = [LocalEmbedder()]
     if multilingual.available():
-        models.append(multilingual.MultilingualEmbedder())
+        # The default model's own bank too: without it every process's first context()
+        # embedded the 120 texts with both models (about a second on a 2-core machine).
+        models += [multilingual.MultilingualEmbedder(), BilingualEmbedder()]
     else:
         print("multilingual-e5-small is not installed (the 'multilingual' extra): skipped")
     for model in models:

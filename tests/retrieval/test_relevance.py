@@ -19,6 +19,7 @@ import pytest
 from memvault import ConfigError, Vault, load_config
 from memvault.config import ContextConfig
 from memvault.embed import multilingual
+from memvault.embed.bilingual import BilingualEmbedder, route
 from memvault.embed.local import LocalEmbedder
 from memvault.results.recall import CALIBRATIONS
 from memvault.retrieval.relevance import BACKGROUND, calibration, reads, shipped
@@ -206,3 +207,16 @@ def test_shipped_background_covers_the_multilingual_model() -> None:
     if not multilingual.available():
         pytest.fail("the 'multilingual' extra is part of make install; reinstall it")
     assert shipped(multilingual.IDENTITY.key, multilingual.MODEL_DIM) is not None
+
+
+def test_shipped_background_covers_the_default_model() -> None:
+    """The default embedder's bank ships too, so no first ``context()`` of a process
+    embeds the 120 texts with both models; it is what the model gives for them."""
+    default = BilingualEmbedder()
+    bank = shipped(default.name, default.dim)
+    assert bank is not None, "run bench/background_vectors.py"
+    texts = [BACKGROUND[0], *(t for t in BACKGROUND if route(t) == "e5")][:6]
+    fresh = default.embed(texts)
+    rows = [BACKGROUND.index(t) for t in texts]
+    assert {route(t) for t in texts} == {"minilm", "e5"}
+    assert float((bank[rows] * fresh).sum(axis=1).min()) > 0.999
