@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .literals import openings, required, twin_free
+from .literals import reading, twin_free
 
 if TYPE_CHECKING:
     from .model import Pattern
@@ -93,13 +93,10 @@ class Gate:
         other_words = [w for w in words if not w.isascii()]
         # A masked rule runs on a text with spans blanked out, which could make a
         # string it needs (one with a space) appear: it keeps its triggers only.
-        needs = tuple(
-            () if rule.mask is not None else _ordered(required(rule.regex)) for rule in rules
-        )
+        read = [None if rule.mask is not None else reading(rule.regex) for rule in rules]
+        needs = tuple(() if r is None else _ordered(r[0]) for r in read)
         # A masked rule's regex runs on another text than the view: it is searched whole.
-        starts = tuple(
-            None if rule.mask is not None else _sorted(openings(rule.regex)) for rule in rules
-        )
+        starts = tuple(None if r is None else _sorted(r[1]) for r in read)
         return cls(
             rules=tuple(rules),
             _ascii=_finder(ascii_words),

@@ -17,11 +17,15 @@ is not tested at all.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import re._constants as sre  # type: ignore[import-not-found]
 import re._parser as sre_parse  # type: ignore[import-not-found]
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 #: Characters outside ASCII that ``re.IGNORECASE`` matches with an ASCII letter
@@ -223,6 +227,53 @@ def openings(regex: re.Pattern[str]) -> frozenset[str] | None:
         return None
     # A string that begins with another adds no place to try.
     return frozenset(s for s in found if not any(s != t and s.startswith(t) for t in found))
+
+
+# -- read ahead of time ----------------------------------------------------------------
+
+#: What :func:`required` and :func:`openings` find in the scan's own regexes, computed
+#: ahead of time by ``bench/scan_literals.py`` and shipped: reading the regexes again
+#: was most of the first scan's cost in every new process (each ``memvault add``).
+#: Keyed by a hash of each regex's flags and text, so a changed rule is read afresh.
+SHIPPED = Path(__file__).with_name("literals.json")
+
+Reading = tuple[tuple[frozenset[str], ...], frozenset[str] | None]
+
+
+def key(regex: re.Pattern[str]) -> str:
+    """The shipped file's key of ``regex``."""
+    return hashlib.sha256(f"{regex.flags}\0{regex.pattern}".encode()).hexdigest()[:24]
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> dict[str, Any]:
+    try:
+        data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def reading(regex: re.Pattern[str]) -> Reading:
+    """``(required(regex), openings(regex))``: shipped where the file holds this regex,
+    read from it otherwise."""
+    found = _shipped().get(key(regex))
+    if found is None:
+        return required(regex), openings(regex)
+    needs, starts = found
+    return (
+        tuple(frozenset(clause) for clause in needs),
+        None if starts is None else frozenset(starts),
+    )
+
+
+def written(regex: re.Pattern[str]) -> list[Any]:
+    """The shipped file's entry for ``regex`` (what :func:`reading` turns back)."""
+    starts = openings(regex)
+    return [
+        [sorted(clause) for clause in required(regex)],
+        None if starts is None else sorted(starts),
+    ]
 
 
 def twin_free(text: str) -> bool:

@@ -13,7 +13,7 @@ from .rules_structure import PATTERNS_STRUCTURE
 
 
 def _edit_verbs() -> str:
-    words = sorted({fold(w) for w in EDIT_VERBS}, key=len, reverse=True)
+    words = sorted({fold(w) for w in EDIT_VERBS}, key=lambda w: (-len(w), w))  # fixed ties
     return "(?:" + "|".join(re.escape(w) for w in words) + ")"
 
 

@@ -80,11 +80,10 @@ class Lexicon:
 
 
 def _alt(words: tuple[str, ...]) -> str:
-    return (
-        "(?:"
-        + "|".join(re.escape(fold(w)) for w in sorted(set(words), key=len, reverse=True))
-        + ")"
-    )
+    # Longest first; ties in a fixed order, so every process builds the same regex (the
+    # shipped reading of the regexes, ``literals.json``, is keyed by their text).
+    ordered = sorted(set(words), key=lambda w: (-len(w), w))
+    return "(?:" + "|".join(re.escape(fold(w)) for w in ordered) + ")"
 
 
 def _low(words: tuple[str, ...]) -> tuple[str, ...]:
