@@ -55,6 +55,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..lru import LRUCache
+from ..stores.bm25 import index_form
 from .base import Embedder, ModelIdentity, Vectors
 from .guard import ExitGuarded, guarded
 from .local import IDENTITY as MINILM
@@ -161,7 +162,8 @@ def route(text: str) -> str:
     if sum(w in _ENGLISH for w in words) > 1:
         return way
     vocabulary = _vocabulary()
-    whole = sum(_plain(w) in vocabulary for w in words)
+    # Without accents, as the uncased tokenizer reads them (and the keyword index).
+    whole = sum(index_form(w) in vocabulary for w in words)
     return "e5" if whole < WHOLE_WORDS * len(words) else "minilm"
 
 
@@ -202,14 +204,6 @@ def _vocabulary() -> frozenset[str]:
     with TOKENIZER.open(encoding="utf-8") as fh:
         vocab = json.load(fh)["model"]["vocab"]
     return frozenset(w for w in vocab if w.isalpha())
-
-
-@lru_cache(maxsize=65536)
-def _plain(word: str) -> str:
-    """A word as MiniLM's (uncased) tokenizer reads it: without accents."""
-    if word.isascii():
-        return word
-    return "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
 
 
 class BilingualEmbedder:

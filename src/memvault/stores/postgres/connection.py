@@ -181,10 +181,8 @@ class PostgresConnection:
         try:
             return pool.putconn, pool.getconn()
         except PoolTimeout:
-            try:
-                direct = psycopg.connect(self._conninfo, **self._kwargs)
-            except psycopg.Error:
-                raise  # still unreachable: the caller reports it
+            # Still unreachable: its error reaches the caller, which reports it.
+            direct = psycopg.connect(self._conninfo, **self._kwargs)
             with self._pool_lock:
                 if self._closed:
                     direct.close()
