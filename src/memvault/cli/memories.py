@@ -67,7 +67,7 @@ def add(
     """Remember something: the text as an argument, from stdin (``-``) or a file."""
     text = _text_to_add(content, file)
     state = _state(ctx)
-    with state.vault(model="quick", agent=agent) as vault:
+    with state.vault(model="quick", agent=agent, writing=text) as vault:
         entry = vault.add(
             text,
             user_id=user,
@@ -148,7 +148,7 @@ def search(
     as_json: AsJson = False,
 ) -> None:
     """Find the memories most relevant to a query."""
-    with _state(ctx).vault(model="yes", agent=agent) as vault:
+    with _state(ctx).vault(model="yes", agent=agent, query=query) as vault:
         hits: list[Hit] = vault.search(
             query,
             user_id=user,
@@ -262,7 +262,7 @@ def update(
 ) -> None:
     """Change a memory."""
     state = _state(ctx)
-    with state.vault(model="quick", agent=agent) as vault:
+    with state.vault(model="quick", agent=agent, writing=content) as vault:
         entry = vault.update(
             entry_id,
             user_id=user,

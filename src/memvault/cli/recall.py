@@ -43,7 +43,7 @@ def context(
 ) -> None:
     """Show the memory block the agent would get for a query (nothing when nothing is
     relevant)."""
-    with _state(ctx).vault(model="yes", agent=agent) as vault:
+    with _state(ctx).vault(model="yes", agent=agent, query=query) as vault:
         block = vault.context(
             query,
             user_id=user,
@@ -79,7 +79,7 @@ def explain(
     as_json: AsJson = False,
 ) -> None:
     """Show why each memory ranked where it did, and what context() does with it."""
-    with _state(ctx).vault(model="yes", agent=agent) as vault:
+    with _state(ctx).vault(model="yes", agent=agent, query=query) as vault:
         explanation = vault.explain(
             query,
             user_id=user,

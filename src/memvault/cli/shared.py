@@ -84,7 +84,12 @@ class _State:
         return config if store is None else config.model_copy(update={"store_url": store})
 
     def vault(
-        self, *, model: Literal["no", "quick", "yes"] = "no", agent: str | None = None
+        self,
+        *,
+        model: Literal["no", "quick", "yes"] = "no",
+        agent: str | None = None,
+        query: str | None = None,
+        writing: str | None = None,
     ) -> Vault:
         """The vault, with or without its embedding model.
 
@@ -93,12 +98,18 @@ class _State:
         ``yes`` embeds on this thread before returning (search, import); ``quick`` does so
         only with a model that starts in well under a second, and otherwise leaves the
         vectors to the back-fill (``memvault reindex``, a server). No back-fill thread
-        runs in a CLI process either way. ``agent`` picks that agent's store.
+        runs in a CLI process either way. ``agent`` picks that agent's store. ``query``
+        (the text a search embeds) or ``writing`` (the text an add stores) starts the
+        model that will embed it loading while the engine imports (``embed.warm``).
         """
+        config = self.routed(agent)
+        if model != "no" and (query or writing):
+            from ..embed.warm import warm_up
+
+            warm_up(config.embedding, query or writing or "", query=bool(query))
         with importing():
             from ..vault import Vault  # the engine loads only for a command that opens it
 
-        config = self.routed(agent)
         if model == "no":
             return Vault(config=config, embedder=None)
         config = config.model_copy(
