@@ -55,7 +55,6 @@ from functools import lru_cache
 import numpy as np
 
 from ..lru import LRUCache
-from ..stores.bm25 import index_form
 from .base import Embedder, ModelIdentity, Vectors
 from .guard import ExitGuarded, guarded
 from .local import IDENTITY as MINILM
@@ -161,6 +160,10 @@ def route(text: str) -> str:
         return way
     if sum(w in _ENGLISH for w in words) > 1:
         return way
+    # Imported here: the keyword index's package is not needed to embed a query, and a
+    # CLI process loads a model beside its imports (embed.warm).
+    from ..stores.bm25 import index_form
+
     vocabulary = _vocabulary()
     # Without accents, as the uncased tokenizer reads them (and the keyword index).
     whole = sum(index_form(w) in vocabulary for w in words)
