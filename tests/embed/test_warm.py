@@ -22,7 +22,8 @@ PROBE = textwrap.dedent(
     from memvault.embed.warm import warm_up
 
     text, query, provider = sys.argv[1], sys.argv[2] == "query", sys.argv[3]
-    cfg = load_config().embedding.model_copy(update={"provider": provider})
+    # The defaults, whatever the environment of the test run says.
+    cfg = load_config(environ={}).embedding.model_copy(update={"provider": provider})
     thread = warm_up(cfg, text, query=query)
     if thread is not None:
         thread.join()
@@ -67,5 +68,5 @@ def test_a_stored_text_follows_the_stored_route() -> None:
 
 @pytest.mark.parametrize("provider", ["none", "hashing", "openai"])
 def test_no_thread_without_a_local_model(provider: str) -> None:
-    cfg = load_config().embedding.model_copy(update={"provider": provider})
+    cfg = load_config(environ={}).embedding.model_copy(update={"provider": provider})
     assert warm_up(cfg, "anything", query=True) is None
